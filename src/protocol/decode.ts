@@ -1,0 +1,41 @@
+import * as t from 'io-ts';
+
+/** Thrown when input does not fit its codec; `path` names the offending field, e.g. `messages[0].content[1].type`. */
+export class DecodeError extends Error {
+  constructor(
+    readonly path: string,
+    readonly detail: string,
+  ) {
+    super(path === '' ? detail : `${path}: ${detail}`);
+    this.name = 'DecodeError';
+  }
+}
+
+/** Decodes `input` or throws a DecodeError for the first failure, naming its path. */
+export function decodeOrThrow<A, O>(codec: t.Type<A, O, unknown>, input: unknown, root = 'params'): A {
+  const result = codec.decode(input);
+  if (result._tag === 'Right') return result.right;
+  const first = result.left[0];
+  throw new DecodeError(pathOf(first.context, root), first.message ?? describeExpected(first));
+}
+
+/**
+ * Renders an io-ts context as a field path. Entries whose parent is a union or intersection name a
+ * branch, not a field, so they are left out.
+ */
+function pathOf(context: t.Context, root: string): string {
+  let path = root;
+  for (let i = 1; i < context.length; i++) {
+    const parent = context[i - 1].type;
+    if (parent instanceof t.UnionType || parent instanceof t.IntersectionType) continue;
+    const key = context[i].key;
+    path += /^\d+$/.test(key) && parent instanceof t.ArrayType ? `[${key}]` : `.${key}`;
+  }
+  return path;
+}
+
+function describeExpected(error: t.ValidationError): string {
+  const expected = error.context[error.context.length - 1].type.name;
+  const actual = error.value === undefined ? 'missing' : `got ${JSON.stringify(error.value)?.slice(0, 60)}`;
+  return `expected ${expected}, ${actual}`;
+}

@@ -1,0 +1,121 @@
+/**
+ * The seed's wire protocol between the VS Code extension and the `vscodelm` process.
+ * Every type here is the `TypeOf` of its io-ts codec: the codecs are the one source of truth and
+ * everything that crosses the process boundary is decoded with them.
+ */
+import * as t from 'io-ts';
+import { keyedUnion, taggedUnion } from './tagged-union.js';
+
+export const TextPart = t.type({ type: t.literal('text'), value: t.string }, 'TextPart');
+export type TextPart = t.TypeOf<typeof TextPart>;
+
+/** `data` is base64; `mimeType` also carries Copilot's bookkeeping kinds (`cache_control`, `stateful_marker`, …). */
+export const DataPart = t.type({ type: t.literal('data'), mimeType: t.string, data: t.string }, 'DataPart');
+export type DataPart = t.TypeOf<typeof DataPart>;
+
+export const ThinkingPart = t.type({ type: t.literal('thinking'), value: t.string }, 'ThinkingPart');
+export type ThinkingPart = t.TypeOf<typeof ThinkingPart>;
+
+export const ToolCallPart = t.type(
+  { type: t.literal('tool_call'), toolCallId: t.string, toolName: t.string, parameters: t.UnknownRecord },
+  'ToolCallPart',
+);
+export type ToolCallPart = t.TypeOf<typeof ToolCallPart>;
+
+export const ToolResultContent = taggedUnion('type', { text: TextPart, data: DataPart }, 'ToolResultContent');
+export type ToolResultContent = t.TypeOf<typeof ToolResultContent>;
+
+export const ToolResultPart = t.type(
+  { type: t.literal('tool_result'), toolCallId: t.string, result: t.array(ToolResultContent) },
+  'ToolResultPart',
+);
+export type ToolResultPart = t.TypeOf<typeof ToolResultPart>;
+
+export const Part = taggedUnion(
+  'type',
+  { text: TextPart, tool_call: ToolCallPart, tool_result: ToolResultPart, data: DataPart, thinking: ThinkingPart },
+  'Part',
+);
+export type Part = t.TypeOf<typeof Part>;
+
+export const Role = t.keyof({ user: null, assistant: null, system: null }, 'Role');
+export type Role = t.TypeOf<typeof Role>;
+
+export const Message = t.type({ role: Role, content: t.array(Part) }, 'Message');
+export type Message = t.TypeOf<typeof Message>;
+
+export const EnvVariable = t.type({ name: t.string, value: t.string }, 'EnvVariable');
+
+/** A spawned ACP agent; the seed calls it `mcp_server` after ACP's stdio server shape. */
+export const AgentCommand = t.type(
+  { name: t.string, command: t.string, args: t.array(t.string), env: t.array(EnvVariable) },
+  'AgentCommand',
+);
+export type AgentCommand = t.TypeOf<typeof AgentCommand>;
+
+export const ElizaOptions = t.partial({ deterministic: t.boolean }, 'ElizaOptions');
+
+export const AgentDefinition = keyedUnion({ eliza: ElizaOptions, mcp_server: AgentCommand }, 'AgentDefinition');
+export type AgentDefinition = t.TypeOf<typeof AgentDefinition>;
+
+export const ToolDefinition = t.intersection(
+  [t.type({ name: t.string, description: t.string }), t.partial({ inputSchema: t.unknown })],
+  'ToolDefinition',
+);
+export type ToolDefinition = t.TypeOf<typeof ToolDefinition>;
+
+export const ToolMode = t.keyof({ auto: null, required: null }, 'ToolMode');
+
+export const ChatRequestOptions = t.partial({ tools: t.array(ToolDefinition), toolMode: ToolMode }, 'ChatRequestOptions');
+
+export const ProvideChatResponseParams = t.intersection(
+  [
+    t.type({ modelId: t.string, messages: t.array(Message), agent: AgentDefinition }),
+    t.partial({ options: ChatRequestOptions }),
+  ],
+  'ProvideChatResponseParams',
+);
+export type ProvideChatResponseParams = t.TypeOf<typeof ProvideChatResponseParams>;
+
+export const ProvideChatInformationParams = t.partial({ silent: t.boolean }, 'ProvideChatInformationParams');
+export type ProvideChatInformationParams = t.TypeOf<typeof ProvideChatInformationParams>;
+
+export const ModelInformation = t.type(
+  {
+    id: t.string,
+    name: t.string,
+    family: t.string,
+    version: t.string,
+    maxInputTokens: t.number,
+    maxOutputTokens: t.number,
+    capabilities: t.type({ toolCalling: t.boolean, imageInput: t.boolean }),
+  },
+  'ModelInformation',
+);
+export type ModelInformation = t.TypeOf<typeof ModelInformation>;
+
+export const ProvideChatInformationResult = t.type({ models: t.array(ModelInformation) }, 'ProvideChatInformationResult');
+export type ProvideChatInformationResult = t.TypeOf<typeof ProvideChatInformationResult>;
+
+export const ProvideTokenCountParams = t.type({ modelId: t.string, text: t.union([t.string, Message]) }, 'ProvideTokenCountParams');
+export type ProvideTokenCountParams = t.TypeOf<typeof ProvideTokenCountParams>;
+
+export const ProvideTokenCountResult = t.type({ count: t.number }, 'ProvideTokenCountResult');
+export type ProvideTokenCountResult = t.TypeOf<typeof ProvideTokenCountResult>;
+
+/** What a turn streams back: the part kinds an assistant message may hold. */
+export const ResponsePart = taggedUnion(
+  'type',
+  { text: TextPart, tool_call: ToolCallPart, data: DataPart, thinking: ThinkingPart },
+  'ResponsePart',
+);
+export type ResponsePart = t.TypeOf<typeof ResponsePart>;
+
+export const RequestId = t.union([t.number, t.string], 'RequestId');
+export type RequestId = t.TypeOf<typeof RequestId>;
+
+export const ResponsePartParams = t.type({ requestId: RequestId, part: ResponsePart }, 'ResponsePartParams');
+export type ResponsePartParams = t.TypeOf<typeof ResponsePartParams>;
+
+export const ResponseCompleteParams = t.type({ requestId: RequestId }, 'ResponseCompleteParams');
+export type ResponseCompleteParams = t.TypeOf<typeof ResponseCompleteParams>;

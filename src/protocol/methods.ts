@@ -1,0 +1,8 @@
+/** Method names of the seed's protocol, kept apart from the connection that serves them. */
+export const Methods = {
+  provideChatResponse: 'lm/provideLanguageModelChatResponse',
+  provideChatInformation: 'lm/provideLanguageModelChatInformation',
+  provideTokenCount: 'lm/provideTokenCount',
+  responsePart: 'lm/responsePart',
+  responseComplete: 'lm/responseComplete',
+} as const;
