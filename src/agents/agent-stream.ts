@@ -1,0 +1,31 @@
+import type { Observable } from 'rxjs';
+import type { Message, ResponsePart, ToolDefinition } from '../protocol/messages.js';
+
+/** What one request asks of a conversation's agent session. */
+export interface TurnInput {
+  /** Messages the session has not seen: the first turn of a conversation carries its whole history. */
+  readonly newMessages: readonly Message[];
+  /** The consumer discarded the previous provisional exchange: forget it (and stop any work on it). */
+  readonly canceled: boolean;
+  /** Tools the consumer offers in this request. */
+  readonly tools: readonly ToolDefinition[];
+}
+
+/**
+ * One conversation's session with an agent. `turn` returns the parts of the response to one request:
+ * subscribing starts (or resumes) the work, completion ends this response, and unsubscribing before
+ * completion cancels whatever the agent is doing for it. This is the whole contract between the
+ * pipeline and an agent, so alternate agents plug in without touching the operators.
+ */
+export interface AgentSession {
+  turn(input: TurnInput): Observable<ResponsePart>;
+  /** Ends the session for good, releasing what it holds. */
+  close(): void;
+}
+
+/** Opens sessions of one kind of agent; one instance serves all conversations with that agent. */
+export interface AgentStream {
+  openSession(conversationId: string): AgentSession;
+  /** Ends every session and whatever process backs them. */
+  dispose(): void;
+}

@@ -1,0 +1,232 @@
+import type { Message, RequestId, ResponsePart } from '../protocol/messages.js';
+import { chainOf, nextLink, seedLink, type Link } from './fingerprint.js';
+import { assistantMessageOf, normalizeMessages } from './normalize.js';
+
+/** A request as the history sees it: who answers (`agentKey`) and the whole history it carries. */
+export interface HistoryRequest {
+  readonly id: RequestId;
+  readonly agentKey: string;
+  readonly messages: readonly Message[];
+}
+
+/** What to do with a request: run a turn of some conversation, or refuse it. */
+export type HistoryDecision =
+  | {
+      readonly kind: 'turn';
+      readonly conversationId: string;
+      /** True for the first turn of a conversation: the agent needs a fresh session. */
+      readonly isNew: boolean;
+      /** The normalized messages the conversation's agent has not seen yet. */
+      readonly newMessages: readonly Message[];
+      /** True when the consumer discarded the provisional exchange: the agent's turn must be cancelled. */
+      readonly canceled: boolean;
+      /** A request of the same conversation still being answered, which this one replaces. */
+      readonly supersedes: RequestId | undefined;
+    }
+  | { readonly kind: 'reject'; readonly reason: string };
+
+interface Conversation {
+  readonly id: string;
+  committedLength: number;
+  /** Link after the committed messages; the agent's seed link while nothing is committed. */
+  committedEnd: Link;
+  /** Link after committed ++ the provisional user messages. */
+  usersEnd: Link;
+  /** Parts streamed in the provisional exchange so far. */
+  parts: ResponsePart[];
+  /** Link after committed ++ users ++ the assistant message of `parts`; undefined while `parts` changed since. */
+  provisionalEnd: Link | undefined;
+  inFlight: RequestId | undefined;
+  lastUsed: number;
+}
+
+/**
+ * Committed / provisional history for every conversation, as the seed describes. A request that extends
+ * committed ++ provisional commits and forwards only its new messages; one that keeps the committed part
+ * but leaves the provisional one cancels the in-flight turn; anything else starts a new conversation.
+ * Matching goes through hash-chain indexes, so a request costs time linear in its own size.
+ */
+export class ConversationTracker {
+  private readonly byCommittedEnd = new Map<Link, Set<Conversation>>();
+  private readonly byProvisionalEnd = new Map<Link, Set<Conversation>>();
+  private readonly byRequest = new Map<RequestId, Conversation>();
+  private readonly stale = new Set<Conversation>();
+  private clock = 0;
+  private nextId = 1;
+
+  decide(request: HistoryRequest): HistoryDecision {
+    const messages = normalizeMessages(request.messages);
+    if (messages.length === 0) return { kind: 'reject', reason: 'The request carries no messages with content.' };
+    const chain = chainOf(seedLink(request.agentKey), messages);
+    this.refreshProvisionalEnds();
+
+    const last = chain[chain.length - 1];
+    for (const conversation of this.byProvisionalEnd.get(last) ?? []) {
+      if (conversation.parts.length > 0) return nothingNew();
+    }
+
+    const extension = this.longestMatch(chain, chain.length - 2, this.byProvisionalEnd, (c) => c.parts.length > 0 || c.committedLength > 0);
+    const divergence = this.longestMatch(chain, chain.length - 1, this.byCommittedEnd, () => true);
+    if (extension !== undefined && (divergence === undefined || extension.index >= divergence.index)) {
+      return this.continueWith(request.id, extension.conversation, messages, chain, extension.index, false);
+    }
+    if (divergence !== undefined) return this.continueWith(request.id, divergence.conversation, messages, chain, divergence.index, true);
+    return this.start(request.id, request.agentKey, messages, chain);
+  }
+
+  /** Records a part streamed for `requestId`; parts of a turn that is no longer in flight are dropped. */
+  recordPart(requestId: RequestId, part: ResponsePart): void {
+    const conversation = this.byRequest.get(requestId);
+    if (conversation === undefined) return;
+    conversation.parts.push(part);
+    if (conversation.provisionalEnd !== undefined) {
+      this.unindex(this.byProvisionalEnd, conversation.provisionalEnd, conversation);
+      conversation.provisionalEnd = undefined;
+    }
+    this.stale.add(conversation);
+  }
+
+  /** The response to `requestId` is over (complete, failed or cancelled); its parts stay provisional. */
+  endTurn(requestId: RequestId): void {
+    const conversation = this.byRequest.get(requestId);
+    if (conversation === undefined) return;
+    this.byRequest.delete(requestId);
+    if (conversation.inFlight === requestId) conversation.inFlight = undefined;
+  }
+
+  private continueWith(
+    requestId: RequestId,
+    conversation: Conversation,
+    messages: Message[],
+    chain: Link[],
+    index: number,
+    canceled: boolean,
+  ): HistoryDecision {
+    const known = index + 1;
+    const turn = { isNew: false, canceled, supersedes: conversation.inFlight };
+    return this.settle(requestId, conversation, messages.slice(known), chain, known, turn);
+  }
+
+  private start(requestId: RequestId, agentKey: string, messages: Message[], chain: Link[]): HistoryDecision {
+    const seed = seedLink(agentKey);
+    const conversation: Conversation = {
+      id: `c${this.nextId}`,
+      committedLength: 0,
+      committedEnd: seed,
+      usersEnd: seed,
+      parts: [],
+      provisionalEnd: undefined,
+      inFlight: undefined,
+      lastUsed: 0,
+    };
+    const decision = this.settle(requestId, conversation, messages, chain, 0, { isNew: true, canceled: false, supersedes: undefined });
+    if (decision.kind === 'turn') this.nextId++;
+    return decision;
+  }
+
+  /**
+   * Takes `rest` (the messages after the first `known` ones) as the conversation's new provisional
+   * exchange: anything up to its last assistant message is committed, the user messages after it are
+   * what the agent answers. Refuses, changing nothing, when no user message is left to answer.
+   */
+  private settle(
+    requestId: RequestId,
+    conversation: Conversation,
+    rest: Message[],
+    chain: Link[],
+    known: number,
+    turn: { isNew: boolean; canceled: boolean; supersedes: RequestId | undefined },
+  ): HistoryDecision {
+    let lastAssistant = -1;
+    for (let i = rest.length - 1; i >= 0; i--) {
+      if (rest[i].role === 'assistant') {
+        lastAssistant = i;
+        break;
+      }
+    }
+    const asked = rest.slice(lastAssistant + 1);
+    if (!asked.some((m) => m.role === 'user')) return nothingNew();
+
+    if (turn.supersedes !== undefined) this.byRequest.delete(turn.supersedes);
+    // Extending commits the matched prefix (it ends with the assistant's reply); diverging matched the
+    // committed part itself. Either way, assistant messages among the new ones are committed too.
+    const committedLength = known + lastAssistant + 1;
+    this.commit(conversation, committedLength, chain[committedLength - 1]);
+    conversation.usersEnd = chain[chain.length - 1];
+    this.setProvisionalEnd(conversation, conversation.usersEnd);
+    conversation.parts = [];
+    conversation.inFlight = requestId;
+    this.byRequest.set(requestId, conversation);
+    conversation.lastUsed = ++this.clock;
+    return { kind: 'turn', conversationId: conversation.id, newMessages: rest, ...turn };
+  }
+
+  private commit(conversation: Conversation, length: number, end: Link | undefined): void {
+    if (length === conversation.committedLength || end === undefined) return;
+    if (conversation.committedLength > 0) this.unindex(this.byCommittedEnd, conversation.committedEnd, conversation);
+    conversation.committedLength = length;
+    conversation.committedEnd = end;
+    this.index(this.byCommittedEnd, end, conversation);
+  }
+
+  private setProvisionalEnd(conversation: Conversation, end: Link): void {
+    if (conversation.provisionalEnd !== undefined) this.unindex(this.byProvisionalEnd, conversation.provisionalEnd, conversation);
+    conversation.provisionalEnd = end;
+    this.index(this.byProvisionalEnd, end, conversation);
+    this.stale.delete(conversation);
+  }
+
+  /** Brings the index of provisional ends up to date with the parts streamed since the last request. */
+  private refreshProvisionalEnds(): void {
+    for (const conversation of this.stale) {
+      const assistant = assistantMessageOf(conversation.parts);
+      this.setProvisionalEnd(conversation, assistant === undefined ? conversation.usersEnd : nextLink(conversation.usersEnd, assistant));
+    }
+  }
+
+  /**
+   * The conversation whose indexed link occurs latest in `chain` (at or before `from`), preferring one
+   * that is idle and then the most recently used: two conversations with the same history are
+   * interchangeable, but taking over one that is streaming would cancel it.
+   */
+  private longestMatch(
+    chain: Link[],
+    from: number,
+    index: Map<Link, Set<Conversation>>,
+    eligible: (c: Conversation) => boolean,
+  ): { conversation: Conversation; index: number } | undefined {
+    for (let i = from; i >= 0; i--) {
+      let best: Conversation | undefined;
+      for (const candidate of index.get(chain[i]) ?? []) {
+        if (!eligible(candidate)) continue;
+        if (best === undefined || preferable(candidate, best)) best = candidate;
+      }
+      if (best !== undefined) return { conversation: best, index: i };
+    }
+    return undefined;
+  }
+
+  private index(map: Map<Link, Set<Conversation>>, link: Link, conversation: Conversation): void {
+    let set = map.get(link);
+    if (set === undefined) map.set(link, (set = new Set()));
+    set.add(conversation);
+  }
+
+  private unindex(map: Map<Link, Set<Conversation>>, link: Link, conversation: Conversation): void {
+    const set = map.get(link);
+    set?.delete(conversation);
+    if (set?.size === 0) map.delete(link);
+  }
+}
+
+function preferable(a: Conversation, b: Conversation): boolean {
+  if ((a.inFlight === undefined) !== (b.inFlight === undefined)) return a.inFlight === undefined;
+  return a.lastUsed > b.lastUsed;
+}
+
+function nothingNew(): HistoryDecision {
+  return {
+    kind: 'reject',
+    reason: 'Nothing new to answer: the request repeats the conversation so far without a new user message.',
+  };
+}

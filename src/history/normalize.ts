@@ -1,0 +1,48 @@
+import type { Message, Part, ResponsePart } from '../protocol/messages.js';
+
+/**
+ * Copilot puts bookkeeping in data parts whose "mime type" is a bare word (`cache_control`,
+ * `stateful_marker`, `token_usage`, …); real content always has a `type/subtype` mime type.
+ */
+export function isBookkeeping(part: Part): boolean {
+  return part.type === 'data' && !part.mimeType.includes('/');
+}
+
+/**
+ * The form in which messages are compared: adjacent text parts joined, thinking and bookkeeping parts
+ * dropped (consumers may or may not echo them back). A message left with no content is dropped.
+ */
+export function normalizeMessage(message: Message): Message | undefined {
+  const content = normalizeParts(message.content);
+  return content.length === 0 ? undefined : { role: message.role, content };
+}
+
+export function normalizeMessages(messages: readonly Message[]): Message[] {
+  const out: Message[] = [];
+  for (const message of messages) {
+    const normalized = normalizeMessage(message);
+    if (normalized !== undefined) out.push(normalized);
+  }
+  return out;
+}
+
+/** The assistant message a consumer builds from the parts we streamed, in normalized form. */
+export function assistantMessageOf(parts: readonly ResponsePart[]): Message | undefined {
+  return normalizeMessage({ role: 'assistant', content: [...parts] });
+}
+
+function normalizeParts(parts: readonly Part[]): Part[] {
+  const out: Part[] = [];
+  for (const part of parts) {
+    if (part.type === 'thinking' || isBookkeeping(part)) continue;
+    const last = out[out.length - 1];
+    if (part.type === 'text' && last?.type === 'text') {
+      out[out.length - 1] = { type: 'text', value: last.value + part.value };
+    } else if (part.type === 'text') {
+      if (part.value !== '') out.push({ type: 'text', value: part.value });
+    } else {
+      out.push(part);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,44 @@
+import { Observable, type OperatorFunction } from 'rxjs';
+import { ConversationTracker } from '../history/conversations.js';
+import type { AgentDefinition } from '../protocol/messages.js';
+import type { ChatRequest, ResponseEvent, TurnDecision } from '../pipeline/events.js';
+
+/** The history's input: requests, and the response events the pipeline produced for them (fed back). */
+export type HistoryEvent = { readonly kind: 'request'; readonly request: ChatRequest } | ResponseEvent;
+
+/**
+ * Matches each request against the committed / provisional history of every conversation and says
+ * which conversation it continues, which of its messages are new, and whether the provisional exchange
+ * was discarded. Response events update the provisional exchange; those of turns no longer in flight
+ * are ignored. `agentKeyOf` says which requests may share a conversation (those of the same agent).
+ *
+ * ```
+ * source: --r1--p--c-----r2---------r3--------|      r2 = r1's history + reply + U2; r3 diverges after U1's reply
+ * result: --t1-----------t2---------t3--------|      t2 = turn(c1, [U2], canceled=false); t3 = turn(c1, [U3], canceled=true)
+ * ```
+ */
+export function diffHistory(agentKeyOf: (agent: AgentDefinition) => string): OperatorFunction<HistoryEvent, TurnDecision> {
+  return (source) =>
+    new Observable<TurnDecision>((subscriber) => {
+      const tracker = new ConversationTracker();
+      return source.subscribe({
+        next(event) {
+          switch (event.kind) {
+            case 'request': {
+              const { request } = event;
+              const decision = tracker.decide({ id: request.id, agentKey: agentKeyOf(request.params.agent), messages: request.params.messages });
+              subscriber.next(decision.kind === 'reject' ? { kind: 'reject', request, reason: decision.reason } : { kind: 'turn', turn: { request, ...decision } });
+              break;
+            }
+            case 'part':
+              tracker.recordPart(event.requestId, event.part);
+              break;
+            default:
+              tracker.endTurn(event.requestId);
+          }
+        },
+        error: (err: unknown) => subscriber.error(err),
+        complete: () => subscriber.complete(),
+      });
+    });
+}
