@@ -1,0 +1,119 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import {
+  CancellationTokenSource,
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type CancellationToken,
+  type Message as RpcMessage,
+  type MessageConnection,
+  type MessageWriter,
+  type RequestMessage,
+} from 'vscode-jsonrpc/node.js';
+import { decodeOrThrow } from '../protocol/decode.js';
+import {
+  ProvideChatInformationResult,
+  ProvideTokenCountResult,
+  ResponsePartParams,
+  type Message,
+  type ProvideChatResponseParams,
+  type RequestId,
+  type ResponsePart,
+} from '../protocol/messages.js';
+import { Methods } from '../protocol/methods.js';
+
+/** The path of the `symposium-lm` CLI next to this module (compiled layout). */
+export const CLI_PATH = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+
+export interface SpawnOptions {
+  /** The CLI to run (default: the one next to this module). */
+  readonly cliPath?: string;
+  /** Arguments after `vscodelm`. */
+  readonly args?: readonly string[];
+  readonly cwd?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Where the bridge's log goes (default: this process's stderr). */
+  readonly stderr?: 'inherit' | 'pipe' | 'ignore';
+}
+
+/**
+ * The consumer side of the protocol, as the VS Code extension speaks it: sends requests, routes each
+ * `lm/responsePart` to the request it belongs to, and decodes what comes back.
+ */
+export class LmClient {
+  private readonly partHandlers = new Map<RequestId, (part: ResponsePart) => void>();
+  private lastRequestId: RequestId | undefined;
+  readonly connection: MessageConnection;
+
+  constructor(reader: StreamMessageReader, writer: StreamMessageWriter) {
+    this.connection = createMessageConnection(reader, this.recordingIds(writer));
+    this.connection.onNotification(Methods.responsePart, (raw: unknown) => {
+      const { requestId, part } = decodeOrThrow(ResponsePartParams, raw);
+      this.partHandlers.get(requestId)?.(part);
+    });
+    this.connection.listen();
+  }
+
+  /** Spawns `symposium-lm vscodelm` with this Node runtime and connects to it. */
+  static spawn(options: SpawnOptions = {}): { client: LmClient; child: ChildProcess } {
+    const { cliPath = CLI_PATH, args = [], cwd, env, stderr = 'inherit' } = options;
+    const child = spawn(process.execPath, [cliPath, 'vscodelm', ...args], { stdio: ['pipe', 'pipe', stderr], cwd, env });
+    const client = new LmClient(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    return { client, child };
+  }
+
+  /** Streams one response: `onPart` sees each part; resolves when the response is complete. */
+  async provideChatResponse(params: ProvideChatResponseParams, onPart: (part: ResponsePart) => void, token?: CancellationToken): Promise<void> {
+    const response = this.connection.sendRequest(Methods.provideChatResponse, params, token ?? new CancellationTokenSource().token);
+    const id = this.lastRequestId!;
+    this.partHandlers.set(id, onPart);
+    try {
+      await response;
+    } finally {
+      this.partHandlers.delete(id);
+    }
+  }
+
+  /** Like provideChatResponse, collecting the parts. */
+  async collectChatResponse(params: ProvideChatResponseParams, token?: CancellationToken): Promise<ResponsePart[]> {
+    const parts: ResponsePart[] = [];
+    await this.provideChatResponse(params, (part) => parts.push(part), token);
+    return parts;
+  }
+
+  async provideChatInformation(silent = true): Promise<ProvideChatInformationResult> {
+    return decodeOrThrow(ProvideChatInformationResult, await this.connection.sendRequest(Methods.provideChatInformation, { silent }), 'result');
+  }
+
+  async provideTokenCount(modelId: string, text: string | Message): Promise<number> {
+    return decodeOrThrow(ProvideTokenCountResult, await this.connection.sendRequest(Methods.provideTokenCount, { modelId, text }), 'result').count;
+  }
+
+  dispose(): void {
+    this.connection.dispose();
+  }
+
+  /**
+   * vscode-jsonrpc does not tell a caller its request's id, but parts are addressed by it. `sendRequest`
+   * writes the request synchronously, so the id last written is the id of the request just sent.
+   */
+  private recordingIds(writer: MessageWriter): MessageWriter {
+    return {
+      onError: writer.onError,
+      onClose: writer.onClose,
+      end: () => writer.end(),
+      dispose: () => writer.dispose(),
+      write: (message: RpcMessage) => {
+        const request = message as Partial<RequestMessage>;
+        if (request.method === Methods.provideChatResponse && request.id !== undefined && request.id !== null) this.lastRequestId = request.id;
+        return writer.write(message);
+      },
+    };
+  }
+}
+
+/** The text of a response, as a consumer shows it. */
+export function textOfParts(parts: readonly ResponsePart[]): string {
+  return parts.map((part) => (part.type === 'text' ? part.value : '')).join('');
+}

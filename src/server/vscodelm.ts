@@ -1,0 +1,74 @@
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node.js';
+import type { Readable, Writable } from 'node:stream';
+import { AgentRegistry } from '../agents/registry.js';
+import { ELIZA_MODEL } from '../agents/models.js';
+import type { Logger } from '../log.js';
+import { bridge } from '../pipeline/bridge.js';
+import { decodeOrThrow } from '../protocol/decode.js';
+import { ProvideChatInformationParams, ProvideTokenCountParams, type ProvideChatInformationResult, type ProvideTokenCountResult } from '../protocol/messages.js';
+import { Methods } from '../protocol/methods.js';
+import { ChatRequestStream } from '../streams/chat-requests.js';
+import { invalidParams } from '../streams/invalid-params.js';
+import { estimateTokens } from '../tokens/estimate.js';
+import { RequestIdTracker } from './request-ids.js';
+
+export interface VscodeLmOptions {
+  readonly input: Readable;
+  readonly output: Writable;
+  readonly log: Logger;
+  readonly elizaPaceMs: number;
+}
+
+/**
+ * Serves the seed's protocol on a pair of streams until the input closes; resolves then, once every
+ * agent has been told to stop.
+ */
+export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
+  const { log } = options;
+  const ids = new RequestIdTracker();
+  const connection = createMessageConnection(new StreamMessageReader(options.input), new StreamMessageWriter(options.output), connectionLogger(log), {
+    messageStrategy: ids.strategy,
+  });
+  const agents = new AgentRegistry({ elizaPaceMs: options.elizaPaceMs });
+  const chat = new ChatRequestStream(connection, ids.currentId);
+
+  registerModelRequests(connection);
+  connection.onNotification((method) => log.debug(`ignoring unknown notification ${method}`));
+  connection.onError(([error]) => log.error(`protocol error: ${error.message}`));
+
+  const subscription = bridge(chat.requests, {
+    agentKeyOf: (agent) => agents.keyOf(agent),
+    openSession: (turn) => {
+      log.info(`conversation ${turn.conversationId} opens a session (request ${turn.request.id})`);
+      return agents.openSession(turn.request.params.agent, turn.conversationId);
+    },
+  }).subscribe({
+    next: (event) => chat.respond(event),
+    error: (error: unknown) => log.error(`bridge pipeline failed: ${String(error)}`),
+  });
+
+  return new Promise((resolve) => {
+    connection.onClose(() => {
+      chat.end();
+      subscription.unsubscribe();
+      agents.dispose();
+      resolve();
+    });
+    connection.listen();
+  });
+}
+
+function registerModelRequests(connection: MessageConnection): void {
+  connection.onRequest(Methods.provideChatInformation, (raw: unknown): ProvideChatInformationResult => {
+    invalidParams(() => decodeOrThrow(ProvideChatInformationParams, raw ?? {}));
+    return { models: [ELIZA_MODEL] };
+  });
+  connection.onRequest(Methods.provideTokenCount, (raw: unknown): ProvideTokenCountResult => {
+    const params = invalidParams(() => decodeOrThrow(ProvideTokenCountParams, raw));
+    return { count: estimateTokens(params.text) };
+  });
+}
+
+function connectionLogger(log: Logger) {
+  return { error: log.error, warn: log.warn, info: log.debug, log: log.trace };
+}

@@ -1,0 +1,75 @@
+import { Observable, Subject } from 'rxjs';
+import { ResponseError, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc/node.js';
+import { ProtocolErrorCodes } from '../protocol/errors.js';
+import { decodeOrThrow } from '../protocol/decode.js';
+import { ProvideChatResponseParams, type RequestId } from '../protocol/messages.js';
+import { Methods } from '../protocol/methods.js';
+import type { ChatRequest, ResponseEvent } from '../pipeline/events.js';
+import { invalidParams } from './invalid-params.js';
+
+/**
+ * The edge where `lm/provideLanguageModelChatResponse` requests enter the pipeline and its response
+ * events leave it: each request becomes a ChatRequest on `requests`; `respond` sends a request's parts
+ * as `lm/responsePart`, then `lm/responseComplete` and `{}`, or the JSON-RPC error that ended it.
+ */
+export class ChatRequestStream {
+  private readonly incoming = new Subject<ChatRequest>();
+  private readonly pending = new Map<RequestId, { resolve: (value: object) => void; reject: (error: ResponseError<void>) => void }>();
+  readonly requests: Observable<ChatRequest> = this.incoming.asObservable();
+
+  constructor(
+    private readonly connection: MessageConnection,
+    /** The JSON-RPC id of the request being dispatched (vscode-jsonrpc does not hand it to handlers). */
+    currentRequestId: () => RequestId | undefined,
+  ) {
+    connection.onRequest(Methods.provideChatResponse, (raw: unknown, token: CancellationToken) => {
+      const params = invalidParams(() => decodeOrThrow(ProvideChatResponseParams, raw));
+      const id = currentRequestId();
+      if (id === undefined) throw new ResponseError(ProtocolErrorCodes.InternalError, 'The request has no id.');
+      if (this.pending.has(id)) throw new ResponseError(ProtocolErrorCodes.InvalidRequest, `Request id ${id} is already in use.`);
+      return new Promise<object>((resolve, reject) => {
+        this.pending.set(id, { resolve, reject });
+        this.incoming.next({ id, params, cancel$: cancellationOf(token) });
+      });
+    });
+  }
+
+  respond(event: ResponseEvent): void {
+    const { requestId } = event;
+    if (event.kind === 'part') {
+      void this.connection.sendNotification(Methods.responsePart, { requestId, part: event.part });
+      return;
+    }
+    const pending = this.pending.get(requestId);
+    if (pending === undefined) return;
+    this.pending.delete(requestId);
+    switch (event.kind) {
+      case 'complete':
+        void this.connection.sendNotification(Methods.responseComplete, { requestId });
+        pending.resolve({});
+        break;
+      case 'failed':
+        pending.reject(new ResponseError(event.code, event.message));
+        break;
+      case 'cancelled':
+        pending.reject(new ResponseError(ProtocolErrorCodes.RequestCancelled, event.reason));
+        break;
+    }
+  }
+
+  /** No more requests will come (the connection closed). */
+  end(): void {
+    this.incoming.complete();
+  }
+}
+
+function cancellationOf(token: CancellationToken): Observable<void> {
+  return new Observable<void>((subscriber) => {
+    if (token.isCancellationRequested) {
+      subscriber.next();
+      return;
+    }
+    const listener = token.onCancellationRequested(() => subscriber.next());
+    return () => listener.dispose();
+  });
+}
