@@ -1,0 +1,191 @@
+import { TestScheduler } from 'rxjs/testing';
+import { diffHistory, type HistoryEvent } from '../../src/operators/diff-history.js';
+import type { ChatRequest, TurnDecision } from '../../src/pipeline/events.js';
+import { canonicalJson } from '../../src/history/fingerprint.js';
+import type { Message } from '../../src/protocol/messages.js';
+import { assistant, chatRequest, complete, cancelled, part, requestEvent, user } from './fixtures.js';
+
+const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+
+function turn(request: ChatRequest, conversationId: string, newMessages: Message[], flags: { isNew?: boolean; canceled?: boolean; supersedes?: number } = {}): TurnDecision {
+  return {
+    kind: 'turn',
+    turn: { request, conversationId, newMessages, isNew: flags.isNew ?? false, canceled: flags.canceled ?? false, supersedes: flags.supersedes },
+  };
+}
+
+function run(marbles: string, events: Record<string, HistoryEvent>, expected: string, decisions: Record<string, TurnDecision>): void {
+  scheduler().run(({ cold, expectObservable }) => {
+    expectObservable(cold(marbles, events).pipe(diffHistory(canonicalJson))).toBe(expected, decisions);
+  });
+}
+
+const U1 = user('I am sad');
+const U2 = user('My mother hates me');
+const U3 = user('Something else');
+
+describe('diffHistory', () => {
+  test('a request extending committed + provisional commits and forwards only the new message', () => {
+    const r1 = chatRequest(1, [U1]);
+    const r2 = chatRequest(2, [U1, assistant('Why are you sad?'), U2]);
+    run(
+      'a-b-c-d-e',
+      { a: requestEvent(r1), b: part(1, 'Why are '), c: part(1, 'you sad?'), d: complete(1), e: requestEvent(r2) },
+      'a-------e',
+      { a: turn(r1, 'c1', [U1], { isNew: true }), e: turn(r2, 'c1', [U2]) },
+    );
+  });
+
+  test('a request that keeps the committed part but leaves the provisional one cancels it', () => {
+    const r1 = chatRequest(1, [U1]);
+    const r2 = chatRequest(2, [U1, assistant('A1'), U2]);
+    const r3 = chatRequest(3, [U1, assistant('A1'), U3]);
+    run(
+      'a-b-c-d-e-f',
+      { a: requestEvent(r1), b: part(1, 'A1'), c: complete(1), d: requestEvent(r2), e: part(2, 'A2 so far'), f: requestEvent(r3) },
+      'a-----d---f',
+      { a: turn(r1, 'c1', [U1], { isNew: true }), d: turn(r2, 'c1', [U2]), f: turn(r3, 'c1', [U3], { canceled: true, supersedes: 2 }) },
+    );
+  });
+
+  test('after a divergence the new provisional exchange is what a later request must extend', () => {
+    const r1 = chatRequest(1, [U1]);
+    const r2 = chatRequest(2, [U1, assistant('A1'), U2]);
+    const r3 = chatRequest(3, [U1, assistant('A1'), U3]);
+    const r4 = chatRequest(4, [U1, assistant('A1'), U3, assistant('A3'), U2]);
+    run(
+      'a-b-c-d-e-f-g-h-i',
+      { a: requestEvent(r1), b: part(1, 'A1'), c: complete(1), d: requestEvent(r2), e: cancelled(2), f: requestEvent(r3), g: part(3, 'A3'), h: complete(3), i: requestEvent(r4) },
+      'a-----d---f-----i',
+      {
+        a: turn(r1, 'c1', [U1], { isNew: true }),
+        d: turn(r2, 'c1', [U2]),
+        f: turn(r3, 'c1', [U3], { canceled: true }),
+        i: turn(r4, 'c1', [U2]),
+      },
+    );
+  });
+
+  test('a request that continues no conversation starts a new one', () => {
+    const r1 = chatRequest(1, [U1]);
+    const r2 = chatRequest(2, [U3]);
+    run('a-b', { a: requestEvent(r1), b: requestEvent(r2) }, 'a-b', {
+      a: turn(r1, 'c1', [U1], { isNew: true }),
+      b: turn(r2, 'c2', [U3], { isNew: true }),
+    });
+  });
+
+  test('an empty committed history captures no other conversation, even one with the same first message', () => {
+    const r1 = chatRequest(1, [U1]);
+    const r2 = chatRequest(2, [U1]);
+    const r3 = chatRequest(3, [U2]);
+    run('a-b-c', { a: requestEvent(r1), b: requestEvent(r2), c: requestEvent(r3) }, 'a-b-c', {
+      a: turn(r1, 'c1', [U1], { isNew: true }),
+      b: turn(r2, 'c2', [U1], { isNew: true }),
+      c: turn(r3, 'c3', [U2], { isNew: true }),
+    });
+  });
+
+  test('two conversations interleaved each keep their own history', () => {
+    const V1 = user('Hello');
+    const V2 = user('I need help');
+    const r1 = chatRequest(1, [U1]);
+    const r2 = chatRequest(2, [V1]);
+    const r3 = chatRequest(3, [V1, assistant('Hi there.'), V2]);
+    const r4 = chatRequest(4, [U1, assistant('Why sad?'), U2]);
+    run(
+      'a-b-c-d-e-f-g-h-i',
+      { a: requestEvent(r1), b: requestEvent(r2), c: part(2, 'Hi '), d: part(1, 'Why '), e: part(2, 'there.'), f: complete(2), g: requestEvent(r3), h: part(1, 'sad?'), i: requestEvent(r4) },
+      'a-b---------g---i',
+      {
+        a: turn(r1, 'c1', [U1], { isNew: true }),
+        b: turn(r2, 'c2', [V1], { isNew: true }),
+        g: turn(r3, 'c2', [V2]),
+        i: turn(r4, 'c1', [U2], { supersedes: 1 }),
+      },
+    );
+  });
+
+  test('parts arriving after their turn ended are dropped', () => {
+    const r1 = chatRequest(1, [U1]);
+    const late = chatRequest(2, [U1, assistant('Whylate'), U2]);
+    const onTime = chatRequest(3, [U1, assistant('Why'), U2]);
+    run(
+      'a-b-c-d-e-f',
+      { a: requestEvent(r1), b: part(1, 'Why'), c: cancelled(1), d: part(1, 'late'), e: requestEvent(late), f: requestEvent(onTime) },
+      'a-------e-f',
+      {
+        a: turn(r1, 'c1', [U1], { isNew: true }),
+        // Had 'late' been recorded, this would extend c1; it starts a conversation of its own instead.
+        e: turn(late, 'c2', [U1, assistant('Whylate'), U2], { isNew: true }),
+        f: turn(onTime, 'c1', [U2]),
+      },
+    );
+  });
+
+  test('a request with nothing new is refused and changes nothing', () => {
+    const r1 = chatRequest(1, [U1]);
+    const again = chatRequest(2, [U1, assistant('A1')]);
+    const next = chatRequest(3, [U1, assistant('A1'), U2]);
+    run(
+      'a-b-c-d-e',
+      { a: requestEvent(r1), b: part(1, 'A1'), c: complete(1), d: requestEvent(again), e: requestEvent(next) },
+      'a-----d-e',
+      {
+        a: turn(r1, 'c1', [U1], { isNew: true }),
+        d: { kind: 'reject', request: again, reason: 'Nothing new to answer: the request repeats the conversation so far without a new user message.' },
+        e: turn(next, 'c1', [U2]),
+      },
+    );
+  });
+
+  test('thinking, bookkeeping data and split text parts do not break matching', () => {
+    const r1 = chatRequest(1, [U1]);
+    const echoed: Message = {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', value: 'hmm' },
+        { type: 'text', value: 'Why are ' },
+        { type: 'data', mimeType: 'stateful_marker', data: 'eyJ9' },
+        { type: 'text', value: 'you sad?' },
+      ],
+    };
+    const r2 = chatRequest(2, [U1, echoed, { role: 'user', content: [{ type: 'data', mimeType: 'cache_control', data: 'e30=' }, ...U2.content] }]);
+    run(
+      'a-b-c-d-e',
+      { a: requestEvent(r1), b: part(1, 'Why are you'), c: part(1, ' sad?'), d: complete(1), e: requestEvent(r2) },
+      'a-------e',
+      { a: turn(r1, 'c1', [U1], { isNew: true }), e: turn(r2, 'c1', [U2]) },
+    );
+  });
+
+  test('the same history with another agent is another conversation', () => {
+    const r1 = chatRequest(1, [U1]);
+    const r2 = chatRequest(2, [U1, assistant('A1'), U2], { agent: { eliza: { deterministic: false } } });
+    run('a-b-c-d', { a: requestEvent(r1), b: part(1, 'A1'), c: complete(1), d: requestEvent(r2) }, 'a-----d', {
+      a: turn(r1, 'c1', [U1], { isNew: true }),
+      d: turn(r2, 'c2', [U1, assistant('A1'), U2], { isNew: true }),
+    });
+  });
+
+  test('a conversation first seen with history commits it, so an edit of its last message diverges', () => {
+    const r1 = chatRequest(1, [U1, assistant('A1'), U2]);
+    const r2 = chatRequest(2, [U1, assistant('A1'), U3]);
+    run('a-b', { a: requestEvent(r1), b: requestEvent(r2) }, 'a-b', {
+      a: turn(r1, 'c1', [U1, assistant('A1'), U2], { isNew: true }),
+      b: turn(r2, 'c1', [U3], { canceled: true, supersedes: 1 }),
+    });
+  });
+
+  test('a retry of a cancelled turn forwards its message again', () => {
+    const r1 = chatRequest(1, [U1]);
+    const r2 = chatRequest(2, [U1, assistant('A1'), U2]);
+    const retry = chatRequest(3, [U1, assistant('A1'), U2]);
+    run(
+      'a-b-c-d-e-f',
+      { a: requestEvent(r1), b: part(1, 'A1'), c: complete(1), d: requestEvent(r2), e: cancelled(2), f: requestEvent(retry) },
+      'a-----d---f',
+      { a: turn(r1, 'c1', [U1], { isNew: true }), d: turn(r2, 'c1', [U2]), f: turn(retry, 'c1', [U2], { canceled: true }) },
+    );
+  });
+});
