@@ -7,4 +7,5 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testTimeout: 20000,
+  reporters: ['default', '<rootDir>/test/reporters/summary.js'],
 };
