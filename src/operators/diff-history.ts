@@ -27,7 +27,12 @@ export function diffHistory(agentKeyOf: (agent: AgentDefinition) => string): Ope
             case 'request': {
               const { request } = event;
               const decision = tracker.decide({ id: request.id, agentKey: agentKeyOf(request.params.agent), messages: request.params.messages });
-              subscriber.next(decision.kind === 'reject' ? { kind: 'reject', request, reason: decision.reason } : { kind: 'turn', turn: { request, ...decision } });
+              if (decision.kind === 'reject') {
+                subscriber.next({ kind: 'reject', request, reason: decision.reason });
+              } else {
+                const { conversationId, isNew, newMessages, canceled, supersedes } = decision;
+                subscriber.next({ kind: 'turn', turn: { request, conversationId, isNew, newMessages, canceled, supersedes } });
+              }
               break;
             }
             case 'part':
