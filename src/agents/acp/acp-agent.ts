@@ -1,0 +1,130 @@
+import * as acp from '@agentclientprotocol/sdk';
+import type { Logger } from '../../log.js';
+import type { AgentCommand } from '../../protocol/messages.js';
+import type { AgentStream } from '../agent-stream.js';
+import { AgentProcess } from './agent-process.js';
+import { AcpSession, type AcpSessionOptions, type OpenedSession, type SessionHost } from './acp-session.js';
+
+export interface AcpAgentOptions extends AcpSessionOptions {
+  /** Where sessions run: the user's workspace folder. */
+  readonly cwd: string;
+  /** How long `initialize` and `session/new` may take. */
+  readonly startupTimeoutMs: number;
+  readonly log: Logger;
+}
+
+/** The ACP error code for "authenticate first". */
+const AUTH_REQUIRED = -32000;
+
+interface Running {
+  readonly process: AgentProcess;
+  readonly initialized: Promise<acp.InitializeResponse>;
+}
+
+/**
+ * A spawned ACP agent as an agent stream: one process shared by all conversations with it, each in its
+ * own ACP session. The process starts on first use and again on the first use after it died.
+ */
+export class AcpAgent implements AgentStream, SessionHost {
+  private running: Running | undefined;
+  private readonly sessions = new Map<string, { readonly session: AcpSession; readonly process: AgentProcess }>();
+  readonly name: string;
+  readonly log: Logger;
+
+  constructor(
+    private readonly command: AgentCommand,
+    readonly options: AcpAgentOptions,
+  ) {
+    this.name = command.name;
+    this.log = options.log;
+  }
+
+  openSession(conversationId: string): AcpSession {
+    return new AcpSession(this, conversationId);
+  }
+
+  async open(session: AcpSession): Promise<OpenedSession> {
+    const { process, initialized } = this.start();
+    const init = await initialized;
+    const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers: [] });
+    const { sessionId } = await this.startupStep(process, 'session/new', request).catch((error: unknown) => {
+      throw new Error(this.explainSessionFailure(error, init));
+    });
+    this.sessions.set(sessionId, { session, process });
+    this.log.info(`agent ${this.name}: conversation ${session.conversationId} is ACP session ${sessionId}`);
+    return { sessionId, agent: process.connection.agent, images: init.agentCapabilities?.promptCapabilities?.image === true };
+  }
+
+  forget(_session: AcpSession, sessionId: string): void {
+    this.sessions.delete(sessionId);
+  }
+
+  dispose(): void {
+    this.running?.process.kill();
+    this.running = undefined;
+  }
+
+  private start(): Running {
+    if (this.running !== undefined && this.running.process.alive) return this.running;
+    const process = new AgentProcess(this.command, { cwd: this.options.cwd, log: this.log }, {
+      onUpdate: ({ sessionId, update }) => {
+        const route = this.sessions.get(sessionId);
+        if (route === undefined) this.log.debug(`agent ${this.name}: update for unknown session ${sessionId} dropped`);
+        else route.session.onUpdate(update);
+      },
+      onPermission: (request, signal) => {
+        const route = this.sessions.get(request.sessionId);
+        if (route !== undefined) return route.session.onPermission(request, signal);
+        this.log.debug(`agent ${this.name}: permission request for unknown session ${request.sessionId} cancelled`);
+        return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+      },
+    });
+    void process.ended.then(() => {
+      for (const [sessionId, route] of this.sessions) {
+        if (route.process !== process) continue;
+        this.sessions.delete(sessionId);
+        route.session.onProcessEnded();
+      }
+    });
+    const initialize = process.connection.agent.request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: {},
+      clientInfo: { name: 'symposium-lm', version: '0.1.0' },
+    });
+    const initialized = this.startupStep(process, 'initialize', initialize).then((init) => {
+      if (init.protocolVersion !== acp.PROTOCOL_VERSION) {
+        throw new Error(`Agent "${this.name}" speaks ACP protocol version ${init.protocolVersion}; this bridge speaks version ${acp.PROTOCOL_VERSION}.`);
+      }
+      return init;
+    });
+    // A failed start leaves nothing running; the next request starts the agent again.
+    initialized.catch(() => process.kill());
+    this.running = { process, initialized };
+    return this.running;
+  }
+
+  /** A startup request that fails clearly when the agent exits or does not answer in time. */
+  private startupStep<T>(process: AgentProcess, step: string, request: Promise<T>): Promise<T> {
+    const { startupTimeoutMs } = this.options;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        process.kill();
+        reject(new Error(`Agent "${this.name}" did not answer ${step} within ${startupTimeoutMs / 1000} s.`));
+      }, startupTimeoutMs);
+    });
+    const exit = process.ended.then((how): never => {
+      throw new Error(`Agent "${this.name}" ${process.describe(how, step)}`);
+    });
+    return Promise.race([request, timeout, exit]).finally(() => clearTimeout(timer));
+  }
+
+  private explainSessionFailure(error: unknown, init: acp.InitializeResponse): string {
+    if (error instanceof acp.RequestError && error.code === AUTH_REQUIRED) {
+      const methods = (init.authMethods ?? []).map((m) => m.name).join(', ');
+      return `Agent "${this.name}" needs authentication${methods === '' ? '' : ` (${methods})`}. Sign in with the agent's own command line, then try again.`;
+    }
+    if (error instanceof acp.RequestError) return `Agent "${this.name}" could not open a session: ${error.message}`;
+    return error instanceof Error ? error.message : String(error);
+  }
+}

@@ -1,0 +1,299 @@
+import * as acp from '@agentclientprotocol/sdk';
+import { defer, EMPTY, from, mergeMap, Observable, of, switchMap, type Subscription } from 'rxjs';
+import type { Logger } from '../../log.js';
+import { acpTurnToParts } from '../../operators/acp-turn-to-parts.js';
+import type { ResponsePart } from '../../protocol/messages.js';
+import type { AgentSession, TurnInput } from '../agent-stream.js';
+import { EventQueue } from './event-queue.js';
+import { promptBlocks, toolResultsOf } from './prompt.js';
+import type { AcpTurnEvent, PendingPermission } from './turn-events.js';
+import { TurnRendering } from './update-parts.js';
+
+/** An ACP session opened on a running agent process. */
+export interface OpenedSession {
+  readonly sessionId: string;
+  readonly agent: acp.ClientContext;
+  /** The agent accepts image blocks. */
+  readonly images: boolean;
+}
+
+/** What a session needs from the agent it runs on. */
+export interface SessionHost {
+  readonly name: string;
+  readonly log: Logger;
+  readonly options: AcpSessionOptions;
+  /** Starts the agent if needed and opens an ACP session on it for `session`. */
+  open(session: AcpSession): Promise<OpenedSession>;
+  /** The session is done with its ACP session (closed, or abandoned after an unanswered cancel). */
+  forget(session: AcpSession, sessionId: string): void;
+}
+
+export interface AcpSessionOptions {
+  /** How long to wait for more permission requests before showing VS Code the ones that came. */
+  readonly permissionSettleMs: number;
+  /** How long a cancelled prompt may take to end before its ACP session is abandoned for a fresh one. */
+  readonly cancelTimeoutMs: number;
+  /** Updates still trickling in after a cancelled prompt ended are waited out this long. */
+  readonly lateUpdateGraceMs: number;
+  readonly forwardSystem: boolean;
+}
+
+interface PendingEntry {
+  readonly permission: PendingPermission;
+  /** VS Code was shown it (it reached a response that then completed). */
+  shown: boolean;
+  answer(outcome: acp.RequestPermissionOutcome): void;
+}
+
+/** One `session/prompt` and what it is waiting on. */
+interface Prompt {
+  readonly events: EventQueue<AcpTurnEvent>;
+  readonly pending: Map<string, PendingEntry>;
+  readonly opened: OpenedSession;
+  /** running: a response is streaming it; paused: waiting on VS Code for permissions; cancelling: told to stop. */
+  state: 'running' | 'paused' | 'cancelling';
+  /** Settles when the agent answered the prompt (or the process died). */
+  readonly ended: Promise<void>;
+}
+
+const ALLOW: readonly acp.PermissionOptionKind[] = ['allow_once', 'allow_always'];
+const REJECT: readonly acp.PermissionOptionKind[] = ['reject_once', 'reject_always'];
+
+/**
+ * One conversation's ACP session. A turn prompts the agent with the new user messages and streams its
+ * updates; when the agent asks permission, the response ends on `symposium-agent-action` tool calls and
+ * the prompt stays paused until the next request answers them (tool results present: allow; missing:
+ * reject) or discards them (cancel). The agent never gets a prompt while its previous one still runs.
+ */
+export class AcpSession implements AgentSession {
+  private opened: Promise<OpenedSession> | undefined;
+  private prompt: Prompt | undefined;
+  /** User content that came with tool results; prompted once the paused prompt ends. */
+  private queued: acp.ContentBlock[] = [];
+  private readonly rendering = new TurnRendering();
+  private lastUpdateAt = 0;
+
+  constructor(
+    private readonly host: SessionHost,
+    readonly conversationId: string,
+  ) {}
+
+  turn(input: TurnInput): Observable<ResponsePart> {
+    return new Observable<ResponsePart>((subscriber) => {
+      let unsubscribed = false;
+      let ended = false;
+      let parts: Subscription | undefined;
+      this.begin(input, () => unsubscribed).then(
+        (prompt) => {
+          if (unsubscribed) return;
+          parts = (prompt === undefined ? EMPTY : this.eventsOf(prompt))
+            .pipe(acpTurnToParts(this.rendering, this.host.options.permissionSettleMs))
+            .subscribe({
+              next: (part) => subscriber.next(part),
+              error: (error: unknown) => {
+                ended = true;
+                subscriber.error(error);
+              },
+              complete: () => {
+                ended = true;
+                this.pause();
+                subscriber.complete();
+              },
+            });
+        },
+        (error: unknown) => {
+          ended = true;
+          subscriber.error(error);
+        },
+      );
+      return () => {
+        unsubscribed = true;
+        parts?.unsubscribe();
+        // Unsubscribed before the response ended: the consumer cancelled, so the agent stops too.
+        if (!ended) this.cancel();
+      };
+    });
+  }
+
+  close(): void {
+    this.cancel();
+    void this.opened?.then((opened) => this.host.forget(this, opened.sessionId), () => {});
+    this.opened = undefined;
+  }
+
+  /** A `session/update` for this session. Updates with no running prompt are late: they are dropped. */
+  onUpdate(update: acp.SessionUpdate): void {
+    this.lastUpdateAt = Date.now();
+    const prompt = this.prompt;
+    if (prompt === undefined || prompt.state === 'cancelling') {
+      this.host.log.debug(`conversation ${this.conversationId}: dropped a late ${update.sessionUpdate} update`);
+      return;
+    }
+    prompt.events.push({ kind: 'update', update });
+  }
+
+  /** A `session/request_permission` for this session: answered when VS Code has decided. */
+  onPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    const prompt = this.prompt;
+    if (prompt === undefined || prompt.state === 'cancelling') return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+    const id = request.toolCall.toolCallId;
+    return new Promise((resolve) => {
+      const entry: PendingEntry = {
+        permission: { toolCall: request.toolCall, options: request.options },
+        shown: false,
+        answer: (outcome) => {
+          prompt.pending.delete(id);
+          resolve({ outcome });
+        },
+      };
+      prompt.pending.set(id, entry);
+      signal.addEventListener('abort', () => prompt.pending.delete(id), { once: true });
+      prompt.events.push({ kind: 'permission', permission: entry.permission });
+    });
+  }
+
+  /** The agent process died: a running prompt has already failed through its request; start afresh next time. */
+  onProcessEnded(): void {
+    this.opened = undefined;
+    this.prompt = undefined;
+    this.queued = [];
+  }
+
+  /**
+   * Gets the agent ready for this turn and says which prompt's events the response streams: the paused
+   * one it continues, a new one, or none when there is nothing to ask.
+   */
+  private async begin(input: TurnInput, unsubscribed: () => boolean): Promise<Prompt | undefined> {
+    if (input.canceled) this.cancel();
+    await this.settle();
+    const opened = await this.open();
+    if (unsubscribed()) return undefined;
+    const blocks = promptBlocks(input.newMessages, { images: opened.images, forwardSystem: this.host.options.forwardSystem });
+    const paused = this.prompt;
+    if (paused !== undefined && paused.state === 'paused') {
+      this.answerShown(paused, toolResultsOf(input.newMessages));
+      this.queued.push(...blocks);
+      paused.state = 'running';
+      return paused;
+    }
+    if (blocks.length === 0) {
+      this.host.log.debug(`conversation ${this.conversationId}: nothing to prompt (tool results for no pending request)`);
+      return undefined;
+    }
+    return this.startPrompt(opened, blocks);
+  }
+
+  private open(): Promise<OpenedSession> {
+    this.opened ??= this.host.open(this).catch((error: unknown) => {
+      this.opened = undefined;
+      throw error;
+    });
+    return this.opened;
+  }
+
+  private startPrompt(opened: OpenedSession, blocks: acp.ContentBlock[]): Prompt {
+    const events = new EventQueue<AcpTurnEvent>();
+    const request = opened.agent.request(acp.methods.agent.session.prompt, { sessionId: opened.sessionId, prompt: blocks });
+    const prompt: Prompt = {
+      events,
+      pending: new Map(),
+      opened,
+      state: 'running',
+      ended: request.then(
+        (response) => {
+          this.endPrompt(prompt);
+          events.push({ kind: 'stopped', stopReason: response.stopReason });
+        },
+        (error: unknown) => {
+          this.endPrompt(prompt);
+          events.fail(new Error(agentFailure(this.host.name, error)));
+        },
+      ),
+    };
+    this.prompt = prompt;
+    this.rendering.newPrompt();
+    return prompt;
+  }
+
+  private endPrompt(prompt: Prompt): void {
+    for (const entry of prompt.pending.values()) entry.answer({ outcome: 'cancelled' });
+    if (this.prompt === prompt) this.prompt = undefined;
+  }
+
+  /** The prompt's events; if user content was queued behind it, the follow-up prompt's events after its stop. */
+  private eventsOf(prompt: Prompt): Observable<AcpTurnEvent> {
+    return prompt.events.attach().pipe(
+      mergeMap((event) => {
+        if (event.kind !== 'stopped' || event.stopReason === 'cancelled' || this.queued.length === 0) return of(event);
+        const blocks = this.queued.splice(0);
+        return defer(() => from(this.open())).pipe(switchMap((opened) => this.eventsOf(this.startPrompt(opened, blocks))));
+      }),
+    );
+  }
+
+  /** A response ended while its prompt still runs: it waits on the permissions VS Code was just shown. */
+  private pause(): void {
+    const prompt = this.prompt;
+    if (prompt === undefined || prompt.state !== 'running') return;
+    prompt.state = 'paused';
+    for (const entry of prompt.pending.values()) entry.shown = true;
+  }
+
+  /** Answers what VS Code was shown: a tool result approves, its absence rejects. */
+  private answerShown(prompt: Prompt, results: ReadonlyMap<string, unknown>): void {
+    for (const [id, entry] of [...prompt.pending]) {
+      if (!entry.shown) continue;
+      entry.answer(choose(entry.permission.options, results.has(id) ? ALLOW : REJECT));
+    }
+  }
+
+  private cancel(): void {
+    const prompt = this.prompt;
+    if (prompt === undefined || prompt.state === 'cancelling') return;
+    prompt.state = 'cancelling';
+    this.queued = [];
+    for (const entry of [...prompt.pending.values()]) entry.answer({ outcome: 'cancelled' });
+    const { agent, sessionId } = prompt.opened;
+    agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch((error: unknown) => this.host.log.debug(`session/cancel failed: ${String(error)}`));
+  }
+
+  /**
+   * Waits for a cancelled prompt to end, then for its late updates to stop, so that nothing of it
+   * reaches the next prompt's response. An agent that does not end the prompt in time loses the
+   * session: the next prompt goes to a fresh one.
+   */
+  private async settle(): Promise<void> {
+    const prompt = this.prompt;
+    if (prompt === undefined || prompt.state !== 'cancelling') return;
+    const { cancelTimeoutMs, lateUpdateGraceMs } = this.host.options;
+    const ended = await Promise.race([prompt.ended.then(() => true), delay(cancelTimeoutMs).then(() => false)]);
+    if (!ended) {
+      this.host.log.warn(`agent ${this.host.name} did not end a cancelled prompt within ${cancelTimeoutMs} ms; conversation ${this.conversationId} moves to a new session`);
+      this.endPrompt(prompt);
+      this.host.forget(this, prompt.opened.sessionId);
+      this.opened = undefined;
+      return;
+    }
+    const deadline = Date.now() + 10 * lateUpdateGraceMs;
+    while (Date.now() - this.lastUpdateAt < lateUpdateGraceMs && Date.now() < deadline) await delay(lateUpdateGraceMs);
+  }
+}
+
+function choose(options: readonly acp.PermissionOption[], kinds: readonly acp.PermissionOptionKind[]): acp.RequestPermissionOutcome {
+  for (const kind of kinds) {
+    const option = options.find((o) => o.kind === kind);
+    if (option !== undefined) return { outcome: 'selected', optionId: option.optionId };
+  }
+  return { outcome: 'cancelled' };
+}
+
+/** A readable account of why a prompt failed. */
+export function agentFailure(name: string, error: unknown): string {
+  if (error instanceof acp.RequestError) return `Agent "${name}" failed: ${error.message}`;
+  const message = error instanceof Error ? error.message : String(error);
+  return message.startsWith(`Agent "${name}"`) ? message : `Agent "${name}" failed: ${message}`;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,131 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import type { AgentCommand } from '../../protocol/messages.js';
+import type { Logger } from '../../log.js';
+
+const STDERR_LINES_KEPT = 20;
+
+/** How an agent process ended. */
+export type ProcessEnd = { readonly kind: 'spawn-failed'; readonly error: NodeJS.ErrnoException } | { readonly kind: 'exited'; readonly code: number | null; readonly signal: NodeJS.Signals | null };
+
+/** The client side's handlers for what the agent sends. */
+export interface AgentCallbacks {
+  onUpdate(notification: acp.SessionNotification): void;
+  onPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+}
+
+/** Every live agent process, so that none outlives the bridge however the bridge exits. */
+const live = new Set<AgentProcess>();
+process.once('exit', () => {
+  for (const agent of live) agent.kill();
+});
+
+/**
+ * A spawned ACP agent and its connection: the edge where processes, pipes and signals live. The agent
+ * runs in its own process group so that ending it ends whatever it started too (claude-agent-acp's
+ * Claude child outlives its parent otherwise). Its stderr goes to the log, never to the protocol.
+ */
+export class AgentProcess {
+  readonly connection: acp.ClientConnection;
+  /** Settles when the process is gone; never rejects. */
+  readonly ended: Promise<ProcessEnd>;
+  private readonly child: ChildProcess;
+  private readonly stderrTail: string[] = [];
+  private endedAs: ProcessEnd | undefined;
+
+  constructor(
+    readonly command: AgentCommand,
+    options: { readonly cwd: string; readonly log: Logger },
+    callbacks: AgentCallbacks,
+  ) {
+    const { log } = options;
+    const env = { ...process.env, ...Object.fromEntries(command.env.map((v) => [v.name, v.value])) };
+    this.child = spawn(command.command, command.args, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    live.add(this);
+    this.ended = new Promise<ProcessEnd>((resolve) => {
+      const end = (how: ProcessEnd) => {
+        if (this.endedAs !== undefined) return;
+        this.endedAs = how;
+        live.delete(this);
+        resolve(how);
+      };
+      this.child.once('error', (error: NodeJS.ErrnoException) => end({ kind: 'spawn-failed', error }));
+      // The last stderr lines explain a crash, so wait for stderr to drain (briefly: a grandchild may hold it open).
+      this.child.once('exit', (code, signal) => {
+        const ended = () => end({ kind: 'exited', code, signal });
+        if (this.child.stderr!.readableEnded) return ended();
+        this.child.stderr!.once('end', ended);
+        setTimeout(ended, 200).unref();
+      });
+    });
+    // A dead agent's pipes error on write; the end is reported through `ended`.
+    this.child.stdin!.on('error', (error) => log.debug(`agent ${command.name}: stdin: ${error.message}`));
+    this.collectStderr(log);
+
+    const app = acp
+      .client({ name: 'symposium-lm' })
+      .onNotification(acp.methods.client.session.update, ({ params }) => callbacks.onUpdate(params))
+      .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => callbacks.onPermission(params, signal));
+    this.connection = app.connect(acp.ndJsonStream(Writable.toWeb(this.child.stdin!), Readable.toWeb(this.child.stdout!) as ReadableStream<Uint8Array>));
+    void this.ended.then((how) => {
+      log.info(`agent ${command.name} ${this.describe(how)}`);
+      this.connection.close(new Error(`Agent "${command.name}" ${this.describe(how)}`));
+    });
+  }
+
+  get alive(): boolean {
+    return this.endedAs === undefined;
+  }
+
+  /** "exited with code 3 during initialize", with the last lines it wrote to stderr. */
+  describe(how: ProcessEnd, during?: string): string {
+    if (how.kind === 'spawn-failed') {
+      const { code } = how.error;
+      if (code === 'ENOENT') return `could not start: command not found: ${this.command.command} (is it installed and on PATH?)`;
+      if (code === 'EACCES') return `could not start: ${this.command.command} is not executable`;
+      return `could not start: ${how.error.message}`;
+    }
+    const status = how.signal !== null ? `was killed by ${how.signal}` : `exited with code ${how.code}`;
+    const when = during === undefined ? '' : ` during ${during}`;
+    const tail = this.stderrTail.length === 0 ? '.' : `; its last output on stderr:\n${this.stderrTail.join('\n')}`;
+    return `${status}${when}${tail}`;
+  }
+
+  /** Ends the agent and everything it started. */
+  kill(): void {
+    if (!this.alive || this.child.pid === undefined) return;
+    try {
+      process.kill(-this.child.pid, 'SIGTERM');
+    } catch {
+      this.child.kill('SIGTERM');
+    }
+    const pid = this.child.pid;
+    // An agent that ignores SIGTERM is killed outright.
+    setTimeout(() => {
+      if (!this.alive) return;
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        this.child.kill('SIGKILL');
+      }
+    }, 2000).unref();
+  }
+
+  private collectStderr(log: Logger): void {
+    let partial = '';
+    this.child.stderr!.setEncoding('utf8');
+    this.child.stderr!.on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) this.noteStderr(line, log);
+    });
+    this.child.stderr!.on('end', () => partial !== '' && this.noteStderr(partial, log));
+  }
+
+  private noteStderr(line: string, log: Logger): void {
+    log.debug(`agent ${this.command.name}: ${line}`);
+    this.stderrTail.push(line);
+    if (this.stderrTail.length > STDERR_LINES_KEPT) this.stderrTail.shift();
+  }
+}

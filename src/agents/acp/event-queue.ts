@@ -1,0 +1,40 @@
+import { Observable } from 'rxjs';
+
+/**
+ * The events of one agent turn, which may outlive a response: while no response is attached (the turn
+ * is paused on a permission request) events wait here, and the next response that continues the turn
+ * receives them first. Only one response is attached at a time.
+ */
+export class EventQueue<T> {
+  private readonly buffered: T[] = [];
+  private attached: { next(value: T): void; error(error: unknown): void } | undefined;
+  private failure: { error: unknown } | undefined;
+
+  push(event: T): void {
+    if (this.attached !== undefined) this.attached.next(event);
+    else this.buffered.push(event);
+  }
+
+  fail(error: unknown): void {
+    this.failure ??= { error };
+    this.attached?.error(error);
+  }
+
+  /** The buffered events, then live ones, until unsubscribed; errors once the turn has failed. */
+  attach(): Observable<T> {
+    return new Observable<T>((subscriber) => {
+      while (this.buffered.length > 0 && !subscriber.closed) subscriber.next(this.buffered.shift()!);
+      // A response that ended on a buffered event leaves the rest for the next one.
+      if (subscriber.closed) return;
+      if (this.failure !== undefined) {
+        subscriber.error(this.failure.error);
+        return;
+      }
+      const attachment = { next: (v: T) => subscriber.next(v), error: (e: unknown) => subscriber.error(e) };
+      this.attached = attachment;
+      return () => {
+        if (this.attached === attachment) this.attached = undefined;
+      };
+    });
+  }
+}

@@ -1,0 +1,43 @@
+import type { PlanEntry, ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
+
+/**
+ * Markdown for what an agent does besides talking: one short line when a tool starts and one when it
+ * ends, and a checklist for a plan. Consumers show text, so this is how tool activity becomes visible
+ * without re-rendering a wall of text on every update.
+ */
+export function toolStartedLine(title: string): string {
+  return `\n\n> 🔧 ${inline(title)}\n\n`;
+}
+
+export function toolEndedLine(title: string, status: Extract<ToolCallStatus, 'completed' | 'failed'>, content: readonly ToolCallContent[] | null | undefined): string {
+  const brief = briefOf(content);
+  const mark = status === 'completed' ? '✓' : '✗';
+  return `\n\n> ${mark} ${inline(title)}${status === 'failed' ? ' failed' : ''}${brief === '' ? '' : `: ${brief}`}\n\n`;
+}
+
+export function planChecklist(entries: readonly PlanEntry[]): string {
+  const lines = entries.map((e) => `- [${e.status === 'completed' ? 'x' : ' '}] ${e.status === 'in_progress' ? `**${oneLine(e.content)}**` : oneLine(e.content)}`);
+  return `\n\n${lines.join('\n')}\n\n`;
+}
+
+const BRIEF_LIMIT = 120;
+
+/** The first line of the tool's first text output, shortened. */
+function briefOf(content: readonly ToolCallContent[] | null | undefined): string {
+  for (const item of content ?? []) {
+    if (item.type === 'content' && item.content.type === 'text') {
+      const line = oneLine(item.content.text.trim().split('\n')[0] ?? '');
+      return line.length > BRIEF_LIMIT ? `${line.slice(0, BRIEF_LIMIT - 1)}…` : line;
+    }
+    if (item.type === 'diff') return `edited ${item.path}`;
+  }
+  return '';
+}
+
+function inline(text: string): string {
+  return `\`${oneLine(text).replace(/`/g, "'")}\``;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

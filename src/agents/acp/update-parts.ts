@@ -1,0 +1,73 @@
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { ResponsePart } from '../../protocol/messages.js';
+import { planChecklist, toolEndedLine, toolStartedLine } from './render.js';
+import { AGENT_ACTION_TOOL, type PendingPermission } from './turn-events.js';
+
+/**
+ * What a session's responses have shown so far: tool titles (updates often omit them), which tools were
+ * shown ending, and the last plan. A paused prompt continues in a later response, so this lives as
+ * long as the session, not the response.
+ */
+export class TurnRendering {
+  private readonly titles = new Map<string, string>();
+  private readonly ended = new Set<string>();
+  private lastPlan = '';
+
+  /** A new prompt shows its plan afresh; tool ids stay known for the session. */
+  newPrompt(): void {
+    this.lastPlan = '';
+  }
+
+  /** The response parts an update contributes; unknown and bookkeeping updates contribute none. */
+  partsOf(update: SessionUpdate): ResponsePart[] {
+    switch (update.sessionUpdate) {
+      case 'agent_message_chunk':
+        if (update.content.type === 'text') return update.content.text === '' ? [] : [{ type: 'text', value: update.content.text }];
+        if (update.content.type === 'image') return [{ type: 'data', mimeType: update.content.mimeType, data: update.content.data }];
+        return [];
+      case 'agent_thought_chunk':
+        return update.content.type === 'text' && update.content.text !== '' ? [{ type: 'thinking', value: update.content.text }] : [];
+      case 'tool_call': {
+        this.titles.set(update.toolCallId, update.title);
+        const status = update.status;
+        if (status === 'completed' || status === 'failed') return this.end(update.toolCallId, status, update.content);
+        return [{ type: 'text', value: toolStartedLine(update.title) }];
+      }
+      case 'tool_call_update': {
+        if (update.title) this.titles.set(update.toolCallId, update.title);
+        const status = update.status;
+        return status === 'completed' || status === 'failed' ? this.end(update.toolCallId, status, update.content) : [];
+      }
+      case 'plan': {
+        const checklist = planChecklist(update.entries);
+        if (checklist === this.lastPlan) return [];
+        this.lastPlan = checklist;
+        return [{ type: 'text', value: checklist }];
+      }
+      default:
+        return [];
+    }
+  }
+
+  /** The `symposium-agent-action` tool call through which VS Code asks the user. */
+  permissionPart(permission: PendingPermission): ResponsePart {
+    const { toolCall } = permission;
+    if (toolCall.title) this.titles.set(toolCall.toolCallId, toolCall.title);
+    return {
+      type: 'tool_call',
+      toolCallId: toolCall.toolCallId,
+      toolName: AGENT_ACTION_TOOL,
+      parameters: { kind: toolCall.kind ?? 'other', title: this.titleOf(toolCall.toolCallId), raw_input: toolCall.rawInput ?? null },
+    };
+  }
+
+  private end(id: string, status: 'completed' | 'failed', content: Parameters<typeof toolEndedLine>[2]): ResponsePart[] {
+    if (this.ended.has(id)) return [];
+    this.ended.add(id);
+    return [{ type: 'text', value: toolEndedLine(this.titleOf(id), status, content) }];
+  }
+
+  private titleOf(id: string): string {
+    return this.titles.get(id) ?? 'tool call';
+  }
+}

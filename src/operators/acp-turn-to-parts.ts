@@ -1,0 +1,38 @@
+import { asyncScheduler, connect, debounceTime, filter, mergeMap, takeUntil, takeWhile, type OperatorFunction, type SchedulerLike } from 'rxjs';
+import type { AcpTurnEvent } from '../agents/acp/turn-events.js';
+import type { TurnRendering } from '../agents/acp/update-parts.js';
+import type { ResponsePart } from '../protocol/messages.js';
+
+/**
+ * Turns the events of an ACP prompt turn into the parts of one response. The response ends when the
+ * agent stops, or when it waits on permission requests: those become `symposium-agent-action` tool
+ * calls, and once no further request has come for `settleMs` (agents ask several at once) the
+ * response completes so that VS Code can ask the user; the agent's turn stays paused meanwhile.
+ *
+ * ```
+ * events:  -u--u--p-p------u--      u: update, p: permission request, s: stopped
+ * result:  -a--a--T-T---|            a: its parts, T: tool call part; | once settleMs passed after the last p
+ *
+ * events:  -u--u--s
+ * result:  -a--a--|
+ * ```
+ */
+export function acpTurnToParts(rendering: TurnRendering, settleMs: number, scheduler: SchedulerLike = asyncScheduler): OperatorFunction<AcpTurnEvent, ResponsePart> {
+  // `connect` subscribes both branches before the source starts, so events it emits at once reach both.
+  return connect((events) =>
+    events.pipe(
+      takeWhile((event) => event.kind !== 'stopped'),
+      takeUntil(events.pipe(filter((event) => event.kind === 'permission'), debounceTime(settleMs, scheduler))),
+      mergeMap((event): ResponsePart[] => {
+        switch (event.kind) {
+          case 'update':
+            return rendering.partsOf(event.update);
+          case 'permission':
+            return [rendering.permissionPart(event.permission)];
+          default:
+            return [];
+        }
+      }),
+    ),
+  );
+}

@@ -1,0 +1,118 @@
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { TestScheduler } from 'rxjs/testing';
+import type { AcpTurnEvent } from '../../src/agents/acp/turn-events.js';
+import { TurnRendering } from '../../src/agents/acp/update-parts.js';
+import { acpTurnToParts } from '../../src/operators/acp-turn-to-parts.js';
+import type { ResponsePart } from '../../src/protocol/messages.js';
+
+const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+
+const chunk = (text: string): AcpTurnEvent => ({ kind: 'update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
+const update = (u: SessionUpdate): AcpTurnEvent => ({ kind: 'update', update: u });
+const permission = (id: string, title: string): AcpTurnEvent => ({
+  kind: 'permission',
+  permission: {
+    toolCall: { toolCallId: id, title, kind: 'execute', rawInput: { command: title } },
+    options: [
+      { optionId: 'x1', name: 'Allow', kind: 'allow_once' },
+      { optionId: 'x2', name: 'Reject', kind: 'reject_once' },
+    ],
+  },
+});
+const stopped: AcpTurnEvent = { kind: 'stopped', stopReason: 'end_turn' };
+
+const text = (value: string): ResponsePart => ({ type: 'text', value });
+const action = (id: string, title: string): ResponsePart => ({
+  type: 'tool_call',
+  toolCallId: id,
+  toolName: 'symposium-agent-action',
+  parameters: { kind: 'execute', title, raw_input: { command: title } },
+});
+
+describe('acpTurnToParts', () => {
+  test('message chunks become text and thoughts thinking, until the agent stops', () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const thought = update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'hm' } });
+      const events = cold('a-t-b-s-c', { a: chunk('Hello '), t: thought, b: chunk('world'), s: stopped, c: chunk('late') });
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), 5))).toBe('a-t-b-|', {
+        a: text('Hello '),
+        t: { type: 'thinking', value: 'hm' },
+        b: text('world'),
+      });
+    });
+  });
+
+  test('a permission request becomes a symposium-agent-action tool call and ends the response once settled', () => {
+    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const events = cold('a-p---------b', { a: chunk('Let me run it.'), p: permission('call-1', 'touch x'), b: chunk('after') });
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), 5))).toBe('a-p----|', { a: text('Let me run it.'), p: action('call-1', 'touch x') });
+      expectSubscriptions(events.subscriptions).toBe('^------!');
+    });
+  });
+
+  test('several permission requests close together are shown in one response', () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const events = cold('p-q-a--r------', { p: permission('1', 'one'), q: permission('2', 'two'), a: chunk('meanwhile'), r: permission('3', 'three') });
+      // settles 5 frames after the last request (frame 7), not after the first
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), 5))).toBe('p-q-a--r----|', {
+        p: action('1', 'one'),
+        q: action('2', 'two'),
+        a: text('meanwhile'),
+        r: action('3', 'three'),
+      });
+    });
+  });
+
+  test('a tool shows one line when it starts and one when it ends, with a brief result', () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const events = cold('a-b-c-d-s', {
+        a: update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'ls -la', status: 'pending' }),
+        b: update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'in_progress' }),
+        c: update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'total 0\nfoo' } }] }),
+        d: update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' }),
+        s: stopped,
+      });
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), 5))).toBe('a---c---|', {
+        a: text('\n\n> 🔧 `ls -la`\n\n'),
+        c: text('\n\n> ✓ `ls -la`: total 0\n\n'),
+      });
+    });
+  });
+
+  test('an update for a tool call never announced is tolerated', () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const events = cold('a-s', { a: update({ sessionUpdate: 'tool_call_update', toolCallId: 'ghost', status: 'failed' }), s: stopped });
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), 5))).toBe('a-|', { a: text('\n\n> ✗ `tool call` failed\n\n') });
+    });
+  });
+
+  test('a plan becomes a checklist when it changes, and unknown updates are ignored', () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const plan = (first: 'in_progress' | 'completed'): AcpTurnEvent =>
+        update({
+          sessionUpdate: 'plan',
+          entries: [
+            { content: 'Read', priority: 'high', status: first },
+            { content: 'Write', priority: 'low', status: 'pending' },
+          ],
+        });
+      const unknown = { kind: 'update', update: { sessionUpdate: 'something_new', whatever: 1 } } as unknown as AcpTurnEvent;
+      const events = cold('a-a-u-b-s', { a: plan('in_progress'), u: unknown, b: plan('completed'), s: stopped });
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), 5))).toBe('a-----b-|', {
+        a: text('\n\n- [ ] **Read**\n- [ ] Write\n\n'),
+        b: text('\n\n- [x] Read\n- [ ] Write\n\n'),
+      });
+    });
+  });
+
+  test('a paused turn continues in the next response with the same rendering', () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const rendering = new TurnRendering();
+      const first = cold('a-p', { a: update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'rm x', status: 'pending' }), p: permission('t1', 'rm x') });
+      const second = cold('----c-s', { c: update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' }), s: stopped });
+      expectObservable(first.pipe(acpTurnToParts(rendering, 1))).toBe('a-p|', { a: text('\n\n> 🔧 `rm x`\n\n'), p: action('t1', 'rm x') });
+      // the title comes from the first response's announcement
+      expectObservable(second.pipe(acpTurnToParts(rendering, 1))).toBe('----c-|', { c: text('\n\n> ✓ `rm x`\n\n') });
+    });
+  });
+});
