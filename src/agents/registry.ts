@@ -1,12 +1,13 @@
-import { throwError } from 'rxjs';
 import type { AgentSession, AgentStream } from './agent-stream.js';
+import { AcpAgent, type AcpAgentOptions } from './acp/acp-agent.js';
 import { ElizaAgent } from './eliza/eliza-agent.js';
 import { canonicalJson } from '../history/fingerprint.js';
-import type { AgentCommand, AgentDefinition } from '../protocol/messages.js';
+import type { AgentDefinition } from '../protocol/messages.js';
 
 export interface AgentRegistryOptions {
   /** Pause between Eliza's streamed words. */
   readonly elizaPaceMs: number;
+  readonly acp: AcpAgentOptions;
 }
 
 /**
@@ -39,18 +40,6 @@ export class AgentRegistry {
     if ('eliza' in definition) {
       return new ElizaAgent({ deterministic: definition.eliza.deterministic ?? false, paceMs: this.options.elizaPaceMs });
     }
-    return new UnsupportedAgent(definition.mcp_server);
+    return new AcpAgent(definition.mcp_server, this.options.acp);
   }
-}
-
-/** Spawned ACP agents come with the next version; until then every turn says so plainly. */
-class UnsupportedAgent implements AgentStream {
-  constructor(private readonly command: AgentCommand) {}
-
-  openSession(): AgentSession {
-    const message = `Agent "${this.command.name}" (${this.command.command}) is an ACP agent; this version of the bridge runs only the built-in Eliza.`;
-    return { turn: () => throwError(() => new Error(message)), close: () => {} };
-  }
-
-  dispose(): void {}
 }

@@ -3,15 +3,15 @@ import { text as readAll } from 'node:stream/consumers';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
 import { LmClient, textOfParts } from '../client/lm-client.js';
 import { ELIZA_MODEL } from '../agents/models.js';
-import type { LogLevel } from '../log.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
 import type { AgentDefinition, Message, ResponsePart } from '../protocol/messages.js';
 
 export interface ChatOptions {
   /** One message to send, then exit; "-" reads it from stdin. */
   readonly prompt: string | undefined;
-  readonly deterministic: boolean;
-  readonly logLevel: LogLevel;
+  readonly agent: AgentDefinition;
+  /** Arguments for the `vscodelm` child. */
+  readonly bridgeArgs: readonly string[];
 }
 
 /**
@@ -19,8 +19,8 @@ export interface ChatOptions {
  * sends it with every request, and streams replies to the terminal as they arrive.
  */
 export async function runChat(options: ChatOptions): Promise<number> {
-  const { client, child } = LmClient.spawn({ args: ['--log-level', options.logLevel] });
-  const session = new ChatSession(client, { eliza: { deterministic: options.deterministic } });
+  const { client, child } = LmClient.spawn({ args: options.bridgeArgs });
+  const session = new ChatSession(client, options.agent);
   try {
     if (options.prompt !== undefined) {
       const message = options.prompt === '-' ? (await readAll(process.stdin)).trim() : options.prompt;
@@ -51,7 +51,7 @@ class ChatSession {
     const cancellation = (this.running = new CancellationTokenSource());
     try {
       await this.client.provideChatResponse(
-        { modelId: ELIZA_MODEL.id, messages: [...this.history, user], agent: this.agent },
+        { modelId: 'eliza' in this.agent ? ELIZA_MODEL.id : this.agent.mcp_server.name, messages: [...this.history, user], agent: this.agent },
         (part) => {
           parts.push(part);
           if (part.type === 'text') process.stdout.write(part.value);

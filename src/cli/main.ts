@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { createLogger, isLogLevel, LOG_LEVELS, type LogLevel } from '../log.js';
 import { serveVscodeLm } from '../server/vscodelm.js';
@@ -11,12 +12,19 @@ Commands:
   chat                Chat with an agent through a vscodelm child process, the way VS Code would.
 
 Options for vscodelm:
-  --log-level LEVEL   ${LOG_LEVELS.join(' | ')} (default: info); logs go to stderr.
-  --eliza-pace-ms N   Pause between the words Eliza streams (default: 15).
+  --log-level LEVEL          ${LOG_LEVELS.join(' | ')} (default: info); logs go to stderr.
+  --cwd DIR                  Where ACP agent sessions run: the user's workspace (default: the current directory).
+  --eliza-pace-ms N          Pause between the words Eliza streams (default: 15).
+  --agent-timeout-ms N       How long an ACP agent may take to answer initialize and session/new (default: 30000).
+  --cancel-timeout-ms N      How long a cancelled prompt may take to end before its session is replaced (default: 10000).
+  --permission-settle-ms N   How long to wait for further permission requests before asking VS Code (default: 50).
+  --forward-system           Forward the consumer's system messages to ACP agents (default: off; agents have their own).
 
-Options for chat:
-  -p, --prompt TEXT   Send one message, print the reply, exit. "-" (or no TEXT) reads it from stdin.
+Usage: symposium-lm chat [options] [-- AGENT_COMMAND [ARGS...]]
+  Talks to Eliza, or to the ACP agent started by AGENT_COMMAND.
+  -p, --prompt TEXT   Send one message, print the reply, exit. "-" reads it from stdin.
   --deterministic     Eliza cycles its replies like the original instead of varying them.
+  --cwd DIR           The agent's working directory (default: the current directory).
   --log-level LEVEL   Passed to the vscodelm child (default: warn).
   Without -p, each line typed (or piped) is a message. Ctrl-C cancels the reply; Ctrl-C again exits.
 `;
@@ -27,22 +35,51 @@ async function main(argv: string[]): Promise<number> {
     case 'vscodelm': {
       const { values } = parseArgs({
         args: rest,
-        options: { 'log-level': { type: 'string', default: 'info' }, 'eliza-pace-ms': { type: 'string', default: '15' } },
+        options: {
+          'log-level': { type: 'string', default: 'info' },
+          cwd: { type: 'string' },
+          'eliza-pace-ms': { type: 'string', default: '15' },
+          'agent-timeout-ms': { type: 'string', default: '30000' },
+          'cancel-timeout-ms': { type: 'string', default: '10000' },
+          'permission-settle-ms': { type: 'string', default: '50' },
+          'forward-system': { type: 'boolean', default: false },
+        },
       });
       const log = createLogger(logLevel(values['log-level']));
-      await serveVscodeLm({ input: process.stdin, output: process.stdout, log, elizaPaceMs: nonNegative(values['eliza-pace-ms'], '--eliza-pace-ms') });
+      endAgentsOnSignals();
+      await serveVscodeLm({
+        input: process.stdin,
+        output: process.stdout,
+        log,
+        elizaPaceMs: milliseconds(values['eliza-pace-ms'], '--eliza-pace-ms'),
+        acp: {
+          cwd: values.cwd ?? process.cwd(),
+          startupTimeoutMs: milliseconds(values['agent-timeout-ms'], '--agent-timeout-ms'),
+          cancelTimeoutMs: milliseconds(values['cancel-timeout-ms'], '--cancel-timeout-ms'),
+          permissionSettleMs: milliseconds(values['permission-settle-ms'], '--permission-settle-ms'),
+          lateUpdateGraceMs: 50,
+          forwardSystem: values['forward-system'],
+        },
+      });
       return 0;
     }
     case 'chat': {
-      const { values } = parseArgs({
+      const { values, positionals } = parseArgs({
         args: rest,
+        allowPositionals: true,
         options: {
           prompt: { type: 'string', short: 'p' },
           deterministic: { type: 'boolean', default: false },
+          cwd: { type: 'string' },
           'log-level': { type: 'string', default: 'warn' },
         },
       });
-      return runChat({ prompt: values.prompt, deterministic: values.deterministic, logLevel: logLevel(values['log-level']) });
+      const [command, ...args] = positionals;
+      return runChat({
+        prompt: values.prompt,
+        agent: command === undefined ? { eliza: { deterministic: values.deterministic } } : { mcp_server: { name: command, command, args, env: [] } },
+        bridgeArgs: ['--log-level', logLevel(values['log-level']), ...(values.cwd === undefined ? [] : ['--cwd', values.cwd])],
+      });
     }
     case undefined:
     case '--help':
@@ -60,13 +97,18 @@ function logLevel(value: string): LogLevel {
   return value;
 }
 
-function nonNegative(value: string, flag: string): number {
+function milliseconds(value: string, flag: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0) throw new UsageError(`${flag} must be a number of milliseconds`);
   return n;
 }
 
 class UsageError extends Error {}
+
+/** Signals end the process through 'exit', where every agent process is killed with it. */
+function endAgentsOnSignals(): void {
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => process.exit(128 + os.constants.signals[signal]));
+}
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),

@@ -1,6 +1,7 @@
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node.js';
 import type { Readable, Writable } from 'node:stream';
-import { AgentRegistry } from '../agents/registry.js';
+import type { AcpAgentOptions } from '../agents/acp/acp-agent.js';
+import { AgentRegistry, type AgentRegistryOptions } from '../agents/registry.js';
 import { ELIZA_MODEL } from '../agents/models.js';
 import type { Logger } from '../log.js';
 import { bridge } from '../pipeline/bridge.js';
@@ -12,11 +13,11 @@ import { invalidParams } from '../streams/invalid-params.js';
 import { estimateTokens } from '../tokens/estimate.js';
 import { RequestIdTracker } from './request-ids.js';
 
-export interface VscodeLmOptions {
+export interface VscodeLmOptions extends Omit<AgentRegistryOptions, 'acp'> {
   readonly input: Readable;
   readonly output: Writable;
   readonly log: Logger;
-  readonly elizaPaceMs: number;
+  readonly acp: Omit<AcpAgentOptions, 'log'>;
 }
 
 /**
@@ -29,7 +30,7 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
   const connection = createMessageConnection(new StreamMessageReader(options.input), new StreamMessageWriter(options.output), connectionLogger(log), {
     messageStrategy: ids.strategy,
   });
-  const agents = new AgentRegistry({ elizaPaceMs: options.elizaPaceMs });
+  const agents = new AgentRegistry({ elizaPaceMs: options.elizaPaceMs, acp: { ...options.acp, log } });
   const chat = new ChatRequestStream(connection, ids.currentId);
 
   registerModelRequests(connection);
