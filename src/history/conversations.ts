@@ -43,12 +43,16 @@ interface Conversation {
 /**
  * Committed / provisional history for every conversation, as the seed describes. A request that extends
  * committed ++ provisional commits and forwards only its new messages; one that keeps the committed part
- * but leaves the provisional one cancels the in-flight turn; anything else starts a new conversation.
+ * (or the committed part and the provisional user messages) but leaves the rest of the provisional
+ * exchange cancels the in-flight turn; anything else starts a new conversation. An empty prefix matches
+ * nothing: only shared messages are evidence that a request continues a conversation.
  * Matching goes through hash-chain indexes, so a request costs time linear in its own size.
  */
 export class ConversationTracker {
   private readonly byCommittedEnd = new Map<Link, Set<Conversation>>();
   private readonly byProvisionalEnd = new Map<Link, Set<Conversation>>();
+  /** Conversations by the link after their committed and provisional user messages. */
+  private readonly byUsersEnd = new Map<Link, Set<Conversation>>();
   private readonly byRequest = new Map<RequestId, Conversation>();
   private readonly stale = new Set<Conversation>();
   private clock = 0;
@@ -65,13 +69,19 @@ export class ConversationTracker {
       if (conversation.parts.length > 0) return nothingNew();
     }
 
-    const extension = this.longestMatch(chain, chain.length - 2, this.byProvisionalEnd, (c) => c.parts.length > 0 || c.committedLength > 0);
-    const divergence = this.longestMatch(chain, chain.length - 1, this.byCommittedEnd, () => true);
-    if (extension !== undefined && (divergence === undefined || extension.index >= divergence.index)) {
-      return this.continueWith(request.id, extension.conversation, messages, chain, extension.index, false);
+    // The longest match wins; at equal length, extending beats diverging after the user's messages,
+    // which beats diverging after the committed part.
+    const matches = [
+      { match: this.longestMatch(chain, chain.length - 2, this.byProvisionalEnd, (c) => c.parts.length > 0 || c.committedLength > 0), canceled: false },
+      { match: this.longestMatch(chain, chain.length - 2, this.byUsersEnd, () => true), canceled: true },
+      { match: this.longestMatch(chain, chain.length - 1, this.byCommittedEnd, () => true), canceled: true },
+    ];
+    let best: { match: { conversation: Conversation; index: number }; canceled: boolean } | undefined;
+    for (const candidate of matches) {
+      if (candidate.match !== undefined && (best === undefined || candidate.match.index > best.match.index)) best = { match: candidate.match, canceled: candidate.canceled };
     }
-    if (divergence !== undefined) return this.continueWith(request.id, divergence.conversation, messages, chain, divergence.index, true);
-    return this.start(request.id, request.agentKey, messages, chain);
+    if (best === undefined) return this.start(request.id, request.agentKey, messages, chain);
+    return this.continueWith(request.id, best.match.conversation, messages, chain, best.match.index, best.canceled);
   }
 
   /** Records a part streamed for `requestId`; parts of a turn that is no longer in flight are dropped. */
@@ -152,7 +162,9 @@ export class ConversationTracker {
     // committed part itself. Either way, assistant messages among the new ones are committed too.
     const committedLength = known + lastAssistant + 1;
     this.commit(conversation, committedLength, chain[committedLength - 1]);
+    this.unindex(this.byUsersEnd, conversation.usersEnd, conversation);
     conversation.usersEnd = chain[chain.length - 1];
+    this.index(this.byUsersEnd, conversation.usersEnd, conversation);
     this.setProvisionalEnd(conversation, conversation.usersEnd);
     conversation.parts = [];
     conversation.inFlight = requestId;

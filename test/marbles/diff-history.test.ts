@@ -108,18 +108,13 @@ describe('diffHistory', () => {
 
   test('parts arriving after their turn ended are dropped', () => {
     const r1 = chatRequest(1, [U1]);
-    const late = chatRequest(2, [U1, assistant('Whylate'), U2]);
-    const onTime = chatRequest(3, [U1, assistant('Why'), U2]);
+    const onTime = chatRequest(2, [U1, assistant('Why'), U2]);
     run(
-      'a-b-c-d-e-f',
-      { a: requestEvent(r1), b: part(1, 'Why'), c: cancelled(1), d: part(1, 'late'), e: requestEvent(late), f: requestEvent(onTime) },
-      'a-------e-f',
-      {
-        a: turn(r1, 'c1', [U1], { isNew: true }),
-        // Had 'late' been recorded, this would extend c1; it starts a conversation of its own instead.
-        e: turn(late, 'c2', [U1, assistant('Whylate'), U2], { isNew: true }),
-        f: turn(onTime, 'c1', [U2]),
-      },
+      'a-b-c-d-e',
+      { a: requestEvent(r1), b: part(1, 'Why'), c: cancelled(1), d: part(1, 'late'), e: requestEvent(onTime) },
+      'a-------e',
+      // Had 'late' been recorded, this history would leave the provisional reply ("Whylate") and diverge.
+      { a: turn(r1, 'c1', [U1], { isNew: true }), e: turn(onTime, 'c1', [U2]) },
     );
   });
 
@@ -175,6 +170,33 @@ describe('diffHistory', () => {
       a: turn(r1, 'c1', [U1, assistant('A1'), U2], { isNew: true }),
       b: turn(r2, 'c1', [U3], { canceled: true, supersedes: 1 }),
     });
+  });
+
+  test('a first turn whose tool call the user rejected diverges after the user message', () => {
+    const r1 = chatRequest(1, [U1]);
+    const withoutReply = chatRequest(2, [U1, U2]);
+    const toolCall: TurnDecision = turn(r1, 'c1', [U1], { isNew: true });
+    const callPart: HistoryEvent = { kind: 'part', requestId: 1, part: { type: 'tool_call', toolCallId: 't', toolName: 'symposium-agent-action', parameters: {} } };
+    run('a-b-c-d', { a: requestEvent(r1), b: callPart, c: complete(1), d: requestEvent(withoutReply) }, 'a-----d', {
+      a: toolCall,
+      d: turn(withoutReply, 'c1', [U2], { canceled: true }),
+    });
+  });
+
+  test('a first turn answered only in part diverges too, committing what the consumer kept', () => {
+    const r1 = chatRequest(1, [U1]);
+    const partial = chatRequest(2, [U1, assistant('Why'), U2]);
+    const next = chatRequest(3, [U1, assistant('Why'), U2, assistant('B'), U3]);
+    run(
+      'a-b-c-d-e-f-g',
+      { a: requestEvent(r1), b: part(1, 'Why'), c: part(1, ' are you sad?'), d: cancelled(1), e: requestEvent(partial), f: part(2, 'B'), g: requestEvent(next) },
+      'a-------e---g',
+      {
+        a: turn(r1, 'c1', [U1], { isNew: true }),
+        e: turn(partial, 'c1', [assistant('Why'), U2], { canceled: true }),
+        g: turn(next, 'c1', [U3], { supersedes: 2 }),
+      },
+    );
   });
 
   test('a retry of a cancelled turn forwards its message again', () => {
