@@ -52,7 +52,12 @@ export class AcpAgent implements AgentStream, SessionHost {
     });
     this.sessions.set(sessionId, { session, process });
     this.log.info(`agent ${this.name}: conversation ${session.conversationId} is ACP session ${sessionId}`);
-    return { sessionId, agent: process.connection.agent, images: init.agentCapabilities?.promptCapabilities?.image === true };
+    return {
+      sessionId,
+      agent: process.connection.agent,
+      images: init.agentCapabilities?.promptCapabilities?.image === true,
+      explain: (error) => process.explain(error),
+    };
   }
 
   forget(_session: AcpSession, sessionId: string): void {
@@ -113,10 +118,13 @@ export class AcpAgent implements AgentStream, SessionHost {
         reject(new Error(`Agent "${this.name}" did not answer ${step} within ${startupTimeoutMs / 1000} s.`));
       }, startupTimeoutMs);
     });
+    const answered = request.catch(async (error: unknown): Promise<never> => {
+      throw error instanceof acp.RequestError ? error : await process.explain(error, step);
+    });
     const exit = process.ended.then((how): never => {
       throw new Error(`Agent "${this.name}" ${process.describe(how, step)}`);
     });
-    return Promise.race([request, timeout, exit]).finally(() => clearTimeout(timer));
+    return Promise.race([answered, timeout, exit]).finally(() => clearTimeout(timer));
   }
 
   private explainSessionFailure(error: unknown, init: acp.InitializeResponse): string {

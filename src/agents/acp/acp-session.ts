@@ -15,6 +15,8 @@ export interface OpenedSession {
   readonly agent: acp.ClientContext;
   /** The agent accepts image blocks. */
   readonly images: boolean;
+  /** A readable account of a failed request: the agent's exit and stderr when it died. */
+  explain(error: unknown): Promise<Error>;
 }
 
 /** What a session needs from the agent it runs on. */
@@ -211,9 +213,9 @@ export class AcpSession implements AgentSession {
           this.endPrompt(prompt);
           events.push({ kind: 'stopped', stopReason: response.stopReason });
         },
-        (error: unknown) => {
+        async (error: unknown) => {
           this.endPrompt(prompt);
-          events.fail(new Error(agentFailure(this.host.name, error)));
+          events.fail(error instanceof acp.RequestError ? new Error(`Agent "${this.host.name}" failed: ${error.message}`) : await opened.explain(error));
         },
       ),
     };
@@ -265,24 +267,29 @@ export class AcpSession implements AgentSession {
   }
 
   /**
-   * Waits for a cancelled prompt to end, then for its late updates to stop, so that nothing of it
-   * reaches the next prompt's response. An agent that does not end the prompt in time loses the
-   * session: the next prompt goes to a fresh one.
+   * Before a new prompt: waits for a cancelled prompt to end, then for updates trailing the last prompt
+   * to stop (ACP updates name no turn, so a quiet moment is what keeps them out of the next response).
+   * An agent that does not end a cancelled prompt in time loses the session: the next prompt goes to a
+   * fresh one.
    */
   private async settle(): Promise<void> {
     const prompt = this.prompt;
-    if (prompt === undefined || prompt.state !== 'cancelling') return;
     const { cancelTimeoutMs, lateUpdateGraceMs } = this.host.options;
-    const ended = await Promise.race([prompt.ended.then(() => true), delay(cancelTimeoutMs).then(() => false)]);
-    if (!ended) {
-      this.host.log.warn(`agent ${this.host.name} did not end a cancelled prompt within ${cancelTimeoutMs} ms; conversation ${this.conversationId} moves to a new session`);
-      this.endPrompt(prompt);
-      this.host.forget(this, prompt.opened.sessionId);
-      this.opened = undefined;
-      return;
+    if (prompt !== undefined && prompt.state === 'cancelling') {
+      const ended = await Promise.race([prompt.ended.then(() => true), delay(cancelTimeoutMs).then(() => false)]);
+      if (!ended) {
+        this.host.log.warn(`agent ${this.host.name} did not end a cancelled prompt within ${cancelTimeoutMs} ms; conversation ${this.conversationId} moves to a new session`);
+        this.endPrompt(prompt);
+        this.host.forget(this, prompt.opened.sessionId);
+        this.opened = undefined;
+        return;
+      }
     }
+    if (this.prompt !== undefined) return;
     const deadline = Date.now() + 10 * lateUpdateGraceMs;
-    while (Date.now() - this.lastUpdateAt < lateUpdateGraceMs && Date.now() < deadline) await delay(lateUpdateGraceMs);
+    for (let quiet = Date.now() - this.lastUpdateAt; quiet < lateUpdateGraceMs && Date.now() < deadline; quiet = Date.now() - this.lastUpdateAt) {
+      await delay(lateUpdateGraceMs - quiet);
+    }
   }
 }
 
@@ -292,13 +299,6 @@ function choose(options: readonly acp.PermissionOption[], kinds: readonly acp.Pe
     if (option !== undefined) return { outcome: 'selected', optionId: option.optionId };
   }
   return { outcome: 'cancelled' };
-}
-
-/** A readable account of why a prompt failed. */
-export function agentFailure(name: string, error: unknown): string {
-  if (error instanceof acp.RequestError) return `Agent "${name}" failed: ${error.message}`;
-  const message = error instanceof Error ? error.message : String(error);
-  return message.startsWith(`Agent "${name}"`) ? message : `Agent "${name}" failed: ${message}`;
 }
 
 function delay(ms: number): Promise<void> {

@@ -92,6 +92,18 @@ export class AgentProcess {
     return `${status}${when}${tail}`;
   }
 
+  /**
+   * Why a request to the agent failed. The SDK rejects pending requests ("ACP connection closed") as
+   * soon as the agent's stdout ends, before the process is reported gone; when the process is on its
+   * way out, its exit code and stderr say more, so they are waited for briefly.
+   */
+  async explain(error: unknown, during?: string): Promise<Error> {
+    const how = await Promise.race([this.ended, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1000).unref())]);
+    if (how !== undefined) return new Error(`Agent "${this.command.name}" ${this.describe(how, during)}`);
+    const message = error instanceof Error ? error.message : String(error);
+    return new Error(`Agent "${this.command.name}" failed${during === undefined ? '' : ` during ${during}`}: ${message}`);
+  }
+
   /** Ends the agent and everything it started. */
   kill(): void {
     if (!this.alive || this.child.pid === undefined) return;

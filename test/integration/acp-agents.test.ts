@@ -1,0 +1,323 @@
+/**
+ * Spawned ACP agents through the real bridge: the built `symposium-lm vscodelm` over stdio, driving the
+ * scripted ACP agent (test/fixtures/scripted-agent.ts, a real agent on the SDK's agent side), whose
+ * prompt lines say what it does.
+ */
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
+import { LmClient, textOfParts } from '../../src/client/lm-client.js';
+import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
+import type { AgentDefinition, Message, ResponsePart } from '../../src/protocol/messages.js';
+
+const CLI = path.resolve('dist/src/cli/main.js');
+const AGENT = path.resolve('dist/test/fixtures/scripted-agent.js');
+
+const user = (...lines: string[]): Message => ({ role: 'user', content: [{ type: 'text', value: lines.join('\n') }] });
+const toolResult = (...ids: string[]): Message => ({
+  role: 'user',
+  content: ids.map((toolCallId) => ({ type: 'tool_result' as const, toolCallId, result: [{ type: 'text' as const, value: 'approved' }] })),
+});
+/** The assistant message VS Code builds from a response: its parts, as they came. */
+const replied = (parts: readonly ResponsePart[]): Message => ({ role: 'assistant', content: [...parts] });
+
+function scripted(flags: string[] = [], name = 'scripted'): AgentDefinition {
+  return { mcp_server: { name, command: process.execPath, args: [AGENT, ...flags], env: [] } };
+}
+
+class Bridge {
+  readonly client: LmClient;
+  readonly child: ChildProcess;
+  private readonly log: Buffer[] = [];
+
+  constructor(args: string[] = []) {
+    ({ client: this.client, child: this.child } = LmClient.spawn({
+      cliPath: CLI,
+      args: ['--log-level', 'debug', '--agent-timeout-ms', '3000', '--cancel-timeout-ms', '1500', ...args],
+      stderr: 'pipe',
+    }));
+    this.child.stderr!.on('data', (chunk: Buffer) => this.log.push(chunk));
+  }
+
+  stderr(): string {
+    return Buffer.concat(this.log).toString('utf8');
+  }
+
+  /** The bridge's log once it matches `pattern` (stderr is another pipe: it may trail the response). */
+  async logged(pattern: RegExp): Promise<string> {
+    for (let waited = 0; waited < 3000 && !pattern.test(this.stderr()); waited += 20) await sleep(20);
+    return this.stderr();
+  }
+
+  chat(messages: Message[], agent: AgentDefinition, token?: CancellationTokenSource): Promise<ResponsePart[]> {
+    return this.client.collectChatResponse({ modelId: 'scripted', messages, agent }, token?.token);
+  }
+
+  async close(): Promise<void> {
+    this.client.dispose();
+    this.child.stdin!.end();
+    if (this.child.exitCode === null) await new Promise((resolve) => this.child.once('exit', resolve));
+  }
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ResponseError<unknown>> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ResponseError) return error;
+    throw error;
+  }
+  throw new Error('expected the request to fail');
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let bridge: Bridge;
+beforeEach(() => {
+  bridge = new Bridge();
+});
+afterEach(async () => {
+  await bridge.close();
+  expect(bridge.stderr()).not.toContain('OVERLAPPING PROMPT');
+});
+
+describe('a spawned ACP agent', () => {
+  test('streams message chunks as text and thoughts as thinking', async () => {
+    const parts = await bridge.chat([user('think let me see', 'stream 4')], scripted());
+    expect(parts).toEqual([
+      { type: 'thinking', value: 'let me see' },
+      { type: 'text', value: 'c1 ' },
+      { type: 'text', value: 'c2 ' },
+      { type: 'text', value: 'c3 ' },
+      { type: 'text', value: 'c4 ' },
+    ]);
+  });
+
+  test('receives only the new user message on each turn of a conversation', async () => {
+    const agent = scripted();
+    const first = [user('say hello')];
+    const reply1 = await bridge.chat(first, agent);
+    const second = [...first, replied(reply1), user('echo')];
+    const reply2 = await bridge.chat(second, agent);
+    expect(JSON.parse(textOfParts(reply2))).toEqual([{ type: 'text', text: 'echo' }]);
+    // The same ACP session served both turns.
+    expect((await bridge.logged(/is ACP session/)).match(/is ACP session/g)).toHaveLength(1);
+  });
+
+  test('shows a tool as one line when it starts and one when it ends, and a plan as a checklist', async () => {
+    const text = textOfParts(await bridge.chat([user('tool t1 ls -la', 'orphan-update', 'plan read|write')], scripted()));
+    expect(text).toContain('> 🔧 `ls -la`');
+    expect(text).toContain('> ✓ `ls -la`: done: ls -la');
+    expect(text).toContain('> ✓ `tool call`');
+    expect(text).toContain('- [ ] **read**\n- [ ] write');
+    expect(text).toContain('- [x] read\n- [ ] write');
+  });
+
+  test('runs in the workspace it is given, never in the bridge install directory', async () => {
+    await bridge.close();
+    const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'workspace-')));
+    bridge = new Bridge(['--cwd', workspace]);
+    expect(textOfParts(await bridge.chat([user('cwd')], scripted()))).toBe(workspace);
+  });
+});
+
+describe('permission requests', () => {
+  test('become a symposium-agent-action tool call, and a tool result approves with the allow option', async () => {
+    const agent = scripted();
+    const first = [user('permission touch x')];
+    const asked = await bridge.chat(first, agent);
+    const call = asked[asked.length - 1];
+    expect(call).toMatchObject({
+      type: 'tool_call',
+      toolName: 'symposium-agent-action',
+      parameters: { kind: 'execute', title: 'touch x', raw_input: { command: 'touch x' } },
+    });
+    const id = call.type === 'tool_call' ? call.toolCallId : '';
+    const rest = await bridge.chat([...first, replied(asked), toolResult(id)], agent);
+    expect(textOfParts(rest)).toContain('permission touch x: allow_once');
+  });
+
+  test('several at once are shown together and matched by id; a missing result rejects that one', async () => {
+    const agent = scripted();
+    const first = [user('permissions 3')];
+    const asked = await bridge.chat(first, agent);
+    const calls = asked.filter((p): p is Extract<ResponsePart, { type: 'tool_call' }> => p.type === 'tool_call');
+    expect(calls.map((c) => c.parameters.title)).toEqual(['action 1', 'action 2', 'action 3']);
+    const rest = textOfParts(await bridge.chat([...first, replied(asked), toolResult(calls[0].toolCallId, calls[2].toolCallId)], agent));
+    expect(rest).toContain('permission action 1: allow_once');
+    expect(rest).toContain('permission action 2: reject_once');
+    expect(rest).toContain('permission action 3: allow_once');
+  });
+
+  test('a request that leaves the tool call out cancels the paused turn and starts afresh', async () => {
+    const agent = scripted();
+    const first = user('say before', 'permission rm -rf x');
+    const asked = await bridge.chat([first], agent);
+    expect(asked[asked.length - 1]).toMatchObject({ type: 'tool_call', toolName: 'symposium-agent-action' });
+    // VS Code cancels the whole turn when the user rejects: the next request lacks the tool call.
+    const next = await bridge.chat([first, user('say something else')], agent);
+    expect(textOfParts(next)).toBe('something else');
+    expect(bridge.stderr()).not.toMatch(/permission rm -rf x: (allow|reject)/);
+  });
+});
+
+describe('cancellation', () => {
+  test('$/cancelRequest stops the agent mid-stream; the next turn waits for the cancelled prompt to end', async () => {
+    const agent = scripted();
+    const source = new CancellationTokenSource();
+    const parts: ResponsePart[] = [];
+    const running = bridge.client.provideChatResponse({ modelId: 'scripted', messages: [user('ignore-cancel 300', 'stream 200 10')], agent }, (part) => {
+      parts.push(part);
+      if (parts.length === 3) source.cancel();
+    }, source.token);
+    expect((await rejection(running)).code).toBe(ProtocolErrorCodes.RequestCancelled);
+    const seen = parts.length;
+    // The agent kept streaming for 300 ms after the cancel (it ignores it that long): none of that arrives,
+    // here or in the next turn, and the next prompt is sent only once the cancelled one has ended.
+    const next = await bridge.chat([user('ignore-cancel 300\nstream 200 10'), user('say next')], agent);
+    expect(textOfParts(next)).toBe('next');
+    expect(parts.length).toBe(seen);
+    expect(seen).toBeLessThan(20);
+  });
+
+  test('updates trailing the end of a turn never reach the next response', async () => {
+    const agent = scripted();
+    const first = [user('say one', 'late LATE 10')];
+    const reply1 = await bridge.chat(first, agent);
+    expect(textOfParts(reply1)).toBe('one');
+    // The next request comes at once, before the late update: the bridge waits it out.
+    const reply2 = await bridge.chat([...first, replied(reply1), user('stream 10 20')], agent);
+    expect(textOfParts(reply2)).not.toContain('LATE');
+    expect(await bridge.logged(/dropped a late/)).toContain('dropped a late agent_message_chunk update');
+  });
+
+  test('an agent that never ends a cancelled prompt loses its session, not the conversation', async () => {
+    const agent = scripted();
+    const source = new CancellationTokenSource();
+    const first = user('say started', 'ignore-cancel 60000', 'hang');
+    const running = bridge.client.provideChatResponse({ modelId: 'scripted', messages: [first], agent }, () => source.cancel(), source.token);
+    expect((await rejection(running)).code).toBe(ProtocolErrorCodes.RequestCancelled);
+    const next = await bridge.chat([first, user('say still here')], agent);
+    expect(textOfParts(next)).toBe('still here');
+    expect(await bridge.logged(/moves to a new session/)).toContain('moves to a new session');
+  });
+});
+
+describe('errors a user can understand', () => {
+  test('an agent that crashes mid-turn: its exit code and last stderr lines; the next request restarts it', async () => {
+    const agent = scripted();
+    const error = await rejection(bridge.chat([user('say partial', 'crash 3')], agent));
+    expect(error.code).toBe(ProtocolErrorCodes.AgentFailed);
+    expect(error.message).toMatch(/^Agent "scripted" exited with code 3/);
+    expect(error.message).toContain('scripted-agent: crashing');
+    expect(textOfParts(await bridge.chat([user('say back again')], agent))).toBe('back again');
+  });
+
+  test('a command that does not exist', async () => {
+    const agent: AgentDefinition = { mcp_server: { name: 'ghost', command: 'no-such-agent-command', args: [], env: [] } };
+    const error = await rejection(bridge.chat([user('hi')], agent));
+    expect(error.message).toBe('Agent "ghost" could not start: command not found: no-such-agent-command (is it installed and on PATH?)');
+    expect(textOfParts(await bridge.chat([user('say fine')], scripted()))).toBe('fine');
+  });
+
+  test('an agent that exits during initialize', async () => {
+    const error = await rejection(bridge.chat([user('hi')], scripted(['--exit-on-initialize', '7'])));
+    expect(error.message).toMatch(/^Agent "scripted" exited with code 7 during initialize; its last output on stderr:\n.*exiting during initialize/s);
+  });
+
+  test.each([['initialize'], ['session/new']])('an agent that never answers %s times out clearly', async (step) => {
+    const error = await rejection(bridge.chat([user('hi')], scripted(['--hang-on', step])));
+    expect(error.message).toBe(`Agent "scripted" did not answer ${step} within 3 s.`);
+  });
+
+  test('an agent that needs authentication names its methods', async () => {
+    const error = await rejection(bridge.chat([user('hi')], scripted(['--auth-required'])));
+    expect(error.message).toBe(`Agent "scripted" needs authentication (API key, Sign in). Sign in with the agent's own command line, then try again.`);
+  });
+
+  test('an agent of another protocol version', async () => {
+    const error = await rejection(bridge.chat([user('hi')], scripted(['--protocol-version', '2'])));
+    expect(error.message).toBe('Agent "scripted" speaks ACP protocol version 2; this bridge speaks version 1.');
+  });
+
+  test("an agent's stderr goes to the log, never into the protocol", async () => {
+    expect(textOfParts(await bridge.chat([user('say quiet')], scripted(['--stderr-noise'])))).toBe('quiet');
+    expect(await bridge.logged(/agent scripted: scripted-agent/)).toMatch(/agent scripted: scripted-agent/);
+  });
+});
+
+describe('prompt content', () => {
+  const image: Message = {
+    role: 'user',
+    content: [
+      { type: 'text', value: 'echo' },
+      { type: 'data', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+      { type: 'data', mimeType: 'cache_control', data: 'e30=' },
+    ],
+  };
+
+  /** What the scripted agent's `echo` said it received (its other prompt lines answer separately). */
+  const echoed = (parts: ResponsePart[]): unknown => JSON.parse(textOfParts(parts.filter((p) => p.type === 'text' && p.value.startsWith('['))));
+
+  test('images go as image blocks to an agent that accepts them', async () => {
+    const blocks = echoed(await bridge.chat([image], scripted(['--image'])));
+    expect(blocks).toEqual([
+      { type: 'text', text: 'echo' },
+      { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+    ]);
+  });
+
+  test('and as a short placeholder to one that does not', async () => {
+    const blocks = echoed(await bridge.chat([image], scripted()));
+    expect(blocks).toEqual([
+      { type: 'text', text: 'echo' },
+      { type: 'text', text: '[An image (image/png) was attached; this agent does not accept images.]' },
+    ]);
+  });
+
+  test('system messages are not forwarded unless asked for', async () => {
+    const messages: Message[] = [{ role: 'system', content: [{ type: 'text', value: 'You are Copilot.' }] }, user('echo')];
+    expect(echoed(await bridge.chat(messages, scripted()))).toEqual([{ type: 'text', text: 'echo' }]);
+    await bridge.close();
+    bridge = new Bridge(['--forward-system']);
+    expect(echoed(await bridge.chat(messages, scripted()))).toEqual([
+      { type: 'text', text: 'You are Copilot.' },
+      { type: 'text', text: 'echo' },
+    ]);
+  });
+});
+
+describe('processes', () => {
+  function agentProcesses(marker: string): string[] {
+    const out = execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' });
+    return out.split('\n').filter((line) => line.includes(marker));
+  }
+
+  test('one agent process serves every conversation with it, and it ends when the bridge exits', async () => {
+    // A uniquely named link to the agent, so that its processes can be told apart in the process table.
+    const dir = mkdtempSync(path.join(tmpdir(), 'agent-'));
+    const marker = path.join(dir, `scripted-${process.pid}-${Date.now()}.js`);
+    symlinkSync(AGENT, marker);
+    const agent: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [marker], env: [] } };
+    const [a, b] = await Promise.all([bridge.chat([user('say a')], agent), bridge.chat([user('say b')], agent)]);
+    expect([textOfParts(a), textOfParts(b)]).toEqual(['a', 'b']);
+    expect(agentProcesses(marker)).toHaveLength(1);
+    await bridge.close();
+    await sleep(200);
+    expect(agentProcesses(marker)).toEqual([]);
+  });
+
+  test('an agent process ends when the bridge is terminated by a signal', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agent-'));
+    const marker = path.join(dir, `scripted-${process.pid}-${Date.now()}.js`);
+    symlinkSync(AGENT, marker);
+    await bridge.chat([user('say up')], { mcp_server: { name: 'scripted', command: process.execPath, args: [marker], env: [] } });
+    expect(agentProcesses(marker)).toHaveLength(1);
+    bridge.child.kill('SIGTERM');
+    await new Promise((resolve) => bridge.child.once('exit', resolve));
+    await sleep(200);
+    expect(agentProcesses(marker)).toEqual([]);
+  });
+});
