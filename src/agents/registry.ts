@@ -1,5 +1,6 @@
 import type { AgentSession, AgentStream } from './agent-stream.js';
-import { AcpAgent, type AcpAgentOptions } from './acp/acp-agent.js';
+import type { AcpAgentOptions } from './acp/acp-agent.js';
+import { LazyAgentStream } from './lazy.js';
 import { ElizaAgent } from './eliza/eliza-agent.js';
 import { canonicalJson } from '../history/fingerprint.js';
 import type { AgentDefinition } from '../protocol/messages.js';
@@ -40,6 +41,7 @@ export class AgentRegistry {
     if ('eliza' in definition) {
       return new ElizaAgent({ deterministic: definition.eliza.deterministic ?? false, paceMs: this.options.elizaPaceMs });
     }
-    return new AcpAgent(definition.mcp_server, this.options.acp);
+    const command = definition.mcp_server;
+    return new LazyAgentStream(async () => new (await import('./acp/acp-agent.js')).AcpAgent(command, this.options.acp));
   }
 }

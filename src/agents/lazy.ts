@@ -1,0 +1,35 @@
+import { from, switchMap, type Observable } from 'rxjs';
+import type { ResponsePart } from '../protocol/messages.js';
+import type { AgentSession, AgentStream, TurnInput } from './agent-stream.js';
+
+/**
+ * An agent stream whose code is loaded on first use: the ACP SDK costs a noticeable share of the
+ * bridge's start-up, which a user of only the built-in Eliza should not pay.
+ */
+export class LazyAgentStream implements AgentStream {
+  private loaded: Promise<AgentStream> | undefined;
+  private disposed = false;
+
+  constructor(private readonly load: () => Promise<AgentStream>) {}
+
+  openSession(conversationId: string): AgentSession {
+    const session = this.stream().then((stream) => stream.openSession(conversationId));
+    return {
+      turn: (input: TurnInput): Observable<ResponsePart> => from(session).pipe(switchMap((s) => s.turn(input))),
+      close: () => void session.then((s) => s.close(), () => {}),
+    };
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    void this.loaded?.then((stream) => stream.dispose(), () => {});
+  }
+
+  private stream(): Promise<AgentStream> {
+    this.loaded ??= this.load().then((stream) => {
+      if (this.disposed) stream.dispose();
+      return stream;
+    });
+    return this.loaded;
+  }
+}
