@@ -6,3 +6,6 @@ export const Methods = {
   responsePart: 'lm/responsePart',
   responseComplete: 'lm/responseComplete',
 } as const;
+
+/** The tool through which an agent's permission requests reach VS Code, which asks the user. */
+export const AGENT_ACTION_TOOL = 'symposium-agent-action';

@@ -11,6 +11,3 @@ export type AcpTurnEvent =
   | { readonly kind: 'update'; readonly update: SessionUpdate }
   | { readonly kind: 'permission'; readonly permission: PendingPermission }
   | { readonly kind: 'stopped'; readonly stopReason: StopReason };
-
-/** The tool name under which permission requests reach VS Code, which confirms them. */
-export const AGENT_ACTION_TOOL = 'symposium-agent-action';

@@ -1,7 +1,8 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ResponsePart } from '../../protocol/messages.js';
 import { planChecklist, toolEndedLine, toolStartedLine } from './render.js';
-import { AGENT_ACTION_TOOL, type PendingPermission } from './turn-events.js';
+import { AGENT_ACTION_TOOL } from '../../protocol/methods.js';
+import type { PendingPermission } from './turn-events.js';
 
 /**
  * What a session's responses have shown so far: tool titles (updates often omit them), which tools were

@@ -1,6 +1,8 @@
 import { asyncScheduler, concatMap, defer, from, map, of, timer, type Observable, type SchedulerLike } from 'rxjs';
 import type { AgentSession, AgentStream, TurnInput } from '../agent-stream.js';
-import type { Message, ResponsePart } from '../../protocol/messages.js';
+import type { Message, ResponsePart, ToolDefinition } from '../../protocol/messages.js';
+import { AGENT_ACTION_TOOL } from '../../protocol/methods.js';
+import { parseCommand, type ElizaCommand } from './commands.js';
 import { elizaRespond, initialElizaState, type ElizaState, type ReassemblyChoice } from './engine.js';
 
 export interface ElizaOptions {
@@ -25,11 +27,19 @@ export class ElizaAgent implements AgentStream {
 
 const NO_TEXT_REPLY = 'I can only read words. Please tell me, in words, what is on your mind.';
 
+/** A tool call Eliza made and is waiting to see answered. */
+interface WaitingCall {
+  readonly toolCallId: string;
+  readonly kind: 'tool' | 'permission';
+}
+
 class ElizaSession implements AgentSession {
   /** Eliza's state after the exchanges the consumer accepted; a discarded exchange rolls back to it. */
   private accepted: ElizaState = initialElizaState();
   private current: ElizaState = this.accepted;
   private readonly choice: ReassemblyChoice;
+  private waiting: WaitingCall | undefined;
+  private calls = 0;
 
   constructor(private readonly options: ElizaOptions) {
     this.choice = options.deterministic ? { kind: 'cycle' } : { kind: 'random', random: options.random ?? Math.random };
@@ -39,12 +49,24 @@ class ElizaSession implements AgentSession {
     return defer(() => {
       if (input.canceled) this.current = this.accepted;
       else this.accepted = this.current;
-      let reply: string | undefined;
+      const waiting = this.waiting;
+      this.waiting = undefined;
+      // A call that the consumer answered gets its reply; one it dropped (rejected, cancelled) gets none.
+      const result = waiting === undefined || input.canceled ? undefined : resultFor(waiting.toolCallId, input.newMessages);
+      if (waiting !== undefined && result !== undefined) {
+        return this.stream(waiting.kind === 'permission' ? 'Permission granted.' : `OK: ${result}`);
+      }
+      const users = input.newMessages.filter((m) => m.role === 'user' && !m.content.every((p) => p.type === 'tool_result'));
       // Every user message is heard, so that a conversation first seen with history (a restarted bridge)
       // leaves Eliza where answering each message would have; only the last one is answered.
-      for (const message of input.newMessages) {
-        if (message.role !== 'user') continue;
+      let reply: string | undefined;
+      for (const [i, message] of users.entries()) {
         const text = textOf(message);
+        const command = parseCommand(text);
+        if (command !== undefined) {
+          if (i === users.length - 1) return this.perform(command, input.tools);
+          continue;
+        }
         if (text === '') {
           reply = NO_TEXT_REPLY;
           continue;
@@ -57,6 +79,28 @@ class ElizaSession implements AgentSession {
     });
   }
 
+  private perform(command: ElizaCommand, tools: readonly ToolDefinition[]): Observable<ResponsePart> {
+    const offered = tools.filter((t) => t.name !== AGENT_ACTION_TOOL).map((t) => t.name);
+    switch (command.kind) {
+      case 'list-tools':
+        return this.stream(offered.length === 0 ? 'No tools are offered.' : `Tools offered: ${offered.join(', ')}.`);
+      case 'bad-tool-input':
+        return this.stream(`I cannot use ${command.name}: ${command.problem}.`);
+      case 'use-tool':
+        if (!offered.includes(command.name)) return this.stream(`There is no tool named ${command.name}.`);
+        return this.call('tool', command.name, command.input);
+      case 'request-permission':
+        return this.call('permission', AGENT_ACTION_TOOL, { kind: 'other', title: command.title, raw_input: null });
+    }
+  }
+
+  /** Ends the response on a tool call; the next request answers it. */
+  private call(kind: WaitingCall['kind'], toolName: string, parameters: Record<string, unknown>): Observable<ResponsePart> {
+    const toolCallId = `eliza-call-${++this.calls}`;
+    this.waiting = { toolCallId, kind };
+    return of({ type: 'tool_call', toolCallId, toolName, parameters });
+  }
+
   close(): void {}
 
   private stream(reply: string): Observable<ResponsePart> {
@@ -66,6 +110,18 @@ class ElizaSession implements AgentSession {
       map((value): ResponsePart => ({ type: 'text', value })),
     );
   }
+}
+
+/** The text of the tool result for `toolCallId` among the messages, if there is one. */
+function resultFor(toolCallId: string, messages: readonly Message[]): string | undefined {
+  for (const message of messages) {
+    for (const part of message.content) {
+      if (part.type === 'tool_result' && part.toolCallId === toolCallId) {
+        return part.result.map((r) => (r.type === 'text' ? r.value : `[${r.mimeType}]`)).join('');
+      }
+    }
+  }
+  return undefined;
 }
 
 function textOf(message: Message): string {
