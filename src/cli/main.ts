@@ -4,12 +4,14 @@ import { parseArgs } from 'node:util';
 import { createLogger, isLogLevel, LOG_LEVELS, type LogLevel } from '../log.js';
 import { serveVscodeLm } from '../server/vscodelm.js';
 import { runChat } from './chat.js';
+import { fileURLToPath } from 'node:url';
 
 const USAGE = `Usage: symposium-lm <command> [options]
 
 Commands:
   vscodelm            Serve the language-model protocol (JSON-RPC, Content-Length framing) on stdin/stdout.
   chat                Chat with an agent through a vscodelm child process, the way VS Code would.
+  mcp-relay           (Run by the bridge.) Relays an agent's stdio MCP connection to the bridge's tool server.
 
 Options for vscodelm:
   --log-level LEVEL          ${LOG_LEVELS.join(' | ')} (default: info); logs go to stderr.
@@ -58,6 +60,7 @@ async function main(argv: string[]): Promise<number> {
           cancelTimeoutMs: milliseconds(values['cancel-timeout-ms'], '--cancel-timeout-ms'),
           permissionSettleMs: milliseconds(values['permission-settle-ms'], '--permission-settle-ms'),
           lateUpdateGraceMs: 50,
+          relay: { command: process.execPath, args: [fileURLToPath(import.meta.url)] },
           forwardSystem: values['forward-system'],
         },
       });
@@ -81,6 +84,8 @@ async function main(argv: string[]): Promise<number> {
         bridgeArgs: ['--log-level', logLevel(values['log-level']), ...(values.cwd === undefined ? [] : ['--cwd', values.cwd])],
       });
     }
+    case 'mcp-relay':
+      return (await import('../tools/relay.js')).runRelay();
     case undefined:
     case '--help':
     case '-h':

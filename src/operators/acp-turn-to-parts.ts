@@ -5,13 +5,14 @@ import type { ResponsePart } from '../protocol/messages.js';
 
 /**
  * Turns the events of an ACP prompt turn into the parts of one response. The response ends when the
- * agent stops, or when it waits on permission requests: those become `symposium-agent-action` tool
- * calls, and once no further request has come for `settleMs` (agents ask several at once) the
- * response completes so that VS Code can ask the user; the agent's turn stays paused meanwhile.
+ * agent stops, or when it waits on VS Code: permission requests become `symposium-agent-action` tool
+ * calls and calls of bridged tools become calls of those tools; once no further one has come for
+ * `settleMs` (agents make several at once) the response completes so that VS Code can run and
+ * confirm them; the agent's turn stays paused meanwhile.
  *
  * ```
- * events:  -u--u--p-p------u--      u: update, p: permission request, s: stopped
- * result:  -a--a--T-T---|            a: its parts, T: tool call part; | once settleMs passed after the last p
+ * events:  -u--u--p-t------u--      u: update, p: permission request, t: bridged tool call, s: stopped
+ * result:  -a--a--P-T---|            a: its parts, P, T: tool call parts; | once settleMs passed after the last
  *
  * events:  -u--u--s
  * result:  -a--a--|
@@ -22,13 +23,15 @@ export function acpTurnToParts(rendering: TurnRendering, settleMs: number, sched
   return connect((events) =>
     events.pipe(
       takeWhile((event) => event.kind !== 'stopped'),
-      takeUntil(events.pipe(filter((event) => event.kind === 'permission'), debounceTime(settleMs, scheduler))),
+      takeUntil(events.pipe(filter((event) => event.kind === 'permission' || event.kind === 'tool'), debounceTime(settleMs, scheduler))),
       mergeMap((event): ResponsePart[] => {
         switch (event.kind) {
           case 'update':
             return rendering.partsOf(event.update);
           case 'permission':
             return [rendering.permissionPart(event.permission)];
+          case 'tool':
+            return [rendering.toolCallPart(event.call)];
           default:
             return [];
         }

@@ -63,6 +63,18 @@ describe('acpTurnToParts', () => {
     });
   });
 
+  test('bridged tool calls and permission requests in one turn are shown together', () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const call = (id: string, name: string): AcpTurnEvent => ({ kind: 'tool', call: { toolCallId: id, name, arguments: { query: name } } });
+      const events = cold('t-p-u----', { t: call('v1', 'search'), p: permission('p1', 'rm x'), u: call('v2', 'read_file') });
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), 3))).toBe('t-p-u--|', {
+        t: { type: 'tool_call', toolCallId: 'v1', toolName: 'search', parameters: { query: 'search' } },
+        p: action('p1', 'rm x'),
+        u: { type: 'tool_call', toolCallId: 'v2', toolName: 'read_file', parameters: { query: 'read_file' } },
+      });
+    });
+  });
+
   test('a tool shows one line when it starts and one when it ends, with a brief result', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const events = cold('a-b-c-d-s', {

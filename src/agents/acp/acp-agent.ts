@@ -2,6 +2,8 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { Logger } from '../../log.js';
 import type { AgentCommand } from '../../protocol/messages.js';
 import type { AgentStream } from '../agent-stream.js';
+import { BRIDGED_TOOLS_SERVER_NAME, type BridgedToolsServer } from '../../tools/bridged-tools-server.js';
+import { RELAY_AUTHORIZATION_ENV, RELAY_URL_ENV } from '../../tools/relay-env.js';
 import { AgentProcess } from './agent-process.js';
 import { AcpSession, type AcpSessionOptions, type OpenedSession, type SessionHost } from './acp-session.js';
 
@@ -10,6 +12,8 @@ export interface AcpAgentOptions extends AcpSessionOptions {
   readonly cwd: string;
   /** How long `initialize` and `session/new` may take. */
   readonly startupTimeoutMs: number;
+  /** How to run `symposium-lm mcp-relay`, for agents that take MCP servers only over stdio. */
+  readonly relay: { readonly command: string; readonly args: readonly string[] };
   readonly log: Logger;
 }
 
@@ -43,10 +47,11 @@ export class AcpAgent implements AgentStream, SessionHost {
     return new AcpSession(this, conversationId);
   }
 
-  async open(session: AcpSession): Promise<OpenedSession> {
+  async open(session: AcpSession, tools: BridgedToolsServer | undefined): Promise<OpenedSession> {
     const { process, initialized } = this.start();
     const init = await initialized;
-    const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers: [] });
+    const mcpServers = tools === undefined ? [] : [this.mcpServerFor(tools, init)];
+    const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers });
     const { sessionId } = await this.startupStep(process, 'session/new', request).catch((error: unknown) => {
       throw new Error(this.explainSessionFailure(error, init));
     });
@@ -57,6 +62,23 @@ export class AcpAgent implements AgentStream, SessionHost {
       agent: process.connection.agent,
       images: init.agentCapabilities?.promptCapabilities?.image === true,
       explain: (error) => process.explain(error),
+    };
+  }
+
+  /** The bridged tools as the agent can reach them: over HTTP if it can, else through our stdio relay. */
+  private mcpServerFor(tools: BridgedToolsServer, init: acp.InitializeResponse): acp.McpServer {
+    if (init.agentCapabilities?.mcpCapabilities?.http === true) {
+      return { type: 'http', name: BRIDGED_TOOLS_SERVER_NAME, url: tools.url, headers: [{ name: 'Authorization', value: tools.authorization }] };
+    }
+    const { command, args } = this.options.relay;
+    return {
+      name: BRIDGED_TOOLS_SERVER_NAME,
+      command,
+      args: [...args, 'mcp-relay'],
+      env: [
+        { name: RELAY_URL_ENV, value: tools.url },
+        { name: RELAY_AUTHORIZATION_ENV, value: tools.authorization },
+      ],
     };
   }
 

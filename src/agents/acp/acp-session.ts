@@ -2,11 +2,17 @@ import * as acp from '@agentclientprotocol/sdk';
 import { defer, EMPTY, from, mergeMap, Observable, of, switchMap, type Subscription } from 'rxjs';
 import type { Logger } from '../../log.js';
 import { acpTurnToParts } from '../../operators/acp-turn-to-parts.js';
-import type { ResponsePart } from '../../protocol/messages.js';
+import type { ResponsePart, ToolDefinition, ToolResultPart } from '../../protocol/messages.js';
+import { AGENT_ACTION_TOOL } from '../../protocol/methods.js';
+import { isBridgedToolPermission } from '../../tools/bridged-permission.js';
+import { BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
+import { declinedResult, toCallToolResult } from '../../tools/tool-results.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
 import type { AgentSession, TurnInput } from '../agent-stream.js';
 import { EventQueue } from './event-queue.js';
 import { promptBlocks, toolResultsOf } from './prompt.js';
-import type { AcpTurnEvent, PendingPermission } from './turn-events.js';
+import type { AcpTurnEvent } from './turn-events.js';
 import { TurnRendering } from './update-parts.js';
 
 /** An ACP session opened on a running agent process. */
@@ -24,8 +30,8 @@ export interface SessionHost {
   readonly name: string;
   readonly log: Logger;
   readonly options: AcpSessionOptions;
-  /** Starts the agent if needed and opens an ACP session on it for `session`. */
-  open(session: AcpSession): Promise<OpenedSession>;
+  /** Starts the agent if needed and opens an ACP session on it for `session`, with the bridged tools' server. */
+  open(session: AcpSession, tools: BridgedToolsServer | undefined): Promise<OpenedSession>;
   /** The session is done with its ACP session (closed, or abandoned after an unanswered cancel). */
   forget(session: AcpSession, sessionId: string): void;
 }
@@ -40,11 +46,14 @@ export interface AcpSessionOptions {
   readonly forwardSystem: boolean;
 }
 
+/** A permission request or bridged tool call the agent waits on, until VS Code answers it. */
 interface PendingEntry {
-  readonly permission: PendingPermission;
   /** VS Code was shown it (it reached a response that then completed). */
   shown: boolean;
-  answer(outcome: acp.RequestPermissionOutcome): void;
+  /** VS Code answered: with the tool result, or without one (the user did not let it run). */
+  resolve(result: ToolResultPart | undefined): void;
+  /** The turn was cancelled. */
+  cancel(): void;
 }
 
 /** One `session/prompt` and what it is waiting on. */
@@ -74,6 +83,9 @@ export class AcpSession implements AgentSession {
   private queued: acp.ContentBlock[] = [];
   private readonly rendering = new TurnRendering();
   private lastUpdateAt = 0;
+  /** The synthetic MCP server of this conversation's VS Code tools, once it offered any. */
+  private tools: Promise<BridgedToolsServer> | undefined;
+  private offered: readonly string[] = [];
 
   constructor(
     private readonly host: SessionHost,
@@ -120,7 +132,9 @@ export class AcpSession implements AgentSession {
   close(): void {
     this.cancel();
     void this.opened?.then((opened) => this.host.forget(this, opened.sessionId), () => {});
+    void this.tools?.then((tools) => tools.close(), () => {});
     this.opened = undefined;
+    this.tools = undefined;
   }
 
   /** A `session/update` for this session. Updates with no running prompt are late: they are dropped. */
@@ -138,19 +152,42 @@ export class AcpSession implements AgentSession {
   onPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
     const prompt = this.prompt;
     if (prompt === undefined || prompt.state === 'cancelling') return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+    if (isBridgedToolPermission(request.toolCall, this.offered)) {
+      return Promise.resolve({ outcome: choose(request.options, ALLOW) });
+    }
     const id = request.toolCall.toolCallId;
     return new Promise((resolve) => {
-      const entry: PendingEntry = {
-        permission: { toolCall: request.toolCall, options: request.options },
-        shown: false,
-        answer: (outcome) => {
-          prompt.pending.delete(id);
-          resolve({ outcome });
-        },
+      const answer = (outcome: acp.RequestPermissionOutcome) => {
+        prompt.pending.delete(id);
+        resolve({ outcome });
       };
-      prompt.pending.set(id, entry);
+      prompt.pending.set(id, {
+        shown: false,
+        resolve: (result) => answer(choose(request.options, result !== undefined ? ALLOW : REJECT)),
+        cancel: () => answer({ outcome: 'cancelled' }),
+      });
       signal.addEventListener('abort', () => prompt.pending.delete(id), { once: true });
-      prompt.events.push({ kind: 'permission', permission: entry.permission });
+      prompt.events.push({ kind: 'permission', permission: { toolCall: request.toolCall, options: request.options } });
+    });
+  }
+
+  /** The agent calls a bridged VS Code tool: the call goes to VS Code, and its result back to the agent. */
+  private onToolCall(call: BridgedCall): Promise<CallToolResult> {
+    const prompt = this.prompt;
+    if (prompt === undefined || prompt.state === 'cancelling') return Promise.resolve(declinedResult(call.name));
+    const id = `vscode-tool-${randomUUID()}`;
+    return new Promise((resolve) => {
+      const answer = (result: CallToolResult) => {
+        prompt.pending.delete(id);
+        resolve(result);
+      };
+      prompt.pending.set(id, {
+        shown: false,
+        resolve: (result) => answer(result !== undefined ? toCallToolResult(result) : declinedResult(call.name)),
+        cancel: () => answer(declinedResult(call.name)),
+      });
+      call.signal.addEventListener('abort', () => prompt.pending.delete(id), { once: true });
+      prompt.events.push({ kind: 'tool', call: { toolCallId: id, name: call.name, arguments: call.arguments } });
     });
   }
 
@@ -168,7 +205,8 @@ export class AcpSession implements AgentSession {
   private async begin(input: TurnInput, unsubscribed: () => boolean): Promise<Prompt | undefined> {
     if (input.canceled) this.cancel();
     await this.settle();
-    const opened = await this.open();
+    const tools = await this.offerTools(input.tools);
+    const opened = await this.open(tools);
     if (unsubscribed()) return undefined;
     const blocks = promptBlocks(input.newMessages, { images: opened.images, forwardSystem: this.host.options.forwardSystem });
     const paused = this.prompt;
@@ -185,12 +223,26 @@ export class AcpSession implements AgentSession {
     return this.startPrompt(opened, blocks);
   }
 
-  private open(): Promise<OpenedSession> {
-    this.opened ??= this.host.open(this).catch((error: unknown) => {
+  private open(tools: BridgedToolsServer | undefined): Promise<OpenedSession> {
+    this.opened ??= this.host.open(this, tools).catch((error: unknown) => {
       this.opened = undefined;
       throw error;
     });
     return this.opened;
+  }
+
+  /**
+   * Offers the request's tools through this conversation's MCP server, started with the first request
+   * that has any (before `session/new`: some agents never refresh their tool list).
+   */
+  private async offerTools(definitions: readonly ToolDefinition[]): Promise<BridgedToolsServer | undefined> {
+    const bridged = definitions.filter((t) => t.name !== AGENT_ACTION_TOOL);
+    if (this.tools === undefined && bridged.length === 0) return undefined;
+    this.tools ??= BridgedToolsServer.start((call) => this.onToolCall(call), this.host.log);
+    const tools = await this.tools;
+    tools.setTools(bridged);
+    this.offered = tools.toolNames;
+    return tools;
   }
 
   private startPrompt(opened: OpenedSession, blocks: acp.ContentBlock[]): Prompt {
@@ -225,7 +277,7 @@ export class AcpSession implements AgentSession {
   }
 
   private endPrompt(prompt: Prompt): void {
-    for (const entry of prompt.pending.values()) entry.answer({ outcome: 'cancelled' });
+    for (const entry of [...prompt.pending.values()]) entry.cancel();
     if (this.prompt === prompt) this.prompt = undefined;
   }
 
@@ -235,7 +287,7 @@ export class AcpSession implements AgentSession {
       mergeMap((event) => {
         if (event.kind !== 'stopped' || event.stopReason === 'cancelled' || this.queued.length === 0) return of(event);
         const blocks = this.queued.splice(0);
-        return defer(() => from(this.open())).pipe(switchMap((opened) => this.eventsOf(this.startPrompt(opened, blocks))));
+        return defer(() => from(this.open(undefined))).pipe(switchMap((opened) => this.eventsOf(this.startPrompt(opened, blocks))));
       }),
     );
   }
@@ -248,12 +300,9 @@ export class AcpSession implements AgentSession {
     for (const entry of prompt.pending.values()) entry.shown = true;
   }
 
-  /** Answers what VS Code was shown: a tool result approves, its absence rejects. */
-  private answerShown(prompt: Prompt, results: ReadonlyMap<string, unknown>): void {
-    for (const [id, entry] of [...prompt.pending]) {
-      if (!entry.shown) continue;
-      entry.answer(choose(entry.permission.options, results.has(id) ? ALLOW : REJECT));
-    }
+  /** Answers what VS Code was shown: with its tool result, or as declined when the request has none. */
+  private answerShown(prompt: Prompt, results: ReadonlyMap<string, ToolResultPart>): void {
+    for (const [id, entry] of [...prompt.pending]) if (entry.shown) entry.resolve(results.get(id));
   }
 
   private cancel(): void {
@@ -261,7 +310,7 @@ export class AcpSession implements AgentSession {
     if (prompt === undefined || prompt.state === 'cancelling') return;
     prompt.state = 'cancelling';
     this.queued = [];
-    for (const entry of [...prompt.pending.values()]) entry.answer({ outcome: 'cancelled' });
+    for (const entry of [...prompt.pending.values()]) entry.cancel();
     const { agent, sessionId } = prompt.opened;
     agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch((error: unknown) => this.host.log.debug(`session/cancel failed: ${String(error)}`));
   }

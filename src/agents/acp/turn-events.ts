@@ -1,13 +1,21 @@
 import type { PermissionOption, SessionUpdate, StopReason, ToolCallUpdate } from '@agentclientprotocol/sdk';
 
-/** A `session/request_permission` the agent is waiting on; the session answers it through `answer`. */
+/** A `session/request_permission` the agent is waiting on. */
 export interface PendingPermission {
   readonly toolCall: ToolCallUpdate;
   readonly options: readonly PermissionOption[];
+}
+
+/** The agent's call of a bridged VS Code tool, waiting for VS Code to run it. */
+export interface PendingToolCall {
+  readonly toolCallId: string;
+  readonly name: string;
+  readonly arguments: Record<string, unknown>;
 }
 
 /** What happens during one ACP prompt turn, in the order the agent said it. */
 export type AcpTurnEvent =
   | { readonly kind: 'update'; readonly update: SessionUpdate }
   | { readonly kind: 'permission'; readonly permission: PendingPermission }
+  | { readonly kind: 'tool'; readonly call: PendingToolCall }
   | { readonly kind: 'stopped'; readonly stopReason: StopReason };

@@ -2,7 +2,7 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ResponsePart } from '../../protocol/messages.js';
 import { planChecklist, toolEndedLine, toolStartedLine } from './render.js';
 import { AGENT_ACTION_TOOL } from '../../protocol/methods.js';
-import type { PendingPermission } from './turn-events.js';
+import type { PendingPermission, PendingToolCall } from './turn-events.js';
 
 /**
  * What a session's responses have shown so far: tool titles (updates often omit them), which tools were
@@ -60,6 +60,11 @@ export class TurnRendering {
       toolName: AGENT_ACTION_TOOL,
       parameters: { kind: toolCall.kind ?? 'other', title: this.titleOf(toolCall.toolCallId), raw_input: toolCall.rawInput ?? null },
     };
+  }
+
+  /** A bridged VS Code tool call, which VS Code runs (and confirms) itself. */
+  toolCallPart(call: PendingToolCall): ResponsePart {
+    return { type: 'tool_call', toolCallId: call.toolCallId, toolName: call.name, parameters: call.arguments };
   }
 
   private end(id: string, status: 'completed' | 'failed', content: Parameters<typeof toolEndedLine>[2]): ResponsePart[] {

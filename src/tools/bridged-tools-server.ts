@@ -1,0 +1,149 @@
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../log.js';
+import type { ToolDefinition } from '../protocol/messages.js';
+import { canonicalJson } from '../history/fingerprint.js';
+
+/** The name under which the bridged tools reach the agent: Claude Code calls them `mcp__vscode-tools__<tool>`. */
+export const BRIDGED_TOOLS_SERVER_NAME = 'vscode-tools';
+
+/** An agent's call of a bridged tool, to be answered with the consumer's result. */
+export interface BridgedCall {
+  readonly name: string;
+  readonly arguments: Record<string, unknown>;
+  /** Aborts when the agent gives up on the call. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * The synthetic MCP server through which the tools a VS Code consumer offers reach the agent: one per
+ * conversation, on 127.0.0.1 at a random port, answering only requests that carry its random bearer
+ * token. Tool calls go to `onCall`; the tool list can change between requests and connected agents are
+ * told (`notifications/tools/list_changed`).
+ */
+export class BridgedToolsServer {
+  private readonly token = randomBytes(32).toString('base64url');
+  private readonly sessions = new Map<string, { readonly server: Server; readonly transport: StreamableHTTPServerTransport }>();
+  private tools: Tool[] = [];
+  private toolsKey = canonicalJson([]);
+
+  private constructor(
+    private readonly http: HttpServer,
+    readonly url: string,
+    private readonly onCall: (call: BridgedCall) => Promise<CallToolResult>,
+    private readonly log: Logger,
+  ) {}
+
+  static async start(onCall: (call: BridgedCall) => Promise<CallToolResult>, log: Logger): Promise<BridgedToolsServer> {
+    let server: BridgedToolsServer | undefined;
+    const http = createServer((req, res) => void server?.handle(req, res));
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(0, '127.0.0.1', resolve);
+    });
+    const { port } = http.address() as AddressInfo;
+    server = new BridgedToolsServer(http, `http://127.0.0.1:${port}/mcp`, onCall, log);
+    return server;
+  }
+
+  /** The header the agent must send; handed to it in `session/new`, never logged. */
+  get authorization(): string {
+    return `Bearer ${this.token}`;
+  }
+
+  get toolNames(): readonly string[] {
+    return this.tools.map((t) => t.name);
+  }
+
+  /** Offers `tools` from now on; connected agents hear of it when anything about them changed. */
+  setTools(tools: readonly ToolDefinition[]): void {
+    const next = tools.map(toMcpTool);
+    const key = canonicalJson(next);
+    if (key === this.toolsKey) return;
+    this.tools = next;
+    this.toolsKey = key;
+    for (const { server } of this.sessions.values()) {
+      server.sendToolListChanged().catch((error: unknown) => this.log.debug(`tools/list_changed not sent: ${String(error)}`));
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map(({ transport }) => transport.close()));
+    this.sessions.clear();
+    this.http.closeAllConnections();
+    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!this.authorized(req.headers.authorization)) {
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end(JSON.stringify({ error: 'unauthorized' }));
+      return;
+    }
+    try {
+      const body = req.method === 'POST' ? await readJson(req) : undefined;
+      const sessionId = req.headers['mcp-session-id'];
+      const existing = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
+      if (existing !== undefined) return await existing.transport.handleRequest(req, res, body);
+      if (req.method === 'POST' && isInitializeRequest(body)) return await this.connect().handleRequest(req, res, body);
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'no such MCP session' }));
+    } catch (error) {
+      this.log.warn(`bridged tools: ${req.method} failed: ${String(error)}`);
+      if (!res.headersSent) res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'bad request' }));
+    }
+  }
+
+  /** A new MCP session: one low-level Server per session, as the SDK requires. */
+  private connect(): StreamableHTTPServerTransport {
+    const server = new Server({ name: BRIDGED_TOOLS_SERVER_NAME, version: '0.1.0' }, { capabilities: { tools: { listChanged: true } } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const { name, arguments: args = {} } = request.params;
+      if (!this.tools.some((t) => t.name === name)) return { content: [{ type: 'text', text: `There is no tool named ${name}.` }], isError: true };
+      return this.onCall({ name, arguments: args, signal: extra.signal });
+    });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        this.sessions.set(id, { server, transport });
+      },
+      onsessionclosed: (id) => {
+        this.sessions.delete(id);
+      },
+    });
+    void server.connect(transport);
+    return transport;
+  }
+
+  private authorized(header: string | undefined): boolean {
+    const expected = Buffer.from(this.authorization);
+    const given = Buffer.from(header ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+}
+
+/** MCP requires an object schema; VS Code tools may come with none. */
+function toMcpTool(tool: ToolDefinition): Tool {
+  const schema = tool.inputSchema;
+  const inputSchema =
+    typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'object'
+      ? (schema as Tool['inputSchema'])
+      : { type: 'object' as const, properties: {} };
+  return { name: tool.name, description: tool.description, inputSchema };
+}
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new Error('request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
