@@ -1,10 +1,11 @@
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import { text as readAll } from 'node:stream/consumers';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
-import { LmClient, textOfParts } from '../client/lm-client.js';
+import { LmClient } from '../client/lm-client.js';
 import { ELIZA_MODEL } from '../agents/models.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
-import type { AgentDefinition, Message, ResponsePart } from '../protocol/messages.js';
+import type { AgentDefinition, Message, ResponsePart, ToolCallPart } from '../protocol/messages.js';
+import { AGENT_ACTION_TOOL } from '../protocol/methods.js';
 
 export interface ChatOptions {
   /** One message to send, then exit; "-" reads it from stdin. */
@@ -24,7 +25,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
   try {
     if (options.prompt !== undefined) {
       const message = options.prompt === '-' ? (await readAll(process.stdin)).trim() : options.prompt;
-      return (await session.send(message)) === 'failed' ? 1 : 0;
+      return (await session.send(message, denyWithoutTerminal)) === 'failed' ? 1 : 0;
     }
     return await session.converse();
   } finally {
@@ -33,7 +34,10 @@ export async function runChat(options: ChatOptions): Promise<number> {
   }
 }
 
-type Outcome = 'answered' | 'cancelled' | 'failed';
+type Outcome = 'answered' | 'rejected' | 'cancelled' | 'failed';
+
+/** Asks the user to allow an agent's action; resolves false when there is no one to ask. */
+type Confirm = (question: string) => Promise<boolean>;
 
 class ChatSession {
   private readonly history: Message[] = [];
@@ -44,26 +48,52 @@ class ChatSession {
     private readonly agent: AgentDefinition,
   ) {}
 
-  /** Sends one user message and streams the reply to stdout. */
-  async send(text: string): Promise<Outcome> {
-    const user: Message = { role: 'user', content: [{ type: 'text', value: text }] };
+  /**
+   * Sends one user message and streams the reply to stdout. Permission requests are asked as VS Code
+   * asks them: approving all sends their results and the turn goes on; rejecting one cancels the turn,
+   * which then leaves the history.
+   */
+  async send(text: string, confirm: Confirm): Promise<Outcome> {
+    const exchange: Message[] = [{ role: 'user', content: [{ type: 'text', value: text }] }];
+    for (;;) {
+      const parts = await this.respond([...this.history, ...exchange]);
+      if (typeof parts === 'string') return parts;
+      exchange.push({ role: 'assistant', content: parts });
+      const calls = parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
+      if (calls.length === 0) {
+        this.history.push(...exchange);
+        return 'answered';
+      }
+      for (const call of calls) {
+        const allowed = call.toolName === AGENT_ACTION_TOOL && (await confirm(permissionQuestion(call)));
+        if (!allowed) {
+          process.stderr.write(call.toolName === AGENT_ACTION_TOOL ? '(rejected: the turn is cancelled)\n' : `(the agent called ${call.toolName}, a tool this chat does not offer)\n`);
+          return 'rejected';
+        }
+      }
+      exchange.push({ role: 'user', content: calls.map((call) => ({ type: 'tool_result', toolCallId: call.toolCallId, result: [{ type: 'text', value: 'The user approved.' }] })) });
+    }
+  }
+
+  /** One request: its parts, or how it ended without them. */
+  private async respond(messages: Message[]): Promise<ResponsePart[] | Exclude<Outcome, 'answered' | 'rejected'>> {
     const parts: ResponsePart[] = [];
     const cancellation = (this.running = new CancellationTokenSource());
+    const modelId = 'eliza' in this.agent ? ELIZA_MODEL.id : this.agent.mcp_server.name;
     try {
       await this.client.provideChatResponse(
-        { modelId: 'eliza' in this.agent ? ELIZA_MODEL.id : this.agent.mcp_server.name, messages: [...this.history, user], agent: this.agent },
+        { modelId, messages, agent: this.agent },
         (part) => {
           parts.push(part);
           if (part.type === 'text') process.stdout.write(part.value);
         },
         cancellation.token,
       );
-      process.stdout.write('\n');
-      // Like VS Code, only an answered exchange joins the history; a cancelled one is dropped.
-      this.history.push(user, { role: 'assistant', content: [{ type: 'text', value: textOfParts(parts) }] });
-      return 'answered';
+      if (parts.some((p) => p.type === 'text')) process.stdout.write('\n');
+      return parts;
     } catch (error) {
       if (parts.length > 0) process.stdout.write('\n');
+      // Like VS Code, a cancelled or failed exchange does not join the history.
       if (error instanceof ResponseError && error.code === ProtocolErrorCodes.RequestCancelled) {
         process.stderr.write('(cancelled)\n');
         return 'cancelled';
@@ -77,11 +107,12 @@ class ChatSession {
 
   /**
    * Reads messages line by line, from a terminal or a pipe. Ctrl-C cancels the running reply; at the
-   * prompt, or pressed again, it exits.
+   * prompt, or pressed again, it exits. Only a terminal can answer permission requests.
    */
   async converse(): Promise<number> {
     const interactive = process.stdin.isTTY === true;
     const lines = createInterface({ input: process.stdin, output: interactive ? process.stdout : undefined, prompt: 'you> ' });
+    const reader = new LineReader(lines);
     let interruptedAt = 0;
     lines.on('SIGINT', () => {
       const now = Date.now();
@@ -93,13 +124,58 @@ class ChatSession {
         process.exit(130);
       }
     });
+    const confirm: Confirm = interactive
+      ? async (question) => {
+          process.stdout.write(`${question} [y/N] `);
+          return /^y(es)?$/i.test((await reader.next())?.trim() ?? '');
+        }
+      : denyWithoutTerminal;
     let failed = false;
     if (interactive) lines.prompt();
-    for await (const line of lines) {
+    for (let line = await reader.next(); line !== undefined; line = await reader.next()) {
       const text = line.trim();
-      if (text !== '') failed = (await this.send(text)) === 'failed' || failed;
+      if (text !== '') failed = (await this.send(text, confirm)) === 'failed' || failed;
       if (interactive) lines.prompt();
     }
     return failed ? 1 : 0;
+  }
+}
+
+export async function denyWithoutTerminal(question: string): Promise<boolean> {
+  process.stderr.write(`${question} (no terminal to ask: rejected)\n`);
+  return false;
+}
+
+function permissionQuestion(call: ToolCallPart): string {
+  const { title, raw_input: rawInput } = call.parameters as { title?: unknown; raw_input?: unknown };
+  const command = typeof rawInput === 'object' && rawInput !== null && typeof (rawInput as { command?: unknown }).command === 'string' ? (rawInput as { command: string }).command : undefined;
+  return `Allow the agent to ${command !== undefined ? `run \`${command}\`` : typeof title === 'string' ? title : 'act'}?`;
+}
+
+/** Lines on demand, so that a permission question can read its answer between messages. */
+class LineReader {
+  private readonly queued: string[] = [];
+  private waiting: ((line: string | undefined) => void) | undefined;
+  private closed = false;
+
+  constructor(lines: Interface) {
+    lines.on('line', (line) => {
+      if (this.waiting !== undefined) {
+        this.waiting(line);
+        this.waiting = undefined;
+      } else {
+        this.queued.push(line);
+      }
+    });
+    lines.on('close', () => {
+      this.closed = true;
+      this.waiting?.(undefined);
+    });
+  }
+
+  next(): Promise<string | undefined> {
+    if (this.queued.length > 0) return Promise.resolve(this.queued.shift());
+    if (this.closed) return Promise.resolve(undefined);
+    return new Promise((resolve) => (this.waiting = resolve));
   }
 }
