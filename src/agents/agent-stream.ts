@@ -7,6 +7,8 @@ export interface TurnInput {
   readonly newMessages: readonly Message[];
   /** The consumer discarded the previous provisional exchange: forget it (and stop any work on it). */
   readonly canceled: boolean;
+  /** With `canceled`: only the reply was discarded; the user messages it answered are still said. */
+  readonly askedKept: boolean;
   /** Tools the consumer offers in this request. */
   readonly tools: readonly ToolDefinition[];
 }

@@ -20,10 +20,18 @@ export type HistoryDecision =
       readonly newMessages: readonly Message[];
       /** True when the consumer discarded the provisional exchange: the agent's turn must be cancelled. */
       readonly canceled: boolean;
+      /** With `canceled`: only the reply was discarded; the user messages it answered stay in the history. */
+      readonly askedKept: boolean;
       /** A request of the same conversation still being answered, which this one replaces. */
       readonly supersedes: RequestId | undefined;
     }
   | { readonly kind: 'reject'; readonly reason: string };
+
+/** What of the provisional exchange a request discarded. */
+type Discarded = { readonly canceled: boolean; readonly askedKept: boolean };
+const DISCARDED_NOTHING: Discarded = { canceled: false, askedKept: false };
+const DISCARDED_REPLY: Discarded = { canceled: true, askedKept: true };
+const DISCARDED_EXCHANGE: Discarded = { canceled: true, askedKept: false };
 
 interface Conversation {
   readonly id: string;
@@ -72,16 +80,16 @@ export class ConversationTracker {
     // The longest match wins; at equal length, extending beats diverging after the user's messages,
     // which beats diverging after the committed part.
     const matches = [
-      { match: this.longestMatch(chain, chain.length - 2, this.byProvisionalEnd, (c) => c.parts.length > 0 || c.committedLength > 0), canceled: false },
-      { match: this.longestMatch(chain, chain.length - 2, this.byUsersEnd, () => true), canceled: true },
-      { match: this.longestMatch(chain, chain.length - 1, this.byCommittedEnd, () => true), canceled: true },
+      { match: this.longestMatch(chain, chain.length - 2, this.byProvisionalEnd, (c) => c.parts.length > 0 || c.committedLength > 0), discarded: DISCARDED_NOTHING },
+      { match: this.longestMatch(chain, chain.length - 2, this.byUsersEnd, () => true), discarded: DISCARDED_REPLY },
+      { match: this.longestMatch(chain, chain.length - 1, this.byCommittedEnd, () => true), discarded: DISCARDED_EXCHANGE },
     ];
-    let best: { match: { conversation: Conversation; index: number }; canceled: boolean } | undefined;
+    let best: (typeof matches)[number] & { match: { conversation: Conversation; index: number } } | undefined;
     for (const candidate of matches) {
-      if (candidate.match !== undefined && (best === undefined || candidate.match.index > best.match.index)) best = { match: candidate.match, canceled: candidate.canceled };
+      if (candidate.match !== undefined && (best === undefined || candidate.match.index > best.match.index)) best = { match: candidate.match, discarded: candidate.discarded };
     }
     if (best === undefined) return this.start(request.id, request.agentKey, messages, chain);
-    return this.continueWith(request.id, best.match.conversation, messages, chain, best.match.index, best.canceled);
+    return this.continueWith(request.id, best.match.conversation, messages, chain, best.match.index, best.discarded);
   }
 
   /** Records a part streamed for `requestId`; parts of a turn that is no longer in flight are dropped. */
@@ -110,10 +118,10 @@ export class ConversationTracker {
     messages: Message[],
     chain: Link[],
     index: number,
-    canceled: boolean,
+    discarded: Discarded,
   ): HistoryDecision {
     const known = index + 1;
-    const turn = { isNew: false, canceled, supersedes: conversation.inFlight };
+    const turn = { isNew: false, ...discarded, supersedes: conversation.inFlight };
     return this.settle(requestId, conversation, messages.slice(known), chain, known, turn);
   }
 
@@ -129,7 +137,7 @@ export class ConversationTracker {
       inFlight: undefined,
       lastUsed: 0,
     };
-    const decision = this.settle(requestId, conversation, messages, chain, 0, { isNew: true, canceled: false, supersedes: undefined });
+    const decision = this.settle(requestId, conversation, messages, chain, 0, { isNew: true, ...DISCARDED_NOTHING, supersedes: undefined });
     if (decision.kind === 'turn') this.nextId++;
     return decision;
   }
@@ -145,7 +153,7 @@ export class ConversationTracker {
     rest: Message[],
     chain: Link[],
     known: number,
-    turn: { isNew: boolean; canceled: boolean; supersedes: RequestId | undefined },
+    turn: { isNew: boolean; supersedes: RequestId | undefined } & Discarded,
   ): HistoryDecision {
     let lastAssistant = -1;
     for (let i = rest.length - 1; i >= 0; i--) {

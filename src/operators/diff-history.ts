@@ -30,8 +30,8 @@ export function diffHistory(agentKeyOf: (agent: AgentDefinition) => string): Ope
               if (decision.kind === 'reject') {
                 subscriber.next({ kind: 'reject', request, reason: decision.reason });
               } else {
-                const { conversationId, isNew, newMessages, canceled, supersedes } = decision;
-                subscriber.next({ kind: 'turn', turn: { request, conversationId, isNew, newMessages, canceled, supersedes } });
+                const { conversationId, isNew, newMessages, canceled, askedKept, supersedes } = decision;
+                subscriber.next({ kind: 'turn', turn: { request, conversationId, isNew, newMessages, canceled, askedKept, supersedes } });
               }
               break;
             }

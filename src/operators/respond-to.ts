@@ -17,15 +17,16 @@ import type { ChatRequest, ResponseEvent } from '../pipeline/events.js';
 export function respondTo(request: ChatRequest): OperatorFunction<ResponsePart, ResponseEvent> {
   const requestId = request.id;
   return (parts: Observable<ResponsePart>) =>
+    // The cancellation is subscribed first: a request cancelled before it started never starts the agent.
     merge(
+      request.cancel$.pipe(
+        take(1),
+        map((): ResponseEvent => ({ kind: 'cancelled', requestId, reason: 'The request was cancelled.' })),
+      ),
       parts.pipe(
         map((part): ResponseEvent => ({ kind: 'part', requestId, part })),
         endWith<ResponseEvent>({ kind: 'complete', requestId }),
         catchError((error: unknown) => of<ResponseEvent>({ kind: 'failed', requestId, code: ProtocolErrorCodes.AgentFailed, message: messageOf(error) })),
-      ),
-      request.cancel$.pipe(
-        take(1),
-        map((): ResponseEvent => ({ kind: 'cancelled', requestId, reason: 'The request was cancelled.' })),
       ),
     ).pipe(takeWhile((event) => event.kind === 'part', true));
 }

@@ -34,7 +34,7 @@ function runConversation(turns: Observable<Turn>, openSession: (turn: Turn) => A
     switchMap((turn) => {
       session ??= openSession(turn);
       const { request, supersedes } = turn;
-      const input = { newMessages: turn.newMessages, canceled: turn.canceled, tools: request.params.options?.tools ?? [] };
+      const input = { newMessages: turn.newMessages, canceled: turn.canceled, askedKept: turn.askedKept, tools: request.params.options?.tools ?? [] };
       const superseded: ResponseEvent[] =
         supersedes === undefined ? [] : [{ kind: 'cancelled', requestId: supersedes, reason: 'A newer request in the same conversation replaced this one.' }];
       return concat(of(...superseded), session.turn(input).pipe(respondTo(request)));

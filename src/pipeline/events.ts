@@ -27,6 +27,7 @@ export interface Turn {
   readonly isNew: boolean;
   readonly newMessages: readonly Message[];
   readonly canceled: boolean;
+  readonly askedKept: boolean;
   readonly supersedes: RequestId | undefined;
 }
 

@@ -7,10 +7,23 @@ import { assistant, chatRequest, complete, cancelled, part, requestEvent, user }
 
 const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
-function turn(request: ChatRequest, conversationId: string, newMessages: Message[], flags: { isNew?: boolean; canceled?: boolean; supersedes?: number } = {}): TurnDecision {
+function turn(
+  request: ChatRequest,
+  conversationId: string,
+  newMessages: Message[],
+  flags: { isNew?: boolean; canceled?: boolean; askedKept?: boolean; supersedes?: number } = {},
+): TurnDecision {
   return {
     kind: 'turn',
-    turn: { request, conversationId, newMessages, isNew: flags.isNew ?? false, canceled: flags.canceled ?? false, supersedes: flags.supersedes },
+    turn: {
+      request,
+      conversationId,
+      newMessages,
+      isNew: flags.isNew ?? false,
+      canceled: flags.canceled ?? false,
+      askedKept: flags.askedKept ?? false,
+      supersedes: flags.supersedes,
+    },
   };
 }
 
@@ -179,7 +192,7 @@ describe('diffHistory', () => {
     const callPart: HistoryEvent = { kind: 'part', requestId: 1, part: { type: 'tool_call', toolCallId: 't', toolName: 'symposium-agent-action', parameters: {} } };
     run('a-b-c-d', { a: requestEvent(r1), b: callPart, c: complete(1), d: requestEvent(withoutReply) }, 'a-----d', {
       a: toolCall,
-      d: turn(withoutReply, 'c1', [U2], { canceled: true }),
+      d: turn(withoutReply, 'c1', [U2], { canceled: true, askedKept: true }),
     });
   });
 
@@ -193,7 +206,7 @@ describe('diffHistory', () => {
       'a-------e---g',
       {
         a: turn(r1, 'c1', [U1], { isNew: true }),
-        e: turn(partial, 'c1', [assistant('Why'), U2], { canceled: true }),
+        e: turn(partial, 'c1', [assistant('Why'), U2], { canceled: true, askedKept: true }),
         g: turn(next, 'c1', [U3], { supersedes: 2 }),
       },
     );

@@ -1,3 +1,4 @@
+import { of } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { respondTo } from '../../src/operators/respond-to.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
@@ -31,6 +32,16 @@ describe('respondTo', () => {
       const request = chatRequest(7, [user('hi')], { cancel$: hot('----x') });
       expectObservable(agent.pipe(respondTo(request))).toBe('a-b-(X|)', { a: part(7, 'a'), b: part(7, 'b'), X: cancelled(7) });
       expectSubscriptions(agent.subscriptions).toBe('^---!');
+    });
+  });
+
+  test('a request cancelled before it started never starts the agent', () => {
+    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const agent = cold('(ab|)', parts);
+      // A token cancelled before dispatch emits as soon as it is subscribed to.
+      const request = chatRequest(7, [user('hi')], { cancel$: of(null) });
+      expectObservable(agent.pipe(respondTo(request))).toBe('(X|)', { X: cancelled(7) });
+      expectSubscriptions(agent.subscriptions).toBe([]);
     });
   });
 

@@ -47,7 +47,8 @@ class ElizaSession implements AgentSession {
 
   turn(input: TurnInput): Observable<ResponsePart> {
     return defer(() => {
-      if (input.canceled) this.current = this.accepted;
+      // A discarded exchange is forgotten, unless only its reply was: what the user said still stands.
+      if (input.canceled && !input.askedKept) this.current = this.accepted;
       else this.accepted = this.current;
       const waiting = this.waiting;
       this.waiting = undefined;
