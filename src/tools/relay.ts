@@ -19,15 +19,25 @@ export async function runRelay(env: NodeJS.ProcessEnv = process.env): Promise<nu
   const closed = new Promise<void>((resolve) => {
     local.onclose = resolve;
     upstream.onclose = resolve;
+    // The SDK's stdio transport never notices stdin ending: an agent that exits would leave us behind.
+    process.stdin.once('end', resolve);
   });
   const fail = (error: unknown) => process.stderr.write(`symposium-lm mcp-relay: ${String(error)}\n`);
-  local.onmessage = (message) => void upstream.send(message).catch(fail);
+  // A request that cannot be relayed is answered with an error, so the agent does not wait for it.
+  local.onmessage = (message) =>
+    void upstream.send(message).catch((error: unknown) => {
+      fail(error);
+      if ('id' in message && 'method' in message) {
+        void local.send({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: `The bridge's tool server cannot be reached: ${String(error)}` } }).catch(fail);
+      }
+    });
   upstream.onmessage = (message) => void local.send(message).catch(fail);
   local.onerror = fail;
   upstream.onerror = fail;
   await upstream.start();
   await local.start();
   await closed;
+  await upstream.terminateSession().catch(() => {});
   await Promise.allSettled([local.close(), upstream.close()]);
   return 0;
 }

@@ -50,7 +50,8 @@ export class AcpAgent implements AgentStream, SessionHost {
   async open(session: AcpSession, tools: BridgedToolsServer | undefined): Promise<OpenedSession> {
     const { process, initialized } = this.start();
     const init = await initialized;
-    const mcpServers = tools === undefined ? [] : [this.mcpServerFor(tools, init)];
+    const bridged = tools === undefined ? undefined : this.mcpServerFor(tools, init);
+    const mcpServers = bridged === undefined ? [] : [bridged];
     const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers });
     const { sessionId } = await this.startupStep(process, 'session/new', request).catch((error: unknown) => {
       throw new Error(this.explainSessionFailure(error, init));
@@ -65,21 +66,23 @@ export class AcpAgent implements AgentStream, SessionHost {
     };
   }
 
-  /** The bridged tools as the agent can reach them: over HTTP if it can, else through our stdio relay. */
-  private mcpServerFor(tools: BridgedToolsServer, init: acp.InitializeResponse): acp.McpServer {
+  /**
+   * The bridged tools as the agent can reach them: over HTTP if it can, else through our stdio relay,
+   * a process of its own, which is worth starting only once there are tools to offer.
+   */
+  private mcpServerFor(tools: BridgedToolsServer, init: acp.InitializeResponse): acp.McpServer | undefined {
     if (init.agentCapabilities?.mcpCapabilities?.http === true) {
       return { type: 'http', name: BRIDGED_TOOLS_SERVER_NAME, url: tools.url, headers: [{ name: 'Authorization', value: tools.authorization }] };
     }
+    if (tools.toolNames.length === 0) return undefined;
     const { command, args } = this.options.relay;
-    return {
-      name: BRIDGED_TOOLS_SERVER_NAME,
-      command,
-      args: [...args, 'mcp-relay'],
-      env: [
-        { name: RELAY_URL_ENV, value: tools.url },
-        { name: RELAY_AUTHORIZATION_ENV, value: tools.authorization },
-      ],
-    };
+    const env = [
+      { name: RELAY_URL_ENV, value: tools.url },
+      { name: RELAY_AUTHORIZATION_ENV, value: tools.authorization },
+    ];
+    // In desktop VS Code our runtime is Electron, which runs as Node only when told so.
+    if (process.versions.electron !== undefined) env.push({ name: 'ELECTRON_RUN_AS_NODE', value: '1' });
+    return { name: BRIDGED_TOOLS_SERVER_NAME, command, args: [...args, 'mcp-relay'], env };
   }
 
   forget(_session: AcpSession, sessionId: string): void {

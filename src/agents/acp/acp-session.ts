@@ -67,6 +67,9 @@ interface Prompt {
   readonly ended: Promise<void>;
 }
 
+/** How long open requests are left to the agent's own interrupt after `session/cancel`. */
+const CANCEL_ANSWER_GRACE_MS = 500;
+
 const ALLOW: readonly acp.PermissionOptionKind[] = ['allow_once', 'allow_always'];
 const REJECT: readonly acp.PermissionOptionKind[] = ['reject_once', 'reject_always'];
 
@@ -232,12 +235,12 @@ export class AcpSession implements AgentSession {
   }
 
   /**
-   * Offers the request's tools through this conversation's MCP server, started with the first request
-   * that has any (before `session/new`: some agents never refresh their tool list).
+   * Offers the request's tools through this conversation's MCP server. It starts with the first
+   * request, before `session/new` (some agents never refresh their tool list), even with no tools, so
+   * that tools offered later still reach agents that do refresh.
    */
-  private async offerTools(definitions: readonly ToolDefinition[]): Promise<BridgedToolsServer | undefined> {
+  private async offerTools(definitions: readonly ToolDefinition[]): Promise<BridgedToolsServer> {
     const bridged = definitions.filter((t) => t.name !== AGENT_ACTION_TOOL);
-    if (this.tools === undefined && bridged.length === 0) return undefined;
     this.tools ??= BridgedToolsServer.start((call) => this.onToolCall(call), this.host.log);
     const tools = await this.tools;
     tools.setTools(bridged);
@@ -305,14 +308,23 @@ export class AcpSession implements AgentSession {
     for (const [id, entry] of [...prompt.pending]) if (entry.shown) entry.resolve(results.get(id));
   }
 
+  /**
+   * Tells the agent to stop. What it still waits on (permissions, tool calls) is answered only after
+   * `session/cancel`, and not at once: an agent that reads a cancelled permission as a failed tool may
+   * call its model once more before its own interrupt lands (claude-agent-acp does). Agents withdraw
+   * their requests as they stop; whatever is left is answered when the prompt ends, or after a grace
+   * for agents that wait for the answers before ending it.
+   */
   private cancel(): void {
     const prompt = this.prompt;
     if (prompt === undefined || prompt.state === 'cancelling') return;
     prompt.state = 'cancelling';
     this.queued = [];
-    for (const entry of [...prompt.pending.values()]) entry.cancel();
     const { agent, sessionId } = prompt.opened;
     agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch((error: unknown) => this.host.log.debug(`session/cancel failed: ${String(error)}`));
+    setTimeout(() => {
+      for (const entry of [...prompt.pending.values()]) entry.cancel();
+    }, CANCEL_ANSWER_GRACE_MS).unref();
   }
 
   /**

@@ -40,7 +40,9 @@ export class AgentProcess {
     callbacks: AgentCallbacks,
   ) {
     const { log } = options;
-    const env = { ...process.env, ...Object.fromEntries(command.env.map((v) => [v.name, v.value])) };
+    // The bridge runs with ELECTRON_RUN_AS_NODE under desktop VS Code; an agent built on Electron must not inherit it.
+    const { ELECTRON_RUN_AS_NODE: _electron, ...inherited } = process.env;
+    const env = { ...inherited, ...Object.fromEntries(command.env.map((v) => [v.name, v.value])) };
     this.child = spawn(command.command, command.args, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     live.add(this);
     this.ended = new Promise<ProcessEnd>((resolve) => {

@@ -1,0 +1,404 @@
+/**
+ * VS Code's tools offered to agents through the real bridge: the built `symposium-lm vscodelm` over stdio,
+ * driving the scripted ACP agent (test/fixtures/scripted-agent.ts), which reaches the bridged tools with the
+ * real MCP SDK client, over HTTP (`--mcp-http`) or through the `symposium-lm mcp-relay` stdio relay. What
+ * each test checks is what the consumer (VS Code) sees: the tool calls a response ends on, and what the
+ * agent says once the next request answered them.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { createConnection } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import path from 'node:path';
+import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
+import { elizaRespond, initialElizaState } from '../../src/agents/eliza/engine.js';
+import { LmClient, textOfParts } from '../../src/client/lm-client.js';
+import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
+import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
+
+/** The built CLI; SYMPOSIUM_LM_CLI points the tests at another build (as in harness.ts). */
+const CLI = path.resolve(process.env.SYMPOSIUM_LM_CLI ?? 'dist/src/cli/main.js');
+const AGENT = path.resolve('dist/test/fixtures/scripted-agent.js');
+
+type ToolCall = Extract<ResponsePart, { type: 'tool_call' }>;
+type ResultItem = Extract<Message['content'][number], { type: 'tool_result' }>['result'][number];
+
+const user = (...lines: string[]): Message => ({ role: 'user', content: [{ type: 'text', value: lines.join('\n') }] });
+/** The assistant message VS Code builds from a response: its parts, as they came. */
+const replied = (parts: readonly ResponsePart[]): Message => ({ role: 'assistant', content: [...parts] });
+/** The user message carrying tool results, in the order given. */
+const results = (...answers: [toolCallId: string, result: ResultItem[]][]): Message => ({
+  role: 'user',
+  content: answers.map(([toolCallId, result]) => ({ type: 'tool_result' as const, toolCallId, result })),
+});
+const text = (value: string): ResultItem => ({ type: 'text', value });
+const toolCallsOf = (parts: readonly ResponsePart[]): ToolCall[] => parts.filter((p): p is ToolCall => p.type === 'tool_call');
+const textParts = (parts: readonly ResponsePart[]): string[] => parts.flatMap((p) => (p.type === 'text' ? [p.value] : []));
+
+function tool(name: string, description = `the ${name} tool`, properties: Record<string, unknown> = {}): ToolDefinition {
+  return { name, description, inputSchema: { type: 'object', properties } };
+}
+
+const SEARCH = tool('search_workspace', 'Searches the workspace for text', { query: { type: 'string' } });
+/** The tool through which VS Code answers permission requests: never an MCP tool. */
+const AGENT_ACTION = tool('symposium-agent-action', 'Confirms an action of the agent');
+
+const HTTP_AGENT: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [AGENT, '--mcp-http'], env: [] } };
+const STDIO_AGENT: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [AGENT], env: [] } };
+const ELIZA: AgentDefinition = { eliza: { deterministic: true } };
+
+/** A 1×1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Whether a TCP connection to address:port is accepted. */
+function connects(address: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: address, port });
+    socket.setTimeout(1000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+class Bridge {
+  readonly client: LmClient;
+  readonly child: ChildProcess;
+  private readonly log: Buffer[] = [];
+
+  constructor(args: string[] = []) {
+    ({ client: this.client, child: this.child } = LmClient.spawn({
+      cliPath: CLI,
+      args: ['--log-level', 'debug', '--eliza-pace-ms', '1', '--agent-timeout-ms', '5000', '--cancel-timeout-ms', '1500', ...args],
+      stderr: 'pipe',
+    }));
+    this.child.stderr!.on('data', (chunk: Buffer) => this.log.push(chunk));
+  }
+
+  /** The bridge's log, which holds the agent's stderr at debug level. */
+  stderr(): string {
+    return Buffer.concat(this.log).toString('utf8');
+  }
+
+  /** The log once it matches `pattern` (stderr is another pipe: it may trail the response). */
+  async logged(pattern: RegExp, timeoutMs = 3000): Promise<string> {
+    for (let waited = 0; waited < timeoutMs && !pattern.test(this.stderr()); waited += 20) await sleep(20);
+    return this.stderr();
+  }
+
+  chat(messages: Message[], agent: AgentDefinition, tools: ToolDefinition[], token?: CancellationTokenSource): Promise<ResponsePart[]> {
+    return this.client.collectChatResponse({ modelId: 'scripted', messages, agent, options: { tools } }, token?.token);
+  }
+
+  async close(): Promise<void> {
+    this.client.dispose();
+    this.child.stdin!.end();
+    const exited = new Promise((resolve) => (this.child.exitCode !== null || this.child.signalCode !== null ? resolve(undefined) : this.child.once('exit', resolve)));
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ResponseError<unknown>> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ResponseError) return error;
+    throw error;
+  }
+  throw new Error('expected the request to fail');
+}
+
+/** The one tool call a response ends on. */
+function endsOnOneCall(parts: readonly ResponsePart[]): ToolCall {
+  const calls = toolCallsOf(parts);
+  expect(calls).toHaveLength(1);
+  expect(parts[parts.length - 1]).toBe(calls[0]);
+  return calls[0];
+}
+
+/**
+ * The agent's log of a call that ended declined. `late` when the turn's cancel reached the agent first; the
+ * declined result and session/cancel travel on different channels (HTTP, stdio), so either may come first.
+ */
+const DECLINED = (name: string): RegExp =>
+  new RegExp(`scripted-agent: (?:late )?result ${name}: error ${name}: The user declined or cancelled the ${name} tool call\\.`);
+
+let bridge: Bridge;
+/** Processes a test started outside the bridge's own bookkeeping (stdio relays), killed if still there. */
+const strays: number[] = [];
+
+beforeEach(() => {
+  bridge = new Bridge();
+});
+
+afterEach(async () => {
+  await bridge.close();
+  for (const pid of strays.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  expect(bridge.stderr()).not.toContain('OVERLAPPING PROMPT');
+});
+
+describe('bridged tools over HTTP', () => {
+  test('the agent sees exactly the offered tools, and a call goes to VS Code and its result back to the agent', async () => {
+    const tools = [SEARCH, AGENT_ACTION];
+    const first = [user('mcp-list', 'mcp-call search_workspace {"query":"x"}')];
+    const asked = await bridge.chat(first, HTTP_AGENT, tools);
+    expect(textParts(asked)).toEqual(['search_workspace']);
+    const call = endsOnOneCall(asked);
+    expect(call).toEqual({ type: 'tool_call', toolCallId: expect.any(String), toolName: 'search_workspace', parameters: { query: 'x' } });
+
+    const rest = await bridge.chat([...first, replied(asked), results([call.toolCallId, [text('3 matches')]])], HTTP_AGENT, tools);
+    expect(textOfParts(rest)).toBe('result search_workspace: 3 matches');
+    expect(toolCallsOf(rest)).toEqual([]);
+  });
+
+  test('the tool definitions reach the agent as offered; a tool without an object schema gets an empty one', async () => {
+    const bare: ToolDefinition = { name: 'get_time', description: 'Tells the time' };
+    const listed = await bridge.chat([user('mcp-list-full')], HTTP_AGENT, [SEARCH, bare]);
+    expect(JSON.parse(textOfParts(listed))).toEqual([
+      { name: 'search_workspace', description: 'Searches the workspace for text', inputSchema: { type: 'object', properties: { query: { type: 'string' } } } },
+      { name: 'get_time', description: 'Tells the time', inputSchema: { type: 'object', properties: {} } },
+    ]);
+  });
+
+  test('several calls in one turn are shown together; results in another order reach the right calls', async () => {
+    const tools = [tool('read_file'), tool('grep'), tool('run_tests'), tool('list_dir'), tool('git_status')];
+    const first = [user('mcp-calls read_file {"path":"a.ts"} ; grep {"pattern":"fo;o"} ; run_tests {}')];
+    const asked = await bridge.chat(first, HTTP_AGENT, tools);
+    const calls = toolCallsOf(asked);
+    expect(asked).toEqual(calls);
+    expect(calls.map((c) => [c.toolName, c.parameters]).sort()).toEqual(
+      [
+        ['grep', { pattern: 'fo;o' }],
+        ['read_file', { path: 'a.ts' }],
+        ['run_tests', {}],
+      ],
+    );
+    expect(new Set(calls.map((c) => c.toolCallId)).size).toBe(3);
+
+    const answer: Record<string, string> = { read_file: 'export const a = 1;', grep: '2 hits for fo;o', run_tests: 'all 12 passed' };
+    const reversed = [...calls].reverse().map((c): [string, ResultItem[]] => [c.toolCallId, [text(answer[c.toolName])]]);
+    const rest = await bridge.chat([...first, replied(asked), results(...reversed)], HTTP_AGENT, tools);
+    expect(textOfParts(rest)).toBe(
+      ['result read_file: export const a = 1;', 'result grep: 2 hits for fo;o', 'result run_tests: all 12 passed'].join('\n'),
+    );
+  });
+
+  test('a tool list that changes between requests is announced; an unchanged one is not', async () => {
+    const v1 = [tool('a'), tool('b')];
+    const v2 = [...v1, tool('c')];
+    const v3 = [...v1, tool('c', 'the c tool, now better')];
+    const history: Message[] = [];
+    const turn = async (line: string, tools: ToolDefinition[]): Promise<string> => {
+      history.push(user(line));
+      const parts = await bridge.chat([...history], HTTP_AGENT, tools);
+      history.push(replied(parts));
+      return textOfParts(parts);
+    };
+    expect(await turn('mcp-watch', v1)).toBe('watching');
+    expect(JSON.parse(await turn('mcp-changes 1', v2))).toEqual([['a', 'b', 'c']]);
+    expect(JSON.parse(await turn('mcp-changes 2', v3))).toEqual([
+      ['a', 'b', 'c'],
+      ['a', 'b', 'c'],
+    ]);
+    expect(JSON.parse(await turn('mcp-list-full', v3))[2]).toMatchObject({ name: 'c', description: 'the c tool, now better' });
+    // Nothing changed: after waiting a while, still the two announcements.
+    expect(JSON.parse(await turn('mcp-changes 3 400', v3))).toHaveLength(2);
+  });
+
+  test('a call whose turn the next request leaves out ends as declined, and the new question is answered', async () => {
+    const first = user('mcp-call search_workspace {"query":"x"}', 'say after the call');
+    const asked = await bridge.chat([first], HTTP_AGENT, [SEARCH]);
+    expect(endsOnOneCall(asked).toolName).toBe('search_workspace');
+    // The user rejected the call (or stopped): VS Code's next request lacks the exchange.
+    const next = await bridge.chat([first, user('say something else')], HTTP_AGENT, [SEARCH]);
+    // Only the new answer: nothing the agent said after the declined call (if it got that far) leaks into it.
+    expect(textOfParts(next)).toBe('something else');
+    expect(await bridge.logged(DECLINED('search_workspace'))).toMatch(DECLINED('search_workspace'));
+  });
+
+  test('a call whose response is cancelled with $/cancelRequest ends as declined', async () => {
+    await bridge.close();
+    // A long settle keeps the response open after the tool call, so that the cancel lands during it.
+    bridge = new Bridge(['--permission-settle-ms', '1000']);
+    const first = user('mcp-call search_workspace {"query":"x"}');
+    const source = new CancellationTokenSource();
+    const seen: ResponsePart[] = [];
+    const running = bridge.client.provideChatResponse(
+      { modelId: 'scripted', messages: [first], agent: HTTP_AGENT, options: { tools: [SEARCH] } },
+      (part) => {
+        seen.push(part);
+        if (part.type === 'tool_call') source.cancel();
+      },
+      source.token,
+    );
+    expect((await rejection(running)).code).toBe(ProtocolErrorCodes.RequestCancelled);
+    expect(toolCallsOf(seen).map((c) => c.toolName)).toEqual(['search_workspace']);
+    expect(await bridge.logged(DECLINED('search_workspace'))).toMatch(DECLINED('search_workspace'));
+    const next = await bridge.chat([first, user('say next')], HTTP_AGENT, [SEARCH]);
+    expect(textOfParts(next)).toBe('next');
+  });
+
+  test('the server listens on 127.0.0.1 only and refuses requests without the right token', async () => {
+    const parts = await bridge.chat([user('mcp-list', 'mcp-noauth', 'mcp-badauth', 'mcp-address', 'mcp-servers')], HTTP_AGENT, [SEARCH]);
+    const [listed, noauth, badauth, host, servers] = textParts(parts);
+    // The agent's own connection, with the token it was given, works; without it, nothing does.
+    expect([listed, noauth, badauth, host]).toEqual(['search_workspace', 'status 401', 'status 401', '127.0.0.1']);
+    // Nothing answers on the machine's other addresses.
+    const { port } = new URL((JSON.parse(servers) as { url: string }[])[0].url);
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .filter((i) => i !== undefined && !i.internal && i.family === 'IPv4')
+      .map((i) => i!.address);
+    for (const address of external) expect(await connects(address, Number(port))).toBe(false);
+  });
+
+  test('an image in a tool result reaches the agent as MCP image content', async () => {
+    const first = [user('mcp-call take_screenshot {}')];
+    const tools = [tool('take_screenshot')];
+    const asked = await bridge.chat(first, HTTP_AGENT, tools);
+    const call = endsOnOneCall(asked);
+    const image: ResultItem = { type: 'data', mimeType: 'image/png', data: PNG };
+    const shown = await bridge.chat([...first, replied(asked), results([call.toolCallId, [text('the editor'), image]])], HTTP_AGENT, tools);
+    expect(textOfParts(shown)).toBe('result take_screenshot: the editor [image/png]');
+
+    // Byte for byte, with JSON data as text and Copilot's bookkeeping left out.
+    const second = [...first, replied(asked), results([call.toolCallId, [text('the editor'), image]]), replied(shown), user('mcp-call-json take_screenshot {}')];
+    const again = await bridge.chat(second, HTTP_AGENT, tools);
+    const json: ResultItem = { type: 'data', mimeType: 'application/json', data: Buffer.from('{"w":1}').toString('base64') };
+    const marker: ResultItem = { type: 'data', mimeType: 'stateful_marker', data: 'e30=' };
+    const raw = await bridge.chat([...second, replied(again), results([endsOnOneCall(again).toolCallId, [image, json, marker]])], HTTP_AGENT, tools);
+    expect(JSON.parse(textOfParts(raw))).toEqual({
+      content: [
+        { type: 'image', mimeType: 'image/png', data: PNG },
+        { type: 'text', text: '{"w":1}' },
+      ],
+      isError: false,
+    });
+  });
+});
+
+describe('bridged tools through the stdio relay', () => {
+  test('an agent without HTTP MCP gets a stdio entry that carries the token only in its environment', async () => {
+    const parts = await bridge.chat([user('mcp-servers')], STDIO_AGENT, [SEARCH]);
+    const servers = JSON.parse(textOfParts(parts)) as { name: string; command: string; args: string[]; env: { name: string; value: string }[]; type?: string }[];
+    expect(servers).toHaveLength(1);
+    const [entry] = servers;
+    expect(entry).toMatchObject({ name: 'vscode-tools', command: process.execPath });
+    expect(entry.type).toBeUndefined();
+    expect(entry.args[entry.args.length - 1]).toBe('mcp-relay');
+    const env = Object.fromEntries(entry.env.map((v) => [v.name, v.value]));
+    expect(env.SYMPOSIUM_MCP_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(env.SYMPOSIUM_MCP_AUTHORIZATION).toMatch(/^Bearer \S{20,}$/);
+    const token = env.SYMPOSIUM_MCP_AUTHORIZATION.slice('Bearer '.length);
+    expect(entry.args.join(' ')).not.toContain(token);
+  });
+
+  test('listing and a full call round trip work through symposium-lm mcp-relay', async () => {
+    const tools = [SEARCH, AGENT_ACTION];
+    const first = [user('mcp-list', 'mcp-pid', 'mcp-call search_workspace {"query":"y"}')];
+    const asked = await bridge.chat(first, STDIO_AGENT, tools);
+    const [listed, pid] = textParts(asked);
+    expect(listed).toBe('search_workspace');
+    expect(pid).toMatch(/^\d+$/);
+    strays.push(Number(pid));
+    const call = endsOnOneCall(asked);
+    expect(call).toMatchObject({ toolName: 'search_workspace', parameters: { query: 'y' } });
+    const rest = await bridge.chat([...first, replied(asked), results([call.toolCallId, [text('3 matches')]])], STDIO_AGENT, tools);
+    expect(textOfParts(rest)).toBe('result search_workspace: 3 matches');
+  });
+
+  test('tool list changes reach the agent through the relay too', async () => {
+    const first = [user('mcp-watch')];
+    const watching = await bridge.chat(first, STDIO_AGENT, [tool('a')]);
+    expect(textOfParts(watching)).toBe('watching');
+    const changes = await bridge.chat([...first, replied(watching), user('mcp-changes 1', 'mcp-pid')], STDIO_AGENT, [tool('a'), tool('b')]);
+    const [list, pid] = textParts(changes);
+    strays.push(Number(pid));
+    expect(JSON.parse(list)).toEqual([['a', 'b']]);
+  });
+
+  // The SDK's StdioServerTransport listens for 'data' and 'error' only; without watching stdin end, the
+  // relay lived on, holding its stream to the bridge, after the agent that started it exited.
+  test('the relay ends when the agent that started it exits', async () => {
+    const first = [user('mcp-pid')];
+    const parts = await bridge.chat(first, STDIO_AGENT, [SEARCH]);
+    const pid = Number(textOfParts(parts));
+    strays.push(pid);
+    expect(alive(pid)).toBe(true);
+    const error = await rejection(bridge.chat([...first, replied(parts), user('crash 3')], STDIO_AGENT, [SEARCH]));
+    expect(error.code).toBe(ProtocolErrorCodes.AgentFailed);
+    for (let waited = 0; waited < 3000 && alive(pid); waited += 50) await sleep(50);
+    expect(alive(pid)).toBe(false);
+  });
+});
+
+describe('permission requests for bridged tools', () => {
+  test('are approved without asking VS Code, which confirms its own tools when they run', async () => {
+    const parts = await bridge.chat([user('permission-mcp search_workspace')], HTTP_AGENT, [SEARCH]);
+    expect(toolCallsOf(parts)).toEqual([]);
+    expect(textOfParts(parts)).toContain('permission-mcp search_workspace: allow_once');
+  });
+
+  test('but one for a tool not offered is shown to VS Code', async () => {
+    const first = [user('permission-mcp delete_everything')];
+    const asked = await bridge.chat(first, HTTP_AGENT, [SEARCH]);
+    const call = endsOnOneCall(asked);
+    expect(call).toMatchObject({ toolName: 'symposium-agent-action', parameters: { title: 'Use delete_everything' } });
+    expect(textOfParts(asked)).not.toContain('permission-mcp delete_everything:');
+    const rest = await bridge.chat([...first, replied(asked), results([call.toolCallId, [text('approved')]])], HTTP_AGENT, [SEARCH]);
+    expect(textOfParts(rest)).toContain('permission-mcp delete_everything: allow_once');
+  });
+});
+
+describe('tools through Eliza', () => {
+  const tools = [SEARCH, tool('read_file'), AGENT_ACTION];
+
+  test('lists the offered tools', async () => {
+    expect(textOfParts(await bridge.chat([user('list tools')], ELIZA, tools))).toBe('Tools offered: search_workspace, read_file.');
+  });
+
+  test('uses a tool and reports its result', async () => {
+    const first = [user('use tool search_workspace with {"query":"x"}')];
+    const asked = await bridge.chat(first, ELIZA, tools);
+    const call = endsOnOneCall(asked);
+    expect(call).toMatchObject({ toolName: 'search_workspace', parameters: { query: 'x' } });
+    const rest = await bridge.chat([...first, replied(asked), results([call.toolCallId, [text('3 matches')]])], ELIZA, tools);
+    expect(textOfParts(rest)).toBe('OK: 3 matches');
+  });
+
+  test('asks permission: an approval grants it', async () => {
+    const first = [user('request permission delete the build folder')];
+    const asked = await bridge.chat(first, ELIZA, tools);
+    const call = endsOnOneCall(asked);
+    expect(call).toMatchObject({ toolName: 'symposium-agent-action', parameters: { title: 'delete the build folder' } });
+    const rest = await bridge.chat([...first, replied(asked), results([call.toolCallId, [text('approved')]])], ELIZA, tools);
+    expect(textOfParts(rest)).toBe('Permission granted.');
+  });
+
+  test('asks permission: a rejection (the next request leaves the call out) gets an ordinary reply', async () => {
+    const first = user('request permission delete the build folder');
+    const asked = await bridge.chat([first], ELIZA, tools);
+    expect(endsOnOneCall(asked).toolName).toBe('symposium-agent-action');
+    const reply = textOfParts(await bridge.chat([first, user('I feel sad today')], ELIZA, tools));
+    expect(reply).toBe(elizaRespond(initialElizaState(), 'I feel sad today', { kind: 'cycle' }).reply);
+    expect(reply).not.toMatch(/permission|granted/i);
+  });
+});
