@@ -1,0 +1,100 @@
+/**
+ * The VS Code extension: a thin adapter (see README, "Architecture"). It registers the `symposium`
+ * language-model provider and the `symposium-agent-action` tool when `symposium.enableExperimentalLM`
+ * is on, and runs the bridge, which holds all the logic. Bundled to CommonJS by scripts/build-extension.mjs.
+ */
+import os from 'node:os';
+import * as vscode from 'vscode';
+import { isLogLevel, type LogLevel } from './log.js';
+import { registerAgentActionTool } from './extension/agent-action-tool.js';
+import { BridgeProcess } from './extension/bridge-process.js';
+import { createExtensionLog, type ExtensionLog } from './extension/log.js';
+import { parseAgentSettings, VENDOR, type ModelSettings } from './extension/models.js';
+import { SymposiumChatProvider } from './extension/provider.js';
+
+const SECTION = 'symposium';
+/** The bundled bridge, next to the bundled extension. */
+const BRIDGE_PATH = 'dist/extension/bridge.mjs';
+
+let shutdown: (() => Promise<void>) | undefined;
+
+export function activate(context: vscode.ExtensionContext): void {
+  const channel = vscode.window.createOutputChannel('Symposium', { log: true });
+  const config = () => vscode.workspace.getConfiguration(SECTION);
+  const logLevel = (): LogLevel => {
+    const level = config().get<string>('logLevel', 'info');
+    return isLogLevel(level) ? level : 'info';
+  };
+  const log = createExtensionLog(channel, logLevel);
+  const bridge = new BridgeProcess({ bridgePath: context.asAbsolutePath(BRIDGE_PATH), launch: () => ({ cwd: workspaceDir(), logLevel: logLevel() }), log });
+  const settings = (): ModelSettings => ({ agents: readAgents(config(), log, false), elizaDeterministic: config().get<boolean>('eliza.deterministic', false) });
+
+  let provider: SymposiumChatProvider | undefined;
+  let registration: vscode.Disposable | undefined;
+  const applyEnablement = () => {
+    const enabled = config().get<boolean>('enableExperimentalLM', false);
+    if (enabled && registration === undefined) {
+      readAgents(config(), log, true);
+      provider = new SymposiumChatProvider({ bridge, settings, log });
+      registration = vscode.Disposable.from(vscode.lm.registerLanguageModelChatProvider(VENDOR, provider), registerAgentActionTool(), provider);
+      log.info('language models registered (symposium.enableExperimentalLM is on)');
+    } else if (!enabled) {
+      if (registration !== undefined) log.info('language models unregistered (symposium.enableExperimentalLM is off)');
+      else log.info('symposium.enableExperimentalLM is off: no language models are registered');
+      registration?.dispose();
+      registration = provider = undefined;
+      void bridge.stop();
+    }
+  };
+
+  shutdown = async () => {
+    registration?.dispose();
+    registration = provider = undefined;
+    await bridge.dispose();
+  };
+
+  context.subscriptions.push(
+    channel,
+    { dispose: () => void shutdown?.() },
+    vscode.commands.registerCommand('symposium.manageAgents', () => vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.agents`)),
+    vscode.commands.registerCommand('symposium.showLog', () => channel.show()),
+    vscode.commands.registerCommand('symposium.restartBridge', async () => {
+      if (registration === undefined) {
+        await bridge.stop();
+        log.info('restart: symposium.enableExperimentalLM is off, so no bridge runs');
+        return;
+      }
+      await bridge.restart();
+      vscode.window.setStatusBarMessage('Symposium: bridge restarted', 3000);
+    }),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(`${SECTION}.enableExperimentalLM`)) applyEnablement();
+      if (event.affectsConfiguration(`${SECTION}.agents`)) {
+        readAgents(config(), log, true);
+        provider?.refresh();
+      }
+      if (event.affectsConfiguration(`${SECTION}.logLevel`) && bridge.pid !== undefined) {
+        log.info(`log level ${logLevel()}: the bridge uses it from its next start (command "Symposium: Restart Bridge")`);
+      }
+    }),
+  );
+  applyEnablement();
+}
+
+export async function deactivate(): Promise<void> {
+  await shutdown?.();
+  shutdown = undefined;
+}
+
+/** The agents of the settings; with `report`, what is wrong with the others goes to the log. */
+function readAgents(config: vscode.WorkspaceConfiguration, log: ExtensionLog, report: boolean): ModelSettings['agents'] {
+  const { agents, problems } = parseAgentSettings(config.get('agents'));
+  if (report) for (const problem of problems) log.warn(problem);
+  return agents;
+}
+
+/** Where ACP sessions run: the first workspace folder on disk, else the home directory. */
+function workspaceDir(): string {
+  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+  return folder?.uri.fsPath ?? os.homedir();
+}

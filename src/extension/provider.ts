@@ -1,0 +1,108 @@
+/**
+ * The LanguageModelChatProvider: VS Code's calls in, the bridge's protocol out. Conversion lives in
+ * `convert.ts`, the models in `models.ts`, the process in `bridge-process.ts`; this file only wires
+ * them to VS Code's types.
+ */
+import * as vscode from 'vscode';
+import { ResponseError } from 'vscode-jsonrpc/node.js';
+import { ProtocolErrorCodes } from '../protocol/errors.js';
+import { estimateTokens } from '../tokens/estimate.js';
+import { BridgeExitedError, type BridgeProcess } from './bridge-process.js';
+import { fromWireResponsePart, toWireContent, toWireRequest, type ConvertOptions, type ResponsePartFactory } from './convert.js';
+import type { ExtensionLog } from './log.js';
+import { findModel, modelsOf, type ModelEntry, type ModelSettings } from './models.js';
+
+/** `LanguageModelThinkingPart` is a proposed API: present in some VS Code builds, absent in others. */
+type ThinkingPartClass = new (value: string | string[], id?: string, metadata?: { readonly [key: string]: unknown }) => object;
+
+export function thinkingPartClass(): ThinkingPartClass | undefined {
+  return (vscode as unknown as { LanguageModelThinkingPart?: ThinkingPartClass }).LanguageModelThinkingPart;
+}
+
+export interface ProviderDeps {
+  readonly bridge: BridgeProcess;
+  readonly settings: () => ModelSettings;
+  readonly log: ExtensionLog;
+}
+
+export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<vscode.LanguageModelChatInformation>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+
+  constructor(private readonly deps: ProviderDeps) {}
+
+  /** The settings changed: VS Code asks for the models again. */
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  provideLanguageModelChatInformation(): ModelEntry[] {
+    return modelsOf(this.deps.settings()).map((entry) => entry.model);
+  }
+
+  async provideLanguageModelChatResponse(
+    model: vscode.LanguageModelChatInformation,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    const { bridge, log } = this.deps;
+    const entry = findModel(this.deps.settings(), model.id);
+    if (entry === undefined) throw vscode.LanguageModelError.NotFound(`Symposium has no model "${model.id}" (any more): check the symposium.agents setting.`);
+    const request = toWireRequest(messages, options, this.convertOptions());
+    log.debug(`request to ${model.id}: ${request.messages.length} messages, ${request.options.tools?.length ?? 0} tools`);
+    const factory = responsePartFactory();
+    try {
+      await bridge.provideChatResponse(
+        { modelId: model.id, messages: request.messages, agent: entry.agent, options: request.options },
+        (part) => {
+          if (token.isCancellationRequested) return;
+          const converted = fromWireResponsePart(part, factory);
+          if (converted === undefined) log.trace(`dropped a ${part.type} part: this VS Code cannot show it`);
+          else progress.report(converted);
+        },
+        token,
+      );
+    } catch (error) {
+      throw consumerError(error, token);
+    }
+  }
+
+  /** Local and cheap: consumers ask for every part of every prompt. */
+  async provideTokenCount(_model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
+    if (typeof text === 'string') return estimateTokens(text);
+    return estimateTokens({ role: 'user', content: toWireContent(text.content, { isThinking: this.convertOptions().isThinking }) });
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+
+  private convertOptions(): ConvertOptions {
+    const Thinking = thinkingPartClass();
+    return {
+      isThinking: Thinking === undefined ? undefined : (part) => part instanceof Thinking,
+      log: (message) => this.deps.log.warn(message),
+    };
+  }
+}
+
+function responsePartFactory(): ResponsePartFactory<vscode.LanguageModelResponsePart> {
+  const Thinking = thinkingPartClass();
+  return {
+    text: (value) => new vscode.LanguageModelTextPart(value),
+    toolCall: (callId, name, input) => new vscode.LanguageModelToolCallPart(callId, name, input),
+    data: (data, mimeType) => new vscode.LanguageModelDataPart(data, mimeType),
+    thinking: Thinking === undefined ? undefined : (value) => new Thinking(value) as vscode.LanguageModelResponsePart,
+  };
+}
+
+/** What the consumer sees when a response fails. */
+function consumerError(error: unknown, token: vscode.CancellationToken): Error {
+  if (token.isCancellationRequested) return new vscode.CancellationError();
+  if (error instanceof ResponseError && error.code === ProtocolErrorCodes.RequestCancelled) return new vscode.CancellationError();
+  if (error instanceof BridgeExitedError) return error;
+  if (error instanceof Error) return new Error(error.message);
+  return new Error(String(error));
+}
