@@ -74,6 +74,8 @@ interface Harness {
   readonly permissionRequests: acp.RequestPermissionRequest[];
   readonly exited: Promise<Exit>;
   stderr(): string;
+  /** The agent's stderr once it holds `text` (stderr is another pipe: it may trail the protocol). */
+  stderrHolding(text: string): Promise<string>;
   /** The first recorded update (past or future) that satisfies `predicate`. */
   waitForUpdate(predicate: (n: acp.SessionNotification) => boolean): Promise<acp.SessionNotification>;
   /**
@@ -143,6 +145,10 @@ function start(args: readonly string[] = [], permission: PermissionPolicy = choo
     permissionRequests,
     exited,
     stderr,
+    async stderrHolding(text) {
+      for (let waited = 0; waited < WAIT_MS && !stderr().includes(text); waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      return stderr();
+    },
     waitForUpdate(predicate) {
       const seen = updates.find(predicate);
       if (seen) return Promise.resolve(seen);
@@ -328,7 +334,7 @@ describe('scripted agent', () => {
     await h.waitForUpdate(isText('started'));
     const error = await rejection(h.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'hi' }] }));
     expect(error).toBeInstanceOf(acp.RequestError);
-    expect(h.stderr()).toContain('scripted-agent: OVERLAPPING PROMPT');
+    expect(await h.stderrHolding('scripted-agent: OVERLAPPING PROMPT')).toContain('scripted-agent: OVERLAPPING PROMPT');
     await h.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     expect((await first).stopReason).toBe('cancelled');
   });
@@ -355,7 +361,7 @@ describe('scripted agent', () => {
     expect(error).not.toBeInstanceOf(acp.RequestError);
     expect((error as Error).message).toBe('ACP connection closed');
     expect(await h.exited).toEqual({ code: 3, signal: null });
-    expect(h.stderr()).toContain('scripted-agent: crashing');
+    expect(await h.stderrHolding('scripted-agent: crashing')).toContain('scripted-agent: crashing');
     await h.connection.closed;
     expect(h.connection.signal.aborted).toBe(true);
   });
@@ -383,7 +389,7 @@ describe('scripted agent', () => {
     const error = await rejection(h.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION }));
     expect((error as Error).message).toBe('ACP connection closed');
     expect(await h.exited).toEqual({ code: 5, signal: null });
-    expect(h.stderr()).toContain('scripted-agent: exiting during initialize');
+    expect(await h.stderrHolding('scripted-agent: exiting during initialize')).toContain('scripted-agent: exiting during initialize');
   });
 
   test('connectWith: a scoped workflow with the ActiveSession helpers', async () => {
