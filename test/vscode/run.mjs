@@ -1,0 +1,512 @@
+#!/usr/bin/env node
+// `npm run test:vscode`: runs the driver's scenarios (test/vscode/driver) against the packaged extension
+// (symposium-lm.vsix) in a real VS Code extension host.
+//
+// Offline (the default), that host is code-server (VS Code 1.139) from the npm registry, installed into a cache
+// outside the clone by host.mjs, served to headless Chromium driven by playwright-core
+// (shared/docs/vscode-host.md). With VSCODE_EXECUTABLE_PATH set, the same driver runs in that desktop VS Code
+// instead (see runElectron: not verified on these machines, which have no desktop VS Code).
+//
+// Environment:
+//   SYMPOSIUM_VSCODE_TIMEOUT_MS   how long to wait for the driver's report (default 180000)
+//   SYMPOSIUM_VSCODE_KEEP=1       keep the run's temp dir (logs, settings, report) even when everything passed
+//   SYMPOSIUM_VSCODE_ONLY         comma-separated scenario names to run (default: all)
+//   SYMPOSIUM_VSCODE_HOST_CACHE   where the host is installed (default ~/.cache/symposium-vscode-host)
+//   VSCODE_EXECUTABLE_PATH        a desktop VS Code to run the suite in, instead of code-server (unverified here)
+//   SYMPOSIUM_VSCODE_HOST=electron  the same through @vscode/test-electron's download (needs it installed, and internet)
+//
+// The last line printed is `vscode: N passed, N failed`; the exit code is 0 only when every planned scenario passed
+// and no process the run started outlived it.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, closeSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureHost } from './host.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(HERE, '..', '..');
+const VSIX = join(REPO, 'symposium-lm.vsix');
+const DRIVER_DIR = join(HERE, 'driver');
+const SCRIPTED_AGENT = join(REPO, 'dist', 'test', 'fixtures', 'scripted-agent.js');
+const REPORT_TIMEOUT_MS = Number(process.env.SYMPOSIUM_VSCODE_TIMEOUT_MS || 180_000);
+const RUN_MARKER = 'SYMPOSIUM_VSCODE_RUN';
+
+const t0 = Date.now();
+const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+const log = (msg) => console.log(`[test:vscode ${elapsed()}] ${msg}`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function run(cmd, args, opts = {}) {
+  log(`$ ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...opts });
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status ?? r.signal}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What goes into the host: the extension, the driver, the scripted agent.
+
+/** The newest modification time among these files and folders (recursively), 0 when none exists. */
+function newestMtime(paths) {
+  let newest = 0;
+  const visit = (p) => {
+    if (!existsSync(p)) return;
+    const s = statSync(p);
+    if (s.isDirectory()) for (const e of readdirSync(p)) visit(join(p, e));
+    else newest = Math.max(newest, s.mtimeMs);
+  };
+  paths.forEach(visit);
+  return newest;
+}
+
+function vsce(cwd, out) {
+  run(process.execPath, [join(REPO, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], { cwd });
+}
+
+/** The extension under test as a .vsix, (re)built with `npm run package` when missing or older than its sources. */
+function extensionVsix(runDir) {
+  const rootFiles = readdirSync(REPO).filter((f) => /^(package\.json|tsconfig.*\.json|esbuild.*|\.vscodeignore|README\.md|LICENSE.*)$/.test(f));
+  const sources = newestMtime([join(REPO, 'src'), join(REPO, 'scripts'), ...rootFiles.map((f) => join(REPO, f))]);
+  if (existsSync(VSIX) && statSync(VSIX).mtimeMs >= sources) {
+    log(`using ${VSIX} (newer than its sources)`);
+    return VSIX;
+  }
+  const scripts = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).scripts || {};
+  if (!scripts.package) throw new Error('package.json has no "package" script to build symposium-lm.vsix');
+  log(existsSync(VSIX) ? `${VSIX} is older than its sources: rebuilding` : `no ${VSIX}: building it`);
+  run('npm', ['run', 'package'], { cwd: REPO });
+  if (!existsSync(VSIX)) throw new Error(`npm run package did not produce ${VSIX}`);
+  return VSIX;
+}
+
+/** dist/test/fixtures/scripted-agent.js, compiled when missing or older than its source. */
+function scriptedAgent() {
+  const source = join(REPO, 'test', 'fixtures', 'scripted-agent.ts');
+  if (!existsSync(SCRIPTED_AGENT) || statSync(SCRIPTED_AGENT).mtimeMs < newestMtime([source])) {
+    run(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', REPO], { cwd: REPO });
+  }
+  if (!existsSync(SCRIPTED_AGENT)) throw new Error(`no ${SCRIPTED_AGENT} after tsc`);
+  return SCRIPTED_AGENT;
+}
+
+function settings(reportPath, confirmations) {
+  const only = (process.env.SYMPOSIUM_VSCODE_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
+  return {
+    'security.workspace.trust.enabled': false,
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'git.enabled': false,
+    'github.gitAuthentication': false,
+    'symposium.enableExperimentalLM': true,
+    'symposium.eliza.deterministic': true,
+    'symposium.logLevel': 'debug',
+    // The scripted ACP agent runs with this Node (20, the project's), not the host's Node 24.
+    'symposium.agents': [{ id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent()] }],
+    'symposiumTest.reportPath': reportPath,
+    'symposiumTest.confirmations': confirmations,
+    'symposiumTest.only': only,
+  };
+}
+
+function prepareRunDir() {
+  const runDir = mkdtempSync(join(tmpdir(), 'symposium-vscode-'));
+  const dirs = {
+    runDir,
+    userData: join(runDir, 'user-data'),
+    extensions: join(runDir, 'extensions'),
+    workspace: join(runDir, 'workspace'),
+    report: join(runDir, 'report.json'),
+    dialogs: join(runDir, 'dialogs.json'),
+  };
+  for (const d of [dirs.userData, dirs.extensions, dirs.workspace, join(dirs.userData, 'User')]) mkdirSync(d, { recursive: true });
+  writeFileSync(join(dirs.workspace, 'README.md'), 'A workspace for the symposium-lm VS Code tests.\n');
+  writeFileSync(dirs.dialogs, '[]\n');
+  return dirs;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Processes: everything the run starts carries RUN_MARKER=<runDir> in its environment, so that whatever
+// outlives its parent (an agent in its own process group, a file watcher) is still found and ended.
+
+function processTable() {
+  const table = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      table.set(Number(name), { pid: Number(name), state: fields[0], ppid: Number(fields[1]), pgid: Number(fields[2]) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return table;
+}
+
+function hasMarker(pid, runDir) {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`${RUN_MARKER}=${runDir}`);
+  } catch {
+    return false;
+  }
+}
+
+/** Live (non-zombie) processes started by this run: descendants of the roots, and any carrying the marker. */
+function runProcesses(roots, runDir) {
+  const table = processTable();
+  const found = new Set();
+  const children = new Map();
+  for (const p of table.values()) children.set(p.ppid, [...(children.get(p.ppid) || []), p.pid]);
+  const visit = (pid) => {
+    if (found.has(pid) || !table.has(pid)) return;
+    found.add(pid);
+    (children.get(pid) || []).forEach(visit);
+  };
+  roots.filter(Boolean).forEach(visit);
+  for (const p of table.values()) if (p.pid !== process.pid && hasMarker(p.pid, runDir)) found.add(p.pid);
+  found.delete(process.pid);
+  return [...found].filter((pid) => table.get(pid)?.state !== 'Z').map((pid) => table.get(pid));
+}
+
+function signal(pid, sig) {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // already gone
+  }
+}
+
+const alive = (pid) => {
+  const p = processTable().get(pid);
+  return p !== undefined && p.state !== 'Z';
+};
+
+/**
+ * Ends every process of the run: TERM to each (and to the process groups they lead), KILL after 5 s to what is
+ * left; twice, for what was started meanwhile. Returns `ps` lines for any process of the run still alive.
+ */
+async function endProcesses(roots, runDir) {
+  for (let round = 0; round < 2; round++) {
+    let procs = runProcesses(roots, runDir);
+    if (procs.length === 0) break;
+    log(`ending ${procs.length} process(es) of the run: ${procs.map((p) => p.pid).join(' ')}`);
+    const groups = new Set(procs.map((p) => p.pgid).filter((g) => g > 1 && g !== process.pid && procs.some((p) => p.pid === g)));
+    for (const g of groups) signal(-g, 'SIGTERM');
+    for (const p of procs) signal(p.pid, 'SIGTERM');
+    const deadline = Date.now() + 5000;
+    while (procs.length > 0 && Date.now() < deadline) {
+      await sleep(200);
+      procs = procs.filter((p) => alive(p.pid));
+    }
+    if (procs.length > 0) log(`still alive after SIGTERM, killing: ${procs.map((p) => p.pid).join(' ')}`);
+    for (const p of procs) signal(p.pid, 'SIGKILL');
+    await sleep(300);
+  }
+  // Verify with ps, as a person would.
+  const left = runProcesses(roots, runDir).map((p) => p.pid);
+  if (left.length === 0) return [];
+  const ps = spawnSync('ps', ['-o', 'pid=,ppid=,stat=,args=', '-p', left.join(',')], { encoding: 'utf8' });
+  return ps.stdout.split('\n').filter((l) => l.trim() !== '');
+}
+
+async function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function waitForHttp(url, timeoutMs, child) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`code-server exited with ${child.exitCode} before listening`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await sleep(250);
+  }
+}
+
+function readReport(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// code-server + headless Chromium.
+
+async function runCodeServer(dirs, vsixPath, state) {
+  const host = ensureHost();
+  log('host ready');
+  const driverVsix = join(dirs.runDir, 'driver.vsix');
+  vsce(DRIVER_DIR, driverVsix);
+  writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings(dirs.report, 'dialog'), null, 2));
+
+  const env = {
+    ...host.env24,
+    [RUN_MARKER]: dirs.runDir,
+    XDG_CONFIG_HOME: join(dirs.runDir, 'xdg-config'),
+    XDG_DATA_HOME: join(dirs.runDir, 'xdg-data'),
+    // No extension gallery: the workbench would look for updates of the built-in extensions (open-vsx); a
+    // closed loopback port makes that fail at once, without a name lookup.
+    EXTENSIONS_GALLERY: JSON.stringify({ serviceUrl: 'http://127.0.0.1:9/gallery', itemUrl: 'http://127.0.0.1:9/item', resourceUrlTemplate: 'http://127.0.0.1:9/resource' }),
+  };
+  const csArgs = ['--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
+  run(host.nodeBin, [host.entry, ...csArgs, '--install-extension', vsixPath, '--install-extension', driverVsix, '--force'], { env });
+
+  const port = await freePort();
+  const out = openSync(join(dirs.runDir, 'code-server.log'), 'a');
+  log(`starting code-server on 127.0.0.1:${port}`);
+  const cs = spawn(
+    host.nodeBin,
+    [host.entry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, ...csArgs, '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', dirs.workspace],
+    { detached: true, env, stdio: ['ignore', out, out] },
+  );
+  closeSync(out);
+  state.roots.push(cs.pid);
+  await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000, cs);
+  log('code-server is listening');
+
+  const { chromium } = await import('playwright-core');
+  state.browser = await chromium.launch({
+    executablePath: host.chromium,
+    env: { ...process.env, [RUN_MARKER]: dirs.runDir },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+  const page = await state.browser.newPage({ viewport: { width: 1400, height: 900 } });
+  state.page = page;
+  const browserLog = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') browserLog.push(`console.error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => browserLog.push(`pageerror: ${e.message}`));
+  state.browserLog = browserLog;
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(dirs.workspace)}`);
+  log('workbench opened; waiting for the driver');
+
+  const dialogs = [];
+  return waitForReport(dirs, async () => {
+    // Confirmation dialogs (vscode.lm.invokeTool on a tool with confirmationMessages): answer Yes, except for
+    // the permission scenario that rejects ("reject me"), which gets Cancel.
+    const box = page.locator('.monaco-dialog-box');
+    if ((await box.count()) === 0) return;
+    const text = (await box.first().innerText({ timeout: 2000 }).catch(() => '')).trim();
+    const answer = /reject me/.test(text) ? 'Cancel' : 'Yes';
+    dialogs.push({ text, clicked: answer, at: new Date().toISOString() });
+    writeFileSync(dirs.dialogs, JSON.stringify(dialogs, null, 2));
+    log(`confirmation dialog ${JSON.stringify(text.replace(/\s+/g, ' '))}: clicking ${answer}`);
+    await box.first().getByRole('button', { name: answer, exact: true }).click({ timeout: 5000 });
+    await box.first().waitFor({ state: 'detached', timeout: 5000 }).catch(() => {});
+  });
+}
+
+/** Polls the report until the driver is done (or the timeout), printing the driver's log as it grows. */
+async function waitForReport(dirs, onTick) {
+  const deadline = Date.now() + REPORT_TIMEOUT_MS;
+  let printed = 0;
+  for (;;) {
+    const report = readReport(dirs.report);
+    if (report) {
+      for (const line of report.log.slice(printed)) log(`driver: ${line.replace(/^\S+ /, '')}`);
+      printed = report.log.length;
+      if (report.done) return report;
+    }
+    if (Date.now() > deadline) {
+      log(`no complete report after ${REPORT_TIMEOUT_MS} ms`);
+      return report;
+    }
+    if (onTick) await onTick().catch((e) => log(`while watching the workbench: ${e.message}`));
+    await sleep(300);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// A desktop VS Code (Electron) through @vscode/test-electron: VSCODE_EXECUTABLE_PATH, or
+// SYMPOSIUM_VSCODE_HOST=electron (which downloads VS Code: needs internet).
+//
+// Not run where this project is developed (no desktop VS Code, no internet): written to @vscode/test-electron's
+// conventions and kept as close to the code-server path as possible, but unverified there. The vsix is unpacked
+// and loaded with --extensionDevelopmentPath, like the driver. There is no page to click confirmation dialogs in,
+// so the permission tool's result is sent directly (symposiumTest.confirmations = "direct"). runTests starts VS
+// Code with an extensionTestsPath module that waits for the driver's report. Without a DISPLAY, an Xvfb (Debian
+// package xvfb) is started for it.
+
+async function startXvfb(dirs, state) {
+  if (process.env.DISPLAY) return process.env.DISPLAY;
+  if (spawnSync('which', ['Xvfb']).status !== 0) throw new Error('no DISPLAY and no Xvfb (apt-get install xvfb)');
+  for (let n = 99; n < 120; n++) {
+    if (existsSync(`/tmp/.X11-unix/X${n}`) || existsSync(`/tmp/.X${n}-lock`)) continue;
+    const xvfb = spawn('Xvfb', [`:${n}`, '-screen', '0', '1400x900x24', '-nolisten', 'tcp'], {
+      detached: true,
+      env: { ...process.env, [RUN_MARKER]: dirs.runDir },
+      stdio: 'ignore',
+    });
+    state.roots.push(xvfb.pid);
+    await sleep(1000);
+    if (xvfb.exitCode === null) return `:${n}`;
+  }
+  throw new Error('could not start Xvfb');
+}
+
+async function runElectron(dirs, vsixPath, state) {
+  const executable = process.env.VSCODE_EXECUTABLE_PATH || undefined;
+  if (executable !== undefined && !existsSync(executable)) throw new Error(`VSCODE_EXECUTABLE_PATH ${executable} does not exist`);
+  const testElectron = await import('@vscode/test-electron');
+  const unpacked = join(dirs.runDir, 'extension-under-test');
+  run('unzip', ['-q', vsixPath, 'extension/*', '-d', unpacked]);
+  writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings(dirs.report, 'direct'), null, 2));
+  const launchArgs = [
+    dirs.workspace,
+    '--user-data-dir', dirs.userData,
+    '--extensions-dir', dirs.extensions,
+    '--disable-workspace-trust',
+    '--skip-welcome',
+    '--skip-release-notes',
+    '--disable-telemetry',
+    '--no-sandbox',
+    '--disable-gpu',
+  ];
+  const devPaths = [join(unpacked, 'extension'), DRIVER_DIR];
+  const env = { ...process.env, [RUN_MARKER]: dirs.runDir, DISPLAY: await startXvfb(dirs, state) };
+  log(`running ${executable ?? 'a downloaded VS Code'} through @vscode/test-electron`);
+  const testsModule = join(dirs.runDir, 'electron-tests.cjs');
+  writeFileSync(
+    testsModule,
+    `// extensionTestsPath for @vscode/test-electron: resolves once the driver's report is complete; VS Code then exits.
+const fs = require('fs');
+exports.run = async () => {
+const deadline = Date.now() + ${REPORT_TIMEOUT_MS};
+for (;;) {
+  try { if (JSON.parse(fs.readFileSync(${JSON.stringify(dirs.report)}, 'utf8')).done) return; } catch {}
+  if (Date.now() > deadline) throw new Error('no complete report');
+  await new Promise((r) => setTimeout(r, 300));
+}
+};\n`,
+  );
+  // runTests spawns VS Code with process.env; make the run's processes findable through the marker.
+  Object.assign(process.env, { [RUN_MARKER]: dirs.runDir, DISPLAY: env.DISPLAY });
+  const exited = testElectron
+    .runTests({ vscodeExecutablePath: executable, extensionDevelopmentPath: devPaths, extensionTestsPath: testsModule, launchArgs, extensionTestsEnv: env })
+    .catch((e) => log(`runTests: ${e.message}`));
+  const report = await waitForReport(dirs);
+  await Promise.race([exited, sleep(10_000)]);
+  return report;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+function printResults(report) {
+  const scenarios = report?.scenarios ?? [];
+  const planned = report?.planned ?? [];
+  let passed = 0;
+  let failed = 0;
+  console.log('');
+  console.log(`VS Code ${report?.vscodeVersion ?? '?'} (${report?.appName ?? 'no report'})`);
+  for (const s of scenarios) {
+    if (s.passed) {
+      passed++;
+      console.log(`  ✓ ${s.name} (${s.ms} ms)`);
+    } else {
+      failed++;
+      console.log(`  ✗ ${s.name} (${s.ms} ms): ${s.error}`);
+      console.log(`      ${JSON.stringify(s.details).slice(0, 2000)}`);
+    }
+  }
+  for (const name of planned.filter((n) => !scenarios.some((s) => s.name === n))) {
+    failed++;
+    console.log(`  ✗ ${name}: did not run (the driver did not finish)`);
+  }
+  if (!report) {
+    failed++;
+    console.log('  ✗ the driver wrote no report');
+  }
+  return { passed, failed };
+}
+
+function tail(file, lines) {
+  if (!existsSync(file)) return;
+  const text = readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  console.log(`--- last lines of ${file} ---\n${text}`);
+}
+
+function findFiles(dir, pattern, found = []) {
+  if (!existsSync(dir)) return found;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) findFiles(p, pattern, found);
+    else if (pattern.test(e.name)) found.push(p);
+  }
+  return found;
+}
+
+async function main() {
+  const dirs = prepareRunDir();
+  log(`run dir ${dirs.runDir}`);
+  const state = { roots: [], browser: undefined, page: undefined, browserLog: [] };
+  let report;
+  let error;
+  let interrupted = false;
+  const onSignal = (sig) => {
+    interrupted = true;
+    log(`${sig}: stopping`);
+    cleanup().finally(() => {
+      console.log(`(interrupted; kept ${dirs.runDir})`);
+      process.exit(130);
+    });
+  };
+  let cleaned;
+  const cleanup = () =>
+    (cleaned ??= (async () => {
+      if (state.page && (error || !report?.done)) {
+        await state.page.screenshot({ path: join(dirs.runDir, 'screenshot.png') }).catch(() => {});
+      }
+      if (state.browser) await state.browser.close().catch(() => {});
+      return endProcesses(state.roots, dirs.runDir);
+    })());
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const vsixPath = extensionVsix(dirs.runDir);
+    report = process.env.VSCODE_EXECUTABLE_PATH || process.env.SYMPOSIUM_VSCODE_HOST === 'electron' ? await runElectron(dirs, vsixPath, state) : await runCodeServer(dirs, vsixPath, state);
+  } catch (e) {
+    error = e;
+    log(`error: ${e.stack || e.message}`);
+  }
+  const left = await cleanup();
+  if (interrupted) return;
+  const { passed, failed } = printResults(report);
+  const ok = !error && failed === 0 && passed > 0 && left.length === 0;
+  if (left.length > 0) console.log(`  ✗ processes left running after the run:\n    ${left.join('\n    ')}`);
+  if (!ok) {
+    for (const f of findFiles(join(dirs.userData, 'logs'), /^remoteexthost\.log$|^Symposium\.log$/)) tail(f, 60);
+    tail(join(dirs.runDir, 'code-server.log'), 30);
+    if (state.browserLog.length > 0) console.log(`--- browser errors ---\n${state.browserLog.slice(-20).join('\n')}`);
+    console.log(`(kept ${dirs.runDir}: settings, logs${existsSync(join(dirs.runDir, 'screenshot.png')) ? ', screenshot.png' : ''}, report.json)`);
+  } else if (process.env.SYMPOSIUM_VSCODE_KEEP === '1') {
+    console.log(`(kept ${dirs.runDir})`);
+  } else {
+    rmSync(dirs.runDir, { recursive: true, force: true });
+  }
+  console.log(`wall time ${elapsed()}`);
+  console.log(`vscode: ${passed} passed, ${failed + (error && failed === 0 ? 1 : 0) + (left.length > 0 ? 1 : 0)} failed`);
+  process.exitCode = ok ? 0 : 1;
+}
+
+await main();
