@@ -127,7 +127,8 @@ export class BridgeProcess {
   private spawn(): Running {
     const { bridgePath, log } = this.options;
     const { cwd, logLevel } = this.options.launch();
-    const args = ['--cwd', cwd, '--log-level', logLevel, ...(this.options.extraArgs ?? [])];
+    // VS Code hands a provider's parts on in batches about 30 ms apart: slower words let Eliza be seen streaming.
+    const args = ['--cwd', cwd, '--log-level', logLevel, '--eliza-pace-ms', '40', ...(this.options.extraArgs ?? [])];
     const env = { ...(this.options.env ?? process.env), ELECTRON_RUN_AS_NODE: '1' };
     const { client, child } = LmClient.spawn({ cliPath: bridgePath, args, cwd, env, stderr: 'pipe' });
     log.info(`bridge started (pid ${child.pid ?? '?'}): ${process.execPath} ${bridgePath} vscodelm ${args.join(' ')}`);
