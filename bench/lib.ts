@@ -1,0 +1,207 @@
+/**
+ * Shared pieces of the benchmark (bench/main.ts): statistics, the table row shape, and the two ways of
+ * reaching the scripted ACP agent: through the built bridge (`symposium-lm vscodelm`, spoken to with
+ * LmClient) and directly over ACP with the SDK's client side (the baseline).
+ */
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Readable, Writable } from 'node:stream';
+import type { ReadableStream, WritableStream } from 'node:stream/web';
+import { fileURLToPath } from 'node:url';
+import * as acp from '@agentclientprotocol/sdk';
+import { StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
+import { LmClient } from '../src/client/lm-client.js';
+import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../src/protocol/messages.js';
+
+/** The repository root (this file runs from dist/bench/). */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLI = path.join(ROOT, 'dist/src/cli/main.js');
+export const BUNDLED_CLI = path.join(ROOT, 'dist/extension/bridge.mjs');
+export const AGENT = path.join(ROOT, 'dist/test/fixtures/scripted-agent.js');
+
+export const now = (): number => performance.now();
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+// ---------------------------------------------------------------------------------------------------
+// Statistics and the table.
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** Nearest-rank percentile. */
+export function percentile(xs: readonly number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+
+export interface Row {
+  readonly row: string;
+  readonly metric: string;
+  readonly median: number;
+  readonly p99?: number;
+  readonly baseline?: number;
+  readonly unit: string;
+  /** median / baseline, unless given (e.g. for rows whose ratio is the other way round). */
+  readonly ratio?: number;
+  readonly bar: string;
+  /** undefined: an informational row, no bar of its own. */
+  readonly met?: boolean;
+  /** Iterations (and warm-up), shown under the table. */
+  readonly counts: string;
+}
+
+/** Keeps results from being optimised away. */
+export let sink = 0;
+export function consume(x: number): void {
+  sink = (sink + x) | 0;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Messages.
+
+export const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', value: text }] });
+export const replied = (parts: readonly ResponsePart[]): Message => ({ role: 'assistant', content: [...parts] });
+
+export function scriptedAgent(...flags: string[]): AgentDefinition {
+  return { mcp_server: { name: 'scripted', command: process.execPath, args: [AGENT, ...flags], env: [] } };
+}
+
+export const SEARCH: ToolDefinition = {
+  name: 'search_workspace',
+  description: 'Searches the workspace for text',
+  inputSchema: { type: 'object', properties: { query: { type: 'string' } } },
+};
+
+// ---------------------------------------------------------------------------------------------------
+// The bridge.
+
+export class Bridge {
+  readonly client: LmClient;
+  readonly child: ChildProcess;
+
+  constructor(args: readonly string[] = [], cliPath = CLI) {
+    // BENCH_BRIDGE_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) goes to the bridge's Node, for profiling.
+    const nodeArgs = (process.env.BENCH_BRIDGE_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+    this.child = spawn(process.execPath, [...nodeArgs, cliPath, 'vscodelm', '--log-level', 'warn', ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.client = new LmClient(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  /** One response; `firstAt` is when its first part arrived, `endAt` when the request resolved. */
+  async turn(
+    messages: Message[],
+    agent: AgentDefinition,
+    tools?: ToolDefinition[],
+    onPart?: (part: ResponsePart, at: number) => void,
+  ): Promise<{ parts: ResponsePart[]; startAt: number; firstAt: number; endAt: number }> {
+    const parts: ResponsePart[] = [];
+    let firstAt = NaN;
+    const startAt = now();
+    await this.client.provideChatResponse({ modelId: 'bench', messages, agent, ...(tools ? { options: { tools } } : {}) }, (part) => {
+      const at = now();
+      if (parts.length === 0) firstAt = at;
+      parts.push(part);
+      onPart?.(part, at);
+    });
+    return { parts, startAt, firstAt, endAt: now() };
+  }
+
+  /** Resident memory of the bridge process, in bytes. */
+  rss(): number {
+    const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
+    const kb = /VmRSS:\s+(\d+) kB/.exec(status);
+    if (kb === null) throw new Error('no VmRSS');
+    return Number(kb[1]) * 1024;
+  }
+
+  async close(): Promise<void> {
+    this.client.dispose();
+    this.child.stdin!.end();
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Direct ACP: the SDK's client side talking to the scripted agent, as the integration tests do.
+
+export class DirectAcp {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly connection: acp.ClientConnection;
+  /** Called with every session/update, on arrival. */
+  onUpdate: (n: acp.SessionNotification, at: number) => void = () => undefined;
+  private initialized: Promise<unknown> | undefined;
+
+  constructor(flags: readonly string[] = []) {
+    this.child = spawn(process.execPath, [AGENT, ...flags], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stderr.resume();
+    this.child.stdin.on('error', () => undefined);
+    const stream = acp.ndJsonStream(
+      Writable.toWeb(this.child.stdin) as WritableStream<Uint8Array>,
+      Readable.toWeb(this.child.stdout) as ReadableStream<Uint8Array>,
+    );
+    this.connection = acp
+      .client({ name: 'bench' })
+      .onNotification(acp.methods.client.session.update, ({ params }) => this.onUpdate(params, now()))
+      .connect(stream);
+  }
+
+  async newSession(mcpServers: acp.McpServer[] = []): Promise<string> {
+    this.initialized ??= this.connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+    await this.initialized;
+    return (await this.connection.agent.request(acp.methods.agent.session.new, { cwd: ROOT, mcpServers })).sessionId;
+  }
+
+  /**
+   * One prompt; resolves once the response came and `expectedChars` characters of agent_message_chunk text
+   * arrived (the SDK may deliver a turn's last updates after its response).
+   */
+  async prompt(sessionId: string, text: string, expectedChars: number): Promise<{ startAt: number; firstAt: number; endAt: number; chunks: number; chars: number }> {
+    let firstAt = NaN;
+    let chunks = 0;
+    let chars = 0;
+    let lastAt = NaN;
+    let allThere: () => void = () => undefined;
+    const arrived = new Promise<void>((resolve) => (allThere = resolve));
+    this.onUpdate = ({ sessionId: id, update }, at) => {
+      if (id !== sessionId || update.sessionUpdate !== 'agent_message_chunk' || update.content.type !== 'text') return;
+      if (chunks === 0) firstAt = at;
+      chunks++;
+      chars += update.content.text.length;
+      lastAt = at;
+      if (chars >= expectedChars) allThere();
+    };
+    const startAt = now();
+    await this.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
+    const respondedAt = now();
+    await arrived;
+    return { startAt, firstAt, endAt: Math.max(respondedAt, lastAt), chunks, chars };
+  }
+
+  async close(): Promise<void> {
+    this.connection.close();
+    this.child.stdin.end();
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+/** The length of what `stream N` says: `c1 ` … `cN `. */
+export function streamChars(n: number): number {
+  let total = 0;
+  for (let i = 1; i <= n; i++) total += String(i).length + 2;
+  return total;
+}

@@ -1,0 +1,146 @@
+/** Rows 1 and 2: a short turn, and streaming, through the bridge and over direct ACP to the same agent. */
+import type { Message } from '../../src/protocol/messages.js';
+import { Bridge, DirectAcp, median, percentile, replied, scriptedAgent, sleep, streamChars, user, type Row } from '../lib.js';
+
+const TURN_WARMUP = 20;
+const TURN_ITERATIONS = 150;
+/** Turns per conversation (session) before a new one starts; a conversation's first turn is not timed. */
+const TURNS_PER_CONVERSATION = 25;
+/**
+ * Pause between turns, as between a user's messages. Longer than the bridge's late-update grace (50 ms):
+ * a prompt sent sooner after the agent's last update first waits that out (by design, so that updates
+ * trailing a turn never reach the next response).
+ */
+const GAP_MS = 70;
+
+const STREAM_CHUNKS = 100_000;
+const STREAM_WARMUP = 1;
+const STREAM_ITERATIONS = 3;
+
+export async function turnOverhead(): Promise<Row[]> {
+  const bridged = { first: [] as number[], whole: [] as number[] };
+  const direct = { first: [] as number[], whole: [] as number[] };
+  const total = TURN_WARMUP + TURN_ITERATIONS;
+
+  const bridge = new Bridge();
+  const agent = scriptedAgent();
+  try {
+    let history: Message[] = [];
+    for (let i = 0, inConversation = 0; i < total; ) {
+      if (inConversation === 0) history = [];
+      history.push(user(inConversation === 0 ? `say hello ${i}` : 'say hello'));
+      const t = await bridge.turn([...history], agent);
+      history.push(replied(t.parts));
+      if (inConversation > 0) {
+        if (i >= TURN_WARMUP) {
+          bridged.first.push(t.firstAt - t.startAt);
+          bridged.whole.push(t.endAt - t.startAt);
+        }
+        i++;
+      }
+      inConversation = (inConversation + 1) % TURNS_PER_CONVERSATION;
+      await sleep(GAP_MS);
+    }
+  } finally {
+    await bridge.close();
+  }
+
+  const acp = new DirectAcp();
+  try {
+    let session = '';
+    for (let i = 0, inConversation = 0; i < total; ) {
+      if (inConversation === 0) session = await acp.newSession();
+      const t = await acp.prompt(session, inConversation === 0 ? `say hello ${i}` : 'say hello', 'hello'.length);
+      if (inConversation > 0) {
+        if (i >= TURN_WARMUP) {
+          direct.first.push(t.firstAt - t.startAt);
+          direct.whole.push(t.endAt - t.startAt);
+        }
+        i++;
+      }
+      inConversation = (inConversation + 1) % TURNS_PER_CONVERSATION;
+      await sleep(GAP_MS);
+    }
+  } finally {
+    await acp.close();
+  }
+
+  const counts = `${TURN_ITERATIONS} turns (+${TURN_WARMUP} warm-up), ${TURNS_PER_CONVERSATION - 1} timed per conversation, ${GAP_MS} ms apart`;
+  const firstAdded = median(bridged.first) - median(direct.first);
+  return [
+    {
+      row: '1',
+      metric: 'turn: first part (ms)',
+      median: median(bridged.first),
+      p99: percentile(bridged.first, 99),
+      baseline: median(direct.first),
+      unit: 'ms',
+      bar: `≤ +2 ms (added ${firstAdded.toFixed(2)})`,
+      met: firstAdded <= 2,
+      counts,
+    },
+    {
+      row: '1',
+      metric: 'turn: whole (ms)',
+      median: median(bridged.whole),
+      p99: percentile(bridged.whole, 99),
+      baseline: median(direct.whole),
+      unit: 'ms',
+      bar: `— (added ${(median(bridged.whole) - median(direct.whole)).toFixed(2)})`,
+      counts,
+    },
+  ];
+}
+
+export async function streamingThroughput(): Promise<Row[]> {
+  const expected = streamChars(STREAM_CHUNKS);
+  const bridged: number[] = [];
+  const bridgedParts: number[] = [];
+  const direct: number[] = [];
+
+  const bridge = new Bridge();
+  const agent = scriptedAgent();
+  try {
+    for (let i = 0; i < STREAM_WARMUP + STREAM_ITERATIONS; i++) {
+      // A new conversation each run (its first line differs), so no run carries the last one's reply.
+      const t = await bridge.turn([user(`stream ${STREAM_CHUNKS}\nthink run ${i}`)], agent);
+      const chars = t.parts.reduce((n, p) => n + (p.type === 'text' ? p.value.length : 0), 0);
+      if (chars !== expected) throw new Error(`row 2: the bridge delivered ${chars} characters, not ${expected}`);
+      if (i >= STREAM_WARMUP) {
+        bridged.push(chars / ((t.endAt - t.startAt) / 1000));
+        bridgedParts.push(t.parts.length);
+      }
+      await sleep(100);
+    }
+  } finally {
+    await bridge.close();
+  }
+
+  const acp = new DirectAcp();
+  try {
+    for (let i = 0; i < STREAM_WARMUP + STREAM_ITERATIONS; i++) {
+      const session = await acp.newSession();
+      const t = await acp.prompt(session, `stream ${STREAM_CHUNKS}\nthink run ${i}`, expected);
+      if (t.chars !== expected) throw new Error(`row 2: direct ACP delivered ${t.chars} characters, not ${expected}`);
+      if (i >= STREAM_WARMUP) direct.push(t.chars / ((t.endAt - t.startAt) / 1000));
+      await sleep(100);
+    }
+  } finally {
+    await acp.close();
+  }
+
+  const ratio = median(bridged) / median(direct);
+  return [
+    {
+      row: '2',
+      metric: `streaming: chars/s (${STREAM_CHUNKS} chunks → ~${Math.round(median(bridgedParts))} parts)`,
+      median: median(bridged),
+      baseline: median(direct),
+      unit: 'chars/s',
+      ratio,
+      bar: '≥ 0.8× direct',
+      met: ratio >= 0.8,
+      counts: `${STREAM_ITERATIONS} runs of ${STREAM_CHUNKS} chunks (+${STREAM_WARMUP} warm-up), each side`,
+    },
+  ];
+}
