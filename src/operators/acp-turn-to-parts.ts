@@ -1,4 +1,4 @@
-import { asyncScheduler, connect, debounceTime, filter, mergeMap, takeUntil, takeWhile, type OperatorFunction, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, connect, debounce, filter, mergeMap, takeUntil, takeWhile, timer, type OperatorFunction, type SchedulerLike } from 'rxjs';
 import type { AcpTurnEvent } from '../agents/acp/turn-events.js';
 import type { TurnRendering } from '../agents/acp/update-parts.js';
 import type { ResponsePart } from '../protocol/messages.js';
@@ -6,24 +6,35 @@ import type { ResponsePart } from '../protocol/messages.js';
 /**
  * Turns the events of an ACP prompt turn into the parts of one response. The response ends when the
  * agent stops, or when it waits on VS Code: permission requests become `symposium-agent-action` tool
- * calls and calls of bridged tools become calls of those tools; once no further one has come for
- * `settleMs` (agents make several at once) the response completes so that VS Code can run and
- * confirm them; the agent's turn stays paused meanwhile.
+ * calls and calls of bridged tools become calls of those tools; once no further one has come for a
+ * moment (agents make several at once) the response completes so that VS Code can run and confirm
+ * them; the agent's turn stays paused meanwhile. The moment is the settle time of the last one's kind:
+ * permission requests trickle in, while parallel tool calls arrive as concurrent HTTP requests.
  *
  * ```
  * events:  -u--u--p-t------u--      u: update, p: permission request, t: bridged tool call, s: stopped
- * result:  -a--a--P-T---|            a: its parts, P, T: tool call parts; | once settleMs passed after the last
+ * result:  -a--a--P-T-|              a: its parts, P, T: tool call parts; | once settle.toolMs passed after t
  *
  * events:  -u--u--s
  * result:  -a--a--|
  * ```
  */
-export function acpTurnToParts(rendering: TurnRendering, settleMs: number, scheduler: SchedulerLike = asyncScheduler): OperatorFunction<AcpTurnEvent, ResponsePart> {
+export interface Settle {
+  readonly permissionMs: number;
+  readonly toolMs: number;
+}
+
+export function acpTurnToParts(rendering: TurnRendering, settle: Settle, scheduler: SchedulerLike = asyncScheduler): OperatorFunction<AcpTurnEvent, ResponsePart> {
   // `connect` subscribes both branches before the source starts, so events it emits at once reach both.
   return connect((events) =>
     events.pipe(
       takeWhile((event) => event.kind !== 'stopped'),
-      takeUntil(events.pipe(filter((event) => event.kind === 'permission' || event.kind === 'tool'), debounceTime(settleMs, scheduler))),
+      takeUntil(
+        events.pipe(
+          filter((event) => event.kind === 'permission' || event.kind === 'tool'),
+          debounce((event) => timer(event.kind === 'tool' ? settle.toolMs : settle.permissionMs, scheduler)),
+        ),
+      ),
       mergeMap((event): ResponsePart[] => {
         switch (event.kind) {
           case 'update':

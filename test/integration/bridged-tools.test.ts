@@ -237,7 +237,7 @@ describe('bridged tools over HTTP', () => {
   test('a call whose response is cancelled with $/cancelRequest ends as declined', async () => {
     await bridge.close();
     // A long settle keeps the response open after the tool call, so that the cancel lands during it.
-    bridge = new Bridge(['--permission-settle-ms', '1000']);
+    bridge = new Bridge(['--tool-settle-ms', '1000']);
     const first = user('mcp-call search_workspace {"query":"x"}');
     const source = new CancellationTokenSource();
     const seen: ResponsePart[] = [];

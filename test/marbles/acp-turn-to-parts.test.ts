@@ -34,7 +34,7 @@ describe('acpTurnToParts', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const thought = update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'hm' } });
       const events = cold('a-t-b-s-c', { a: chunk('Hello '), t: thought, b: chunk('world'), s: stopped, c: chunk('late') });
-      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), 5))).toBe('a-t-b-|', {
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('a-t-b-|', {
         a: text('Hello '),
         t: { type: 'thinking', value: 'hm' },
         b: text('world'),
@@ -45,7 +45,7 @@ describe('acpTurnToParts', () => {
   test('a permission request becomes a symposium-agent-action tool call and ends the response once settled', () => {
     scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const events = cold('a-p---------b', { a: chunk('Let me run it.'), p: permission('call-1', 'touch x'), b: chunk('after') });
-      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), 5))).toBe('a-p----|', { a: text('Let me run it.'), p: action('call-1', 'touch x') });
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('a-p----|', { a: text('Let me run it.'), p: action('call-1', 'touch x') });
       expectSubscriptions(events.subscriptions).toBe('^------!');
     });
   });
@@ -54,7 +54,7 @@ describe('acpTurnToParts', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const events = cold('p-q-a--r------', { p: permission('1', 'one'), q: permission('2', 'two'), a: chunk('meanwhile'), r: permission('3', 'three') });
       // settles 5 frames after the last request (frame 7), not after the first
-      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), 5))).toBe('p-q-a--r----|', {
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('p-q-a--r----|', {
         p: action('1', 'one'),
         q: action('2', 'two'),
         a: text('meanwhile'),
@@ -67,10 +67,22 @@ describe('acpTurnToParts', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const call = (id: string, name: string): AcpTurnEvent => ({ kind: 'tool', call: { toolCallId: id, name, arguments: { query: name } } });
       const events = cold('t-p-u----', { t: call('v1', 'search'), p: permission('p1', 'rm x'), u: call('v2', 'read_file') });
-      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), 3))).toBe('t-p-u--|', {
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 3, toolMs: 3 }))).toBe('t-p-u--|', {
         t: { type: 'tool_call', toolCallId: 'v1', toolName: 'search', parameters: { query: 'search' } },
         p: action('p1', 'rm x'),
         u: { type: 'tool_call', toolCallId: 'v2', toolName: 'read_file', parameters: { query: 'read_file' } },
+      });
+    });
+  });
+
+  test('a bridged tool call settles sooner than a permission request', () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const settle = { permissionMs: 10, toolMs: 2 };
+      const call: AcpTurnEvent = { kind: 'tool', call: { toolCallId: 'v1', name: 'search', arguments: {} } };
+      const toolCall: ResponsePart = { type: 'tool_call', toolCallId: 'v1', toolName: 'search', parameters: {} };
+      expectObservable(cold('t-------------', { t: call }).pipe(acpTurnToParts(new TurnRendering(), settle))).toBe('t-|', { t: toolCall });
+      expectObservable(cold('p-------------', { p: permission('p1', 'rm x') }).pipe(acpTurnToParts(new TurnRendering(), settle))).toBe('p---------|', {
+        p: action('p1', 'rm x'),
       });
     });
   });
@@ -84,7 +96,7 @@ describe('acpTurnToParts', () => {
         d: update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' }),
         s: stopped,
       });
-      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), 5))).toBe('a---c---|', {
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('a---c---|', {
         a: text('\n\n> 🔧 `ls -la`\n\n'),
         c: text('\n\n> ✓ `ls -la`: total 0\n\n'),
       });
@@ -94,7 +106,7 @@ describe('acpTurnToParts', () => {
   test('an update for a tool call never announced is tolerated', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const events = cold('a-s', { a: update({ sessionUpdate: 'tool_call_update', toolCallId: 'ghost', status: 'failed' }), s: stopped });
-      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), 5))).toBe('a-|', { a: text('\n\n> ✗ `tool call` failed\n\n') });
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('a-|', { a: text('\n\n> ✗ `tool call` failed\n\n') });
     });
   });
 
@@ -110,7 +122,7 @@ describe('acpTurnToParts', () => {
         });
       const unknown = { kind: 'update', update: { sessionUpdate: 'something_new', whatever: 1 } } as unknown as AcpTurnEvent;
       const events = cold('a-a-u-b-s', { a: plan('in_progress'), u: unknown, b: plan('completed'), s: stopped });
-      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), 5))).toBe('a-----b-|', {
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('a-----b-|', {
         a: text('\n\n- [ ] **Read**\n- [ ] Write\n\n'),
         b: text('\n\n- [x] Read\n- [ ] Write\n\n'),
       });
@@ -122,9 +134,9 @@ describe('acpTurnToParts', () => {
       const rendering = new TurnRendering();
       const first = cold('a-p', { a: update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'rm x', status: 'pending' }), p: permission('t1', 'rm x') });
       const second = cold('----c-s', { c: update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' }), s: stopped });
-      expectObservable(first.pipe(acpTurnToParts(rendering, 1))).toBe('a-p|', { a: text('\n\n> 🔧 `rm x`\n\n'), p: action('t1', 'rm x') });
+      expectObservable(first.pipe(acpTurnToParts(rendering, { permissionMs: 1, toolMs: 1 }))).toBe('a-p|', { a: text('\n\n> 🔧 `rm x`\n\n'), p: action('t1', 'rm x') });
       // the title comes from the first response's announcement
-      expectObservable(second.pipe(acpTurnToParts(rendering, 1))).toBe('----c-|', { c: text('\n\n> ✓ `rm x`\n\n') });
+      expectObservable(second.pipe(acpTurnToParts(rendering, { permissionMs: 1, toolMs: 1 }))).toBe('----c-|', { c: text('\n\n> ✓ `rm x`\n\n') });
     });
   });
 });

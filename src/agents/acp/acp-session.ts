@@ -39,6 +39,8 @@ export interface SessionHost {
 export interface AcpSessionOptions {
   /** How long to wait for more permission requests before showing VS Code the ones that came. */
   readonly permissionSettleMs: number;
+  /** The same after a bridged tool call (parallel calls arrive within milliseconds). */
+  readonly toolSettleMs: number;
   /** How long a cancelled prompt may take to end before its ACP session is abandoned for a fresh one. */
   readonly cancelTimeoutMs: number;
   /** Updates still trickling in after a cancelled prompt ended are waited out this long. */
@@ -104,7 +106,7 @@ export class AcpSession implements AgentSession {
         (prompt) => {
           if (unsubscribed) return;
           parts = (prompt === undefined ? EMPTY : this.eventsOf(prompt))
-            .pipe(acpTurnToParts(this.rendering, this.host.options.permissionSettleMs))
+            .pipe(acpTurnToParts(this.rendering, { permissionMs: this.host.options.permissionSettleMs, toolMs: this.host.options.toolSettleMs }))
             .subscribe({
               next: (part) => subscriber.next(part),
               error: (error: unknown) => {
