@@ -2,7 +2,7 @@ import { Observable, Subject } from 'rxjs';
 import { ResponseError, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc/node.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
 import { decodeOrThrow } from '../protocol/decode.js';
-import { ProvideChatResponseParams, type RequestId } from '../protocol/messages.js';
+import { ProvideChatResponseParams, type RequestId, type ResponsePart } from '../protocol/messages.js';
 import { Methods } from '../protocol/methods.js';
 import type { ChatRequest, ResponseEvent } from '../pipeline/events.js';
 import { invalidParams } from './invalid-params.js';
@@ -15,6 +15,7 @@ import { invalidParams } from './invalid-params.js';
 export class ChatRequestStream {
   private readonly incoming = new Subject<ChatRequest>();
   private readonly pending = new Map<RequestId, { resolve: (value: object) => void; reject: (error: ResponseError<void>) => void }>();
+  private readonly outgoing = new Map<RequestId, Outgoing>();
   readonly requests: Observable<ChatRequest> = this.incoming.asObservable();
 
   constructor(
@@ -37,9 +38,11 @@ export class ChatRequestStream {
   respond(event: ResponseEvent): void {
     const { requestId } = event;
     if (event.kind === 'part') {
-      void this.connection.sendNotification(Methods.responsePart, { requestId, part: event.part });
+      this.sendPart(requestId, event.part);
       return;
     }
+    this.flushText(requestId);
+    this.outgoing.delete(requestId);
     const pending = this.pending.get(requestId);
     if (pending === undefined) return;
     this.pending.delete(requestId);
@@ -57,10 +60,50 @@ export class ChatRequestStream {
     }
   }
 
+  /**
+   * Text is coalesced while the request's previous part is still being written: an agent streaming
+   * faster than the pipe drains then costs a few large notifications instead of many small ones. The
+   * first part always goes at once, and anything else flushes the waiting text before it, so order and
+   * content stay exact.
+   */
+  private sendPart(requestId: RequestId, part: ResponsePart): void {
+    const outgoing = this.outgoing.get(requestId) ?? { writing: 0, text: undefined };
+    this.outgoing.set(requestId, outgoing);
+    if (part.type === 'text' && outgoing.writing > 0) {
+      outgoing.text = (outgoing.text ?? '') + part.value;
+      return;
+    }
+    this.flushText(requestId);
+    this.write(requestId, outgoing, part);
+  }
+
+  private flushText(requestId: RequestId): void {
+    const outgoing = this.outgoing.get(requestId);
+    if (outgoing?.text === undefined) return;
+    const value = outgoing.text;
+    outgoing.text = undefined;
+    this.write(requestId, outgoing, { type: 'text', value });
+  }
+
+  private write(requestId: RequestId, outgoing: Outgoing, part: ResponsePart): void {
+    outgoing.writing++;
+    const written = () => {
+      outgoing.writing--;
+      if (outgoing.writing === 0 && this.outgoing.get(requestId) === outgoing) this.flushText(requestId);
+    };
+    this.connection.sendNotification(Methods.responsePart, { requestId, part }).then(written, written);
+  }
+
   /** No more requests will come (the connection closed). */
   end(): void {
     this.incoming.complete();
   }
+}
+
+/** A request's parts on their way out: how many writes are in flight, and text waiting for them. */
+interface Outgoing {
+  writing: number;
+  text: string | undefined;
 }
 
 function cancellationOf(token: CancellationToken): Observable<void> {

@@ -86,13 +86,11 @@ afterEach(async () => {
 describe('a spawned ACP agent', () => {
   test('streams message chunks as text and thoughts as thinking', async () => {
     const parts = await bridge.chat([user('think let me see', 'stream 4')], scripted());
-    expect(parts).toEqual([
-      { type: 'thinking', value: 'let me see' },
-      { type: 'text', value: 'c1 ' },
-      { type: 'text', value: 'c2 ' },
-      { type: 'text', value: 'c3 ' },
-      { type: 'text', value: 'c4 ' },
-    ]);
+    expect(parts[0]).toEqual({ type: 'thinking', value: 'let me see' });
+    // The first chunk goes out at once; chunks arriving while it is written may be joined.
+    expect(parts[1]).toEqual({ type: 'text', value: 'c1 ' });
+    expect(parts.slice(1).every((p) => p.type === 'text')).toBe(true);
+    expect(textOfParts(parts)).toBe('c1 c2 c3 c4 ');
   });
 
   test('receives only the new user message on each turn of a conversation', async () => {

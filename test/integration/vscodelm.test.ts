@@ -75,7 +75,8 @@ describe('a single turn', () => {
 
     expect(response).toEqual({ kind: 'response', id: 41, result: {} });
     expect(text).toBe(expected);
-    expect(parts.length).toBeGreaterThanOrEqual(5);
+    // Streamed: several parts (text arriving while a part is being written may be joined).
+    expect(parts.length).toBeGreaterThan(1);
     expect(parts.every((p) => p.type === 'text')).toBe(true);
 
     const out = bridge.output;
