@@ -1,5 +1,5 @@
 import type { Message, RequestId, ResponsePart } from '../protocol/messages.js';
-import { chainOf, nextLink, seedLink, type Link } from './fingerprint.js';
+import { extendedLink, linksAt, seedLink, type HistoryHash, type Link } from './fingerprint.js';
 import { assistantMessageOf, normalizeMessages } from './normalize.js';
 
 /** A request as the history sees it: who answers (`agentKey`) and the whole history it carries. */
@@ -38,8 +38,11 @@ interface Conversation {
   committedLength: number;
   /** Link after the committed messages; the agent's seed link while nothing is committed. */
   committedEnd: Link;
-  /** Link after committed ++ the provisional user messages. */
+  /** Link after committed ++ the provisional user messages, and how many messages that is. */
   usersEnd: Link;
+  usersLength: number;
+  /** The history read up to `usersEnd`, to be read on with the assistant's reply. */
+  usersHash: HistoryHash | undefined;
   /** Parts streamed in the provisional exchange so far. */
   parts: ResponsePart[];
   /** Link after committed ++ users ++ the assistant message of `parts`; undefined while `parts` changed since. */
@@ -54,7 +57,8 @@ interface Conversation {
  * (or the committed part and the provisional user messages) but leaves the rest of the provisional
  * exchange cancels the in-flight turn; anything else starts a new conversation. An empty prefix matches
  * nothing: only shared messages are evidence that a request continues a conversation.
- * Matching goes through hash-chain indexes, so a request costs time linear in its own size.
+ * Matching goes through indexes of links (history digests), so a request costs time linear in its own
+ * size, plus a little per conversation.
  */
 export class ConversationTracker {
   private readonly byCommittedEnd = new Map<Link, Set<Conversation>>();
@@ -63,16 +67,18 @@ export class ConversationTracker {
   private readonly byUsersEnd = new Map<Link, Set<Conversation>>();
   private readonly byRequest = new Map<RequestId, Conversation>();
   private readonly stale = new Set<Conversation>();
+  private readonly conversations = new Set<Conversation>();
   private clock = 0;
   private nextId = 1;
 
   decide(request: HistoryRequest): HistoryDecision {
     const messages = normalizeMessages(request.messages);
     if (messages.length === 0) return { kind: 'reject', reason: 'The request carries no messages with content.' };
-    const chain = chainOf(seedLink(request.agentKey), messages);
     this.refreshProvisionalEnds();
+    const read = linksAt(request.agentKey, messages, this.positionsOfInterest(messages));
+    const chain = read.links;
 
-    const last = chain[chain.length - 1];
+    const last = chain[chain.length - 1]!;
     for (const conversation of this.byProvisionalEnd.get(last) ?? []) {
       if (conversation.parts.length > 0) return nothingNew();
     }
@@ -88,8 +94,8 @@ export class ConversationTracker {
     for (const candidate of matches) {
       if (candidate.match !== undefined && (best === undefined || candidate.match.index > best.match.index)) best = { match: candidate.match, discarded: candidate.discarded };
     }
-    if (best === undefined) return this.start(request.id, request.agentKey, messages, chain);
-    return this.continueWith(request.id, best.match.conversation, messages, chain, best.match.index, best.discarded);
+    if (best === undefined) return this.start(request.id, request.agentKey, messages, read);
+    return this.continueWith(request.id, best.match.conversation, messages, read, best.match.index, best.discarded);
   }
 
   /** Records a part streamed for `requestId`; parts of a turn that is no longer in flight are dropped. */
@@ -116,29 +122,34 @@ export class ConversationTracker {
     requestId: RequestId,
     conversation: Conversation,
     messages: Message[],
-    chain: Link[],
+    read: Read,
     index: number,
     discarded: Discarded,
   ): HistoryDecision {
     const known = index + 1;
     const turn = { isNew: false, ...discarded, supersedes: conversation.inFlight };
-    return this.settle(requestId, conversation, messages.slice(known), chain, known, turn);
+    return this.settle(requestId, conversation, messages.slice(known), read, known, turn);
   }
 
-  private start(requestId: RequestId, agentKey: string, messages: Message[], chain: Link[]): HistoryDecision {
+  private start(requestId: RequestId, agentKey: string, messages: Message[], read: Read): HistoryDecision {
     const seed = seedLink(agentKey);
     const conversation: Conversation = {
       id: `c${this.nextId}`,
       committedLength: 0,
       committedEnd: seed,
       usersEnd: seed,
+      usersLength: 0,
+      usersHash: undefined,
       parts: [],
       provisionalEnd: undefined,
       inFlight: undefined,
       lastUsed: 0,
     };
-    const decision = this.settle(requestId, conversation, messages, chain, 0, { isNew: true, ...DISCARDED_NOTHING, supersedes: undefined });
-    if (decision.kind === 'turn') this.nextId++;
+    const decision = this.settle(requestId, conversation, messages, read, 0, { isNew: true, ...DISCARDED_NOTHING, supersedes: undefined });
+    if (decision.kind === 'turn') {
+      this.nextId++;
+      this.conversations.add(conversation);
+    }
     return decision;
   }
 
@@ -151,7 +162,7 @@ export class ConversationTracker {
     requestId: RequestId,
     conversation: Conversation,
     rest: Message[],
-    chain: Link[],
+    read: Read,
     known: number,
     turn: { isNew: boolean; supersedes: RequestId | undefined } & Discarded,
   ): HistoryDecision {
@@ -169,9 +180,12 @@ export class ConversationTracker {
     // Extending commits the matched prefix (it ends with the assistant's reply); diverging matched the
     // committed part itself. Either way, assistant messages among the new ones are committed too.
     const committedLength = known + lastAssistant + 1;
-    this.commit(conversation, committedLength, chain[committedLength - 1]);
+    const { links } = read;
+    this.commit(conversation, committedLength, links[committedLength - 1]);
     this.unindex(this.byUsersEnd, conversation.usersEnd, conversation);
-    conversation.usersEnd = chain[chain.length - 1];
+    conversation.usersEnd = links[links.length - 1]!;
+    conversation.usersLength = links.length;
+    conversation.usersHash = read.end;
     this.index(this.byUsersEnd, conversation.usersEnd, conversation);
     this.setProvisionalEnd(conversation, conversation.usersEnd);
     conversation.parts = [];
@@ -200,7 +214,8 @@ export class ConversationTracker {
   private refreshProvisionalEnds(): void {
     for (const conversation of this.stale) {
       const assistant = assistantMessageOf(conversation.parts);
-      this.setProvisionalEnd(conversation, assistant === undefined ? conversation.usersEnd : nextLink(conversation.usersEnd, assistant));
+      const { usersHash } = conversation;
+      this.setProvisionalEnd(conversation, assistant === undefined || usersHash === undefined ? conversation.usersEnd : extendedLink(usersHash, assistant));
     }
   }
 
@@ -209,15 +224,33 @@ export class ConversationTracker {
    * that is idle and then the most recently used: two conversations with the same history are
    * interchangeable, but taking over one that is streaming would cancel it.
    */
+  /**
+   * Where a link of this request could match: where some conversation's committed part, user messages
+   * or reply end, plus what deciding needs (its last message, its last assistant message).
+   */
+  private positionsOfInterest(messages: readonly Message[]): Set<number> {
+    const positions = new Set<number>([messages.length - 1]);
+    for (let i = messages.length - 1; i >= 0; i--) {
+      if (messages[i].role === 'assistant') {
+        positions.add(i);
+        break;
+      }
+    }
+    for (const c of this.conversations) positions.add(c.committedLength - 1).add(c.usersLength - 1).add(c.usersLength);
+    return positions;
+  }
+
   private longestMatch(
-    chain: Link[],
+    chain: readonly (Link | undefined)[],
     from: number,
     index: Map<Link, Set<Conversation>>,
     eligible: (c: Conversation) => boolean,
   ): { conversation: Conversation; index: number } | undefined {
     for (let i = from; i >= 0; i--) {
       let best: Conversation | undefined;
-      for (const candidate of index.get(chain[i]) ?? []) {
+      const link = chain[i];
+      if (link === undefined) continue;
+      for (const candidate of index.get(link) ?? []) {
         if (!eligible(candidate)) continue;
         if (best === undefined || preferable(candidate, best)) best = candidate;
       }
@@ -237,6 +270,12 @@ export class ConversationTracker {
     set?.delete(conversation);
     if (set?.size === 0) map.delete(link);
   }
+}
+
+/** A request's history as read: its links where they may matter, and the hash after its last message. */
+interface Read {
+  readonly links: readonly (Link | undefined)[];
+  readonly end: HistoryHash;
 }
 
 function preferable(a: Conversation, b: Conversation): boolean {

@@ -1,28 +1,88 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { Message } from '../protocol/messages.js';
 
 /**
- * Histories are compared through a hash chain: `link[i]` identifies messages `0..i` together with the
- * seed (the agent), so "does this history extend that one" is one lookup of the shorter one's last link
- * in the longer one's chain. Computing a chain is linear in the history's size; nothing is compared
- * message by message, so long histories and many conversations stay cheap.
+ * Histories are compared through links: `link(i)` is a digest of the seed (the agent) and messages
+ * `0..i`, so "does this history extend that one" is one lookup of the shorter one's last link among the
+ * longer one's. One running hash reads a history once; digests are taken only at the positions asked
+ * for (where some conversation's prefix could end), since a digest per message would cost more than
+ * reading the messages.
  */
 export type Link = string;
+
+/** A history read up to some message, which can be read further. */
+export type HistoryHash = Hash;
 
 export function seedLink(seed: string): Link {
   return createHash('sha256').update(seed).digest('base64');
 }
 
-export function nextLink(previous: Link, message: Message): Link {
-  return createHash('sha256').update(previous).update(canonicalJson(message)).digest('base64');
+/** The links of `messages` at `positions` (a sparse array), and the hash after the last message. */
+export function linksAt(seed: string, messages: readonly Message[], positions: ReadonlySet<number>): { links: (Link | undefined)[]; end: HistoryHash } {
+  const hash = createHash('sha256');
+  field(hash, seed);
+  const links = new Array<Link | undefined>(messages.length);
+  for (let i = 0; i < messages.length; i++) {
+    feed(hash, messages[i]);
+    if (positions.has(i)) links[i] = hash.copy().digest('base64');
+  }
+  return { links, end: hash };
 }
 
-/** `chain[i]` is the link after `messages[i]`. */
-export function chainOf(seed: Link, messages: readonly Message[]): Link[] {
-  const chain: Link[] = new Array<Link>(messages.length);
-  let link = seed;
-  for (let i = 0; i < messages.length; i++) chain[i] = link = nextLink(link, messages[i]);
-  return chain;
+/** The link after one more message, leaving `hash` as it was. */
+export function extendedLink(hash: HistoryHash, message: Message): Link {
+  return feed(hash.copy(), message).digest('base64');
+}
+
+/** The link of a history read up to here, leaving `hash` as it was. */
+export function linkOf(hash: HistoryHash): Link {
+  return hash.copy().digest('base64');
+}
+
+/**
+ * Reads a message into the hash in an unambiguous encoding: every field is length-prefixed, so no two
+ * messages read alike. Fields go in one by one: JSON would re-escape every (possibly 100 KB) text, and
+ * one concatenated string would be copied once more. Only tool call parameters, whose key order may
+ * change on the way back, go through canonical JSON.
+ */
+function feed(hash: Hash, message: Message): Hash {
+  field(hash, message.role);
+  field(hash, String(message.content.length));
+  for (const part of message.content) {
+    field(hash, part.type);
+    switch (part.type) {
+      case 'text':
+      case 'thinking':
+        field(hash, part.value);
+        break;
+      case 'data':
+        field(hash, part.mimeType);
+        field(hash, part.data);
+        break;
+      case 'tool_call':
+        field(hash, part.toolCallId);
+        field(hash, part.toolName);
+        field(hash, canonicalJson(part.parameters));
+        break;
+      case 'tool_result':
+        field(hash, part.toolCallId);
+        field(hash, String(part.result.length));
+        for (const item of part.result) {
+          field(hash, item.type);
+          if (item.type === 'text') field(hash, item.value);
+          else {
+            field(hash, item.mimeType);
+            field(hash, item.data);
+          }
+        }
+        break;
+    }
+  }
+  return hash;
+}
+
+function field(hash: Hash, value: string): void {
+  hash.update(`${value.length}:`).update(value);
 }
 
 /** JSON with object keys sorted, so tool call parameters compare equal whatever order they come back in. */
