@@ -102,7 +102,10 @@ export class ConversationTracker {
   recordPart(requestId: RequestId, part: ResponsePart): void {
     const conversation = this.byRequest.get(requestId);
     if (conversation === undefined) return;
-    conversation.parts.push(part);
+    // Adjacent text is joined as it comes (comparison joins it anyway): a long stream stays one part.
+    const last = conversation.parts[conversation.parts.length - 1];
+    if (part.type === 'text' && last?.type === 'text') conversation.parts[conversation.parts.length - 1] = { type: 'text', value: last.value + part.value };
+    else conversation.parts.push(part);
     if (conversation.provisionalEnd !== undefined) {
       this.unindex(this.byProvisionalEnd, conversation.provisionalEnd, conversation);
       conversation.provisionalEnd = undefined;
