@@ -20,7 +20,7 @@ Options for vscodelm:
   --agent-timeout-ms N       How long an ACP agent may take to answer initialize and session/new (default: 30000).
   --cancel-timeout-ms N      How long a cancelled prompt may take to end before its session is replaced (default: 10000).
   --permission-settle-ms N   How long to wait for further permission requests before asking VS Code (default: 50).
-  --tool-settle-ms N         The same for further calls of VS Code's tools, which come together (default: 5).
+  --tool-settle-ms N         The same for further calls of VS Code's tools, sent together by the agent (default: 20).
   --forward-system           Forward the consumer's system messages to ACP agents (default: off; agents have their own).
 
 Usage: symposium-lm chat [options] [-- AGENT_COMMAND [ARGS...]]
@@ -45,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
           'agent-timeout-ms': { type: 'string', default: '30000' },
           'cancel-timeout-ms': { type: 'string', default: '10000' },
           'permission-settle-ms': { type: 'string', default: '50' },
-          'tool-settle-ms': { type: 'string', default: '5' },
+          'tool-settle-ms': { type: 'string', default: '20' },
           'forward-system': { type: 'boolean', default: false },
         },
       });

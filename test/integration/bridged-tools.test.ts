@@ -179,6 +179,11 @@ describe('bridged tools over HTTP', () => {
   });
 
   test('several calls in one turn are shown together; results in another order reach the right calls', async () => {
+    await bridge.close();
+    // Parallel calls reach the bridge as separate HTTP requests: on a saturated machine they can arrive
+    // further apart than the default settle window, which would show them in two rounds. A wide window
+    // keeps this test about batching and matching, not about the machine's load.
+    bridge = new Bridge(['--tool-settle-ms', '300']);
     const tools = [tool('read_file'), tool('grep'), tool('run_tests'), tool('list_dir'), tool('git_status')];
     const first = [user('mcp-calls read_file {"path":"a.ts"} ; grep {"pattern":"fo;o"} ; run_tests {}')];
     const asked = await bridge.chat(first, HTTP_AGENT, tools);
