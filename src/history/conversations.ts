@@ -9,23 +9,23 @@ export interface HistoryRequest {
   readonly messages: readonly Message[];
 }
 
+/** Which conversation a request continues, and what its agent must do for it. */
+export interface TurnPlan {
+  readonly conversationId: string;
+  /** True for the first turn of a conversation: the agent needs a fresh session. */
+  readonly isNew: boolean;
+  /** The normalized messages the conversation's agent has not seen yet. */
+  readonly newMessages: readonly Message[];
+  /** True when the consumer discarded the provisional exchange: the agent's turn must be cancelled. */
+  readonly canceled: boolean;
+  /** With `canceled`: only the reply was discarded; the user messages it answered stay in the history. */
+  readonly askedKept: boolean;
+  /** A request of the same conversation still being answered, which this one replaces. */
+  readonly supersedes: RequestId | undefined;
+}
+
 /** What to do with a request: run a turn of some conversation, or refuse it. */
-export type HistoryDecision =
-  | {
-      readonly kind: 'turn';
-      readonly conversationId: string;
-      /** True for the first turn of a conversation: the agent needs a fresh session. */
-      readonly isNew: boolean;
-      /** The normalized messages the conversation's agent has not seen yet. */
-      readonly newMessages: readonly Message[];
-      /** True when the consumer discarded the provisional exchange: the agent's turn must be cancelled. */
-      readonly canceled: boolean;
-      /** With `canceled`: only the reply was discarded; the user messages it answered stay in the history. */
-      readonly askedKept: boolean;
-      /** A request of the same conversation still being answered, which this one replaces. */
-      readonly supersedes: RequestId | undefined;
-    }
-  | { readonly kind: 'reject'; readonly reason: string };
+export type HistoryDecision = ({ readonly kind: 'turn' } & TurnPlan) | { readonly kind: 'reject'; readonly reason: string };
 
 /** What of the provisional exchange a request discarded. */
 type Discarded = { readonly canceled: boolean; readonly askedKept: boolean };

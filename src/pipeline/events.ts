@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
-import type { Message, ProvideChatResponseParams, RequestId, ResponsePart } from '../protocol/messages.js';
+import type { TurnPlan } from '../history/conversations.js';
+import type { ProvideChatResponseParams, RequestId, ResponsePart } from '../protocol/messages.js';
 
 /** One `lm/provideLanguageModelChatResponse` request, decoded, as it enters the pipeline. */
 export interface ChatRequest {
@@ -21,14 +22,8 @@ export function isTerminal(event: ResponseEvent): boolean {
 }
 
 /** A request the history matched to a conversation: what the conversation's agent must do now. */
-export interface Turn {
+export interface Turn extends TurnPlan {
   readonly request: ChatRequest;
-  readonly conversationId: string;
-  readonly isNew: boolean;
-  readonly newMessages: readonly Message[];
-  readonly canceled: boolean;
-  readonly askedKept: boolean;
-  readonly supersedes: RequestId | undefined;
 }
 
 export type TurnDecision = { readonly kind: 'turn'; readonly turn: Turn } | { readonly kind: 'reject'; readonly request: ChatRequest; readonly reason: string };
