@@ -3,76 +3,25 @@
  * scripted ACP agent (test/fixtures/scripted-agent.ts, a real agent on the SDK's agent side), whose
  * prompt lines say what it does.
  */
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
-import { LmClient, textOfParts } from '../../src/client/lm-client.js';
+import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
+import { textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentDefinition, Message, ResponsePart } from '../../src/protocol/messages.js';
 
-const CLI = path.resolve('dist/src/cli/main.js');
-const AGENT = path.resolve('dist/test/fixtures/scripted-agent.js');
+import { AgentBridge as Bridge, SCRIPTED_AGENT as AGENT, rejection, replied, sleep, user } from './agent-bridge.js';
 
-const user = (...lines: string[]): Message => ({ role: 'user', content: [{ type: 'text', value: lines.join('\n') }] });
 const toolResult = (...ids: string[]): Message => ({
   role: 'user',
   content: ids.map((toolCallId) => ({ type: 'tool_result' as const, toolCallId, result: [{ type: 'text' as const, value: 'approved' }] })),
 });
-/** The assistant message VS Code builds from a response: its parts, as they came. */
-const replied = (parts: readonly ResponsePart[]): Message => ({ role: 'assistant', content: [...parts] });
 
 function scripted(flags: string[] = [], name = 'scripted'): AgentDefinition {
   return { mcp_server: { name, command: process.execPath, args: [AGENT, ...flags], env: [] } };
 }
-
-class Bridge {
-  readonly client: LmClient;
-  readonly child: ChildProcess;
-  private readonly log: Buffer[] = [];
-
-  constructor(args: string[] = []) {
-    ({ client: this.client, child: this.child } = LmClient.spawn({
-      cliPath: CLI,
-      args: ['--log-level', 'debug', '--agent-timeout-ms', '3000', '--cancel-timeout-ms', '1500', ...args],
-      stderr: 'pipe',
-    }));
-    this.child.stderr!.on('data', (chunk: Buffer) => this.log.push(chunk));
-  }
-
-  stderr(): string {
-    return Buffer.concat(this.log).toString('utf8');
-  }
-
-  /** The bridge's log once it matches `pattern` (stderr is another pipe: it may trail the response). */
-  async logged(pattern: RegExp): Promise<string> {
-    for (let waited = 0; waited < 3000 && !pattern.test(this.stderr()); waited += 20) await sleep(20);
-    return this.stderr();
-  }
-
-  chat(messages: Message[], agent: AgentDefinition, token?: CancellationTokenSource): Promise<ResponsePart[]> {
-    return this.client.collectChatResponse({ modelId: 'scripted', messages, agent }, token?.token);
-  }
-
-  async close(): Promise<void> {
-    this.client.dispose();
-    this.child.stdin!.end();
-    if (this.child.exitCode === null) await new Promise((resolve) => this.child.once('exit', resolve));
-  }
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ResponseError<unknown>> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ResponseError) return error;
-    throw error;
-  }
-  throw new Error('expected the request to fail');
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let bridge: Bridge;
 beforeEach(() => {

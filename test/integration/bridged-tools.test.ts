@@ -5,26 +5,19 @@
  * each test checks is what the consumer (VS Code) sees: the tool calls a response ends on, and what the
  * agent says once the next request answered them.
  */
-import type { ChildProcess } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import path from 'node:path';
-import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
+import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { elizaRespond, initialElizaState } from '../../src/agents/eliza/engine.js';
-import { LmClient, textOfParts } from '../../src/client/lm-client.js';
+import { textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
 
-/** The built CLI; SYMPOSIUM_LM_CLI points the tests at another build (as in harness.ts). */
-const CLI = path.resolve(process.env.SYMPOSIUM_LM_CLI ?? 'dist/src/cli/main.js');
-const AGENT = path.resolve('dist/test/fixtures/scripted-agent.js');
+import { AgentBridge as Bridge, SCRIPTED_AGENT as AGENT, rejection, replied, sleep, user } from './agent-bridge.js';
 
 type ToolCall = Extract<ResponsePart, { type: 'tool_call' }>;
 type ResultItem = Extract<Message['content'][number], { type: 'tool_result' }>['result'][number];
 
-const user = (...lines: string[]): Message => ({ role: 'user', content: [{ type: 'text', value: lines.join('\n') }] });
-/** The assistant message VS Code builds from a response: its parts, as they came. */
-const replied = (parts: readonly ResponsePart[]): Message => ({ role: 'assistant', content: [...parts] });
 /** The user message carrying tool results, in the order given. */
 const results = (...answers: [toolCallId: string, result: ResultItem[]][]): Message => ({
   role: 'user',
@@ -49,7 +42,6 @@ const ELIZA: AgentDefinition = { eliza: { deterministic: true } };
 /** A 1×1 PNG. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Whether a TCP connection to address:port is accepted. */
 function connects(address: string, port: number): Promise<boolean> {
@@ -75,55 +67,6 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-class Bridge {
-  readonly client: LmClient;
-  readonly child: ChildProcess;
-  private readonly log: Buffer[] = [];
-
-  constructor(args: string[] = []) {
-    ({ client: this.client, child: this.child } = LmClient.spawn({
-      cliPath: CLI,
-      args: ['--log-level', 'debug', '--eliza-pace-ms', '1', '--agent-timeout-ms', '5000', '--cancel-timeout-ms', '1500', ...args],
-      stderr: 'pipe',
-    }));
-    this.child.stderr!.on('data', (chunk: Buffer) => this.log.push(chunk));
-  }
-
-  /** The bridge's log, which holds the agent's stderr at debug level. */
-  stderr(): string {
-    return Buffer.concat(this.log).toString('utf8');
-  }
-
-  /** The log once it matches `pattern` (stderr is another pipe: it may trail the response). */
-  async logged(pattern: RegExp, timeoutMs = 3000): Promise<string> {
-    for (let waited = 0; waited < timeoutMs && !pattern.test(this.stderr()); waited += 20) await sleep(20);
-    return this.stderr();
-  }
-
-  chat(messages: Message[], agent: AgentDefinition, tools: ToolDefinition[], token?: CancellationTokenSource): Promise<ResponsePart[]> {
-    return this.client.collectChatResponse({ modelId: 'scripted', messages, agent, options: { tools } }, token?.token);
-  }
-
-  async close(): Promise<void> {
-    this.client.dispose();
-    this.child.stdin!.end();
-    const exited = new Promise((resolve) => (this.child.exitCode !== null || this.child.signalCode !== null ? resolve(undefined) : this.child.once('exit', resolve)));
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-  }
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ResponseError<unknown>> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ResponseError) return error;
-    throw error;
-  }
-  throw new Error('expected the request to fail');
 }
 
 /** The one tool call a response ends on. */

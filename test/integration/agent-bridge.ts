@@ -1,0 +1,68 @@
+/**
+ * The built bridge driven through LmClient, for the tests with ACP agents: the bridge's log (which holds
+ * the agents' stderr at debug level), requests with tools, and a close that waits for the process.
+ */
+import type { ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { ResponseError, type CancellationTokenSource } from 'vscode-jsonrpc/node.js';
+import { LmClient } from '../../src/client/lm-client.js';
+import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
+
+/** The built CLI; SYMPOSIUM_LM_CLI points the tests at another build (as in harness.ts). */
+export const CLI = path.resolve(process.env.SYMPOSIUM_LM_CLI ?? 'dist/src/cli/main.js');
+export const SCRIPTED_AGENT = path.resolve('dist/test/fixtures/scripted-agent.js');
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const user = (...lines: string[]): Message => ({ role: 'user', content: [{ type: 'text', value: lines.join('\n') }] });
+/** The assistant message VS Code builds from a response: its parts, as they came. */
+export const replied = (parts: readonly ResponsePart[]): Message => ({ role: 'assistant', content: [...parts] });
+
+export class AgentBridge {
+  readonly client: LmClient;
+  readonly child: ChildProcess;
+  private readonly log: Buffer[] = [];
+
+  constructor(args: string[] = []) {
+    ({ client: this.client, child: this.child } = LmClient.spawn({
+      cliPath: CLI,
+      args: ['--log-level', 'debug', '--eliza-pace-ms', '1', '--agent-timeout-ms', '3000', '--cancel-timeout-ms', '1500', ...args],
+      stderr: 'pipe',
+    }));
+    this.child.stderr!.on('data', (chunk: Buffer) => this.log.push(chunk));
+  }
+
+  stderr(): string {
+    return Buffer.concat(this.log).toString('utf8');
+  }
+
+  /** The log once it matches `pattern` (stderr is another pipe: it may trail the response). */
+  async logged(pattern: RegExp, timeoutMs = 3000): Promise<string> {
+    for (let waited = 0; waited < timeoutMs && !pattern.test(this.stderr()); waited += 20) await sleep(20);
+    return this.stderr();
+  }
+
+  chat(messages: Message[], agent: AgentDefinition, tools: ToolDefinition[] = [], token?: CancellationTokenSource): Promise<ResponsePart[]> {
+    return this.client.collectChatResponse({ modelId: 'scripted', messages, agent, options: { tools } }, token?.token);
+  }
+
+  async close(): Promise<void> {
+    this.client.dispose();
+    this.child.stdin!.end();
+    const exited = new Promise((resolve) => (this.child.exitCode !== null || this.child.signalCode !== null ? resolve(undefined) : this.child.once('exit', resolve)));
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+/** The JSON-RPC error a request failed with. */
+export async function rejection(promise: Promise<unknown>): Promise<ResponseError<unknown>> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ResponseError) return error;
+    throw error;
+  }
+  throw new Error('expected the request to fail');
+}
