@@ -26,7 +26,13 @@ export function diffHistory(agentKeyOf: (agent: AgentDefinition) => string): Ope
           switch (event.kind) {
             case 'request': {
               const { request } = event;
-              const decision = tracker.decide({ id: request.id, agentKey: agentKeyOf(request.params.agent), messages: request.params.messages });
+              let decision: ReturnType<ConversationTracker['decide']>;
+              try {
+                decision = tracker.decide({ id: request.id, agentKey: agentKeyOf(request.params.agent), messages: request.params.messages });
+              } catch (error) {
+                // One request that cannot be read fails alone; the stream, and every other conversation, go on.
+                decision = { kind: 'reject', reason: `The request could not be read: ${error instanceof Error ? error.message : String(error)}` };
+              }
               if (decision.kind === 'reject') {
                 subscriber.next({ kind: 'reject', request, reason: decision.reason });
               } else {

@@ -36,6 +36,14 @@ function pathOf(context: t.Context, root: string): string {
 
 function describeExpected(error: t.ValidationError): string {
   const expected = error.context[error.context.length - 1].type.name;
-  const actual = error.value === undefined ? 'missing' : `got ${JSON.stringify(error.value)?.slice(0, 60)}`;
+  const actual = error.value === undefined ? 'missing' : `got ${preview(error.value)}`;
   return `expected ${expected}, ${actual}`;
+}
+
+/** A short view of a value; never walks more of it than it shows (it may be huge or deeply nested). */
+function preview(value: unknown): string {
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value === 'object' && value !== null) return 'an object';
+  const text = typeof value === 'string' ? JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value) : String(value);
+  return text;
 }

@@ -4,6 +4,7 @@
  * everything that crosses the process boundary is decoded with them.
  */
 import * as t from 'io-ts';
+import { boundedDepth } from './bounded-depth.js';
 import { keyedUnion, taggedUnion } from './tagged-union.js';
 
 export const TextPart = t.type({ type: t.literal('text'), value: t.string }, 'TextPart');
@@ -17,7 +18,7 @@ export const ThinkingPart = t.type({ type: t.literal('thinking'), value: t.strin
 export type ThinkingPart = t.TypeOf<typeof ThinkingPart>;
 
 export const ToolCallPart = t.type(
-  { type: t.literal('tool_call'), toolCallId: t.string, toolName: t.string, parameters: t.UnknownRecord },
+  { type: t.literal('tool_call'), toolCallId: t.string, toolName: t.string, parameters: boundedDepth(t.UnknownRecord) },
   'ToolCallPart',
 );
 export type ToolCallPart = t.TypeOf<typeof ToolCallPart>;
@@ -59,7 +60,7 @@ export const AgentDefinition = keyedUnion({ eliza: ElizaOptions, mcp_server: Age
 export type AgentDefinition = t.TypeOf<typeof AgentDefinition>;
 
 export const ToolDefinition = t.intersection(
-  [t.type({ name: t.string, description: t.string }), t.partial({ inputSchema: t.unknown })],
+  [t.type({ name: t.string, description: t.string }), t.partial({ inputSchema: boundedDepth(t.unknown) })],
   'ToolDefinition',
 );
 export type ToolDefinition = t.TypeOf<typeof ToolDefinition>;
