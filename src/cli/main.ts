@@ -22,6 +22,7 @@ Options for vscodelm:
   --permission-settle-ms N   How long to wait for further permission requests before asking VS Code (default: 50).
   --tool-settle-ms N         The same for further calls of VS Code's tools, sent together by the agent (default: 20).
   --forward-system           Forward the consumer's system messages to ACP agents (default: off; agents have their own).
+  --max-message-mb N         Refuse requests larger than this, unread (default: 32).
 
 Usage: symposium-lm chat [options] [-- AGENT_COMMAND [ARGS...]]
   Talks to Eliza, or to the ACP agent started by AGENT_COMMAND.
@@ -47,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
           'permission-settle-ms': { type: 'string', default: '50' },
           'tool-settle-ms': { type: 'string', default: '20' },
           'forward-system': { type: 'boolean', default: false },
+          'max-message-mb': { type: 'string', default: '32' },
         },
       });
       const log = createLogger(logLevel(values['log-level']));
@@ -55,13 +57,14 @@ async function main(argv: string[]): Promise<number> {
         input: process.stdin,
         output: process.stdout,
         log,
-        elizaPaceMs: milliseconds(values['eliza-pace-ms'], '--eliza-pace-ms'),
+        elizaPaceMs: nonNegative(values['eliza-pace-ms'], '--eliza-pace-ms'),
+        maxMessageBytes: nonNegative(values['max-message-mb'], '--max-message-mb') * 1024 * 1024,
         acp: {
           cwd: values.cwd ?? process.cwd(),
-          startupTimeoutMs: milliseconds(values['agent-timeout-ms'], '--agent-timeout-ms'),
-          cancelTimeoutMs: milliseconds(values['cancel-timeout-ms'], '--cancel-timeout-ms'),
-          permissionSettleMs: milliseconds(values['permission-settle-ms'], '--permission-settle-ms'),
-          toolSettleMs: milliseconds(values['tool-settle-ms'], '--tool-settle-ms'),
+          startupTimeoutMs: nonNegative(values['agent-timeout-ms'], '--agent-timeout-ms'),
+          cancelTimeoutMs: nonNegative(values['cancel-timeout-ms'], '--cancel-timeout-ms'),
+          permissionSettleMs: nonNegative(values['permission-settle-ms'], '--permission-settle-ms'),
+          toolSettleMs: nonNegative(values['tool-settle-ms'], '--tool-settle-ms'),
           lateUpdateGraceMs: 50,
           relay: { command: process.execPath, args: [fileURLToPath(import.meta.url)] },
           forwardSystem: values['forward-system'],
@@ -105,9 +108,9 @@ function logLevel(value: string): LogLevel {
   return value;
 }
 
-function milliseconds(value: string, flag: string): number {
+function nonNegative(value: string, flag: string): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${flag} must be a number of milliseconds`);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${flag} must be a non-negative number`);
   return n;
 }
 

@@ -1,4 +1,4 @@
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node.js';
+import { createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node.js';
 import type { Readable, Writable } from 'node:stream';
 import type { AcpAgentOptions } from '../agents/acp/acp-agent.js';
 import { AgentRegistry, type AgentRegistryOptions } from '../agents/registry.js';
@@ -12,12 +12,16 @@ import { ChatRequestStream } from '../streams/chat-requests.js';
 import { invalidParams } from '../streams/invalid-params.js';
 import { estimateTokens } from '../tokens/estimate.js';
 import { RequestIdTracker } from './request-ids.js';
+import { FrameSizeLimit, TOO_LARGE_METHOD } from './frame-size-limit.js';
+import { ProtocolErrorCodes } from '../protocol/errors.js';
 
 export interface VscodeLmOptions extends Omit<AgentRegistryOptions, 'acp'> {
   readonly input: Readable;
   readonly output: Writable;
   readonly log: Logger;
   readonly acp: Omit<AcpAgentOptions, 'log'>;
+  /** Requests larger than this are refused unread. */
+  readonly maxMessageBytes: number;
 }
 
 /**
@@ -27,13 +31,18 @@ export interface VscodeLmOptions extends Omit<AgentRegistryOptions, 'acp'> {
 export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
   const { log } = options;
   const ids = new RequestIdTracker();
-  const connection = createMessageConnection(new StreamMessageReader(options.input), new StreamMessageWriter(options.output), connectionLogger(log), {
+  const input = options.input.pipe(new FrameSizeLimit(options.maxMessageBytes));
+  const connection = createMessageConnection(new StreamMessageReader(input), new StreamMessageWriter(options.output), connectionLogger(log), {
     messageStrategy: ids.strategy,
   });
   const agents = new AgentRegistry({ elizaPaceMs: options.elizaPaceMs, acp: { ...options.acp, log } });
   const chat = new ChatRequestStream(connection, ids.currentId);
 
   registerModelRequests(connection);
+  connection.onRequest(TOO_LARGE_METHOD, (raw: { bytes?: number; limit?: number }) => {
+    log.warn(`refused a request of ${raw.bytes} bytes (limit ${raw.limit})`);
+    throw new ResponseError(ProtocolErrorCodes.InvalidRequest, `The request is too large: ${raw.bytes} bytes, over the limit of ${raw.limit} bytes.`);
+  });
   connection.onNotification((method) => log.debug(`ignoring unknown notification ${method}`));
   connection.onError(([error]) => log.error(`protocol error: ${error.message}`));
 
