@@ -60,6 +60,8 @@ export class LmClient {
     const { cliPath = CLI_PATH, args = [], cwd, env, stderr = 'inherit' } = options;
     const child = spawn(process.execPath, [cliPath, 'vscodelm', ...args], { stdio: ['pipe', 'pipe', stderr], cwd, env });
     const client = new LmClient(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    // vscode-jsonrpc leaves pending requests waiting when the peer dies; disposing rejects them.
+    child.once('exit', () => client.dispose());
     return { client, child };
   }
 

@@ -217,7 +217,8 @@ describe('cancellation', () => {
     const long = `I am ${Array.from({ length: 2000 }, (_, i) => `word${i}`).join(' ')}`;
     const full = elizaConversation([long]).replies[0];
     const fullWords = full.split(' ').length;
-    expect(fullWords).toBeGreaterThan(2000);
+    // Eliza reads at most 300 words of a clause (matching is quadratic): still ~1.5 s of streaming at 5 ms.
+    expect(fullWords).toBeGreaterThan(250);
 
     const cts = new CancellationTokenSource();
     const received: ResponsePart[] = [];
@@ -237,7 +238,7 @@ describe('cancellation', () => {
     expect(output.completionsFor(id)).toEqual([]);
     const streamed = output.partsFor(id).length;
     expect(streamed).toBe(received.length);
-    expect(streamed).toBeLessThan(fullWords / 20);
+    expect(streamed).toBeLessThan(fullWords / 10);
     expect(full.startsWith(textOf(received))).toBe(true);
 
     await sleep(300); // at 5 ms a word, a stream still running would have sent ~60 more parts by now

@@ -24,10 +24,10 @@ describe('isBridgedToolPermission', () => {
     expect(isBridgedToolPermission(claudeCall('Bash', 'mcp__vscode-tools__search_workspace'), OFFERED)).toBe(false);
   });
 
-  test('without meta, the title names the tool', () => {
-    expect(isBridgedToolPermission({ toolCallId: 't', title: 'mcp__vscode-tools__search_workspace' }, OFFERED)).toBe(true);
-    expect(isBridgedToolPermission({ toolCallId: 't', title: 'mcp__vscode-tools__search_workspace', _meta: null }, OFFERED)).toBe(true);
-    expect(isBridgedToolPermission({ toolCallId: 't', title: 'mcp__vscode-tools__search_workspace', _meta: { claudeCode: { toolName: 42 } } }, OFFERED)).toBe(true);
+  test('a title alone never counts: it is free text that anything may imitate', () => {
+    expect(isBridgedToolPermission({ toolCallId: 't', title: 'mcp__vscode-tools__search_workspace' }, OFFERED)).toBe(false);
+    expect(isBridgedToolPermission({ toolCallId: 't', title: 'mcp__vscode-tools__search_workspace', _meta: null }, OFFERED)).toBe(false);
+    expect(isBridgedToolPermission({ toolCallId: 't', title: 'mcp__vscode-tools__search_workspace', _meta: { claudeCode: { toolName: 42 } } }, OFFERED)).toBe(false);
     expect(isBridgedToolPermission({ toolCallId: 't', title: 'Run rm -rf build' }, OFFERED)).toBe(false);
     expect(isBridgedToolPermission({ toolCallId: 't' }, OFFERED)).toBe(false);
   });

@@ -150,9 +150,12 @@ function clausesOf(input: string): string[][] {
     .toLowerCase()
     .replace(/[‘’]/g, "'")
     .split(/[.,;:!?]+|\s-+\s|--+/)
-    .flatMap((clause) => splitOnBut(wordsOf(clause)))
+    .flatMap((clause) => splitOnBut(wordsOf(clause).slice(0, MAX_CLAUSE_WORDS)))
     .filter((words) => words.length > 0);
 }
+
+/** Matching is quadratic in a clause's length and runs on the bridge's only thread: long clauses are cut. */
+const MAX_CLAUSE_WORDS = 300;
 
 /** Distinct keywords of the clause, highest rank first; equal ranks keep their order in the input. */
 function rankedKeywords(script: CompiledScript, words: readonly string[]): CompiledKeyword[] {
