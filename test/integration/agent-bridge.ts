@@ -3,6 +3,7 @@
  * the agents' stderr at debug level), requests with tools, and a close that waits for the process.
  */
 import type { ChildProcess } from 'node:child_process';
+import { createConnection } from 'node:net';
 import path from 'node:path';
 import { ResponseError, type CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { LmClient } from '../../src/client/lm-client.js';
@@ -65,4 +66,21 @@ export async function rejection(promise: Promise<unknown>): Promise<ResponseErro
     throw error;
   }
   throw new Error('expected the request to fail');
+}
+
+/** Whether a TCP connection to address:port is accepted. */
+export function connects(address: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: address, port });
+    socket.setTimeout(1000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }

@@ -5,7 +5,6 @@
  * each test checks is what the consumer (VS Code) sees: the tool calls a response ends on, and what the
  * agent says once the next request answered them.
  */
-import { createConnection } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { elizaRespond, initialElizaState } from '../../src/agents/eliza/engine.js';
@@ -13,7 +12,7 @@ import { textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
 
-import { AgentBridge as Bridge, SCRIPTED_AGENT as AGENT, rejection, replied, sleep, user } from './agent-bridge.js';
+import { AgentBridge as Bridge, SCRIPTED_AGENT as AGENT, connects, rejection, replied, sleep, user } from './agent-bridge.js';
 
 type ToolCall = Extract<ResponsePart, { type: 'tool_call' }>;
 type ResultItem = Extract<Message['content'][number], { type: 'tool_result' }>['result'][number];
@@ -41,24 +40,6 @@ const ELIZA: AgentDefinition = { eliza: { deterministic: true } };
 
 /** A 1×1 PNG. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-
-
-/** Whether a TCP connection to address:port is accepted. */
-function connects(address: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: address, port });
-    socket.setTimeout(1000);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 function alive(pid: number): boolean {
   try {

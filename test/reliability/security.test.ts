@@ -6,12 +6,11 @@
  * itself; and an agent's stderr never reaches the protocol stream.
  */
 import { randomBytes } from 'node:crypto';
-import { createConnection } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { textOfParts } from '../../src/client/lm-client.js';
 import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
 import { AGENT_ACTION_TOOL } from '../../src/protocol/methods.js';
-import { AgentBridge, SCRIPTED_AGENT, replied, user } from '../integration/agent-bridge.js';
+import { AgentBridge, SCRIPTED_AGENT, connects, replied, user } from '../integration/agent-bridge.js';
 import { startClient, stopAll } from '../integration/harness.js';
 
 type ToolCall = Extract<ResponsePart, { type: 'tool_call' }>;
@@ -27,23 +26,6 @@ const STDIO_AGENT = scripted();
 
 const toolCalls = (parts: readonly ResponsePart[]): ToolCall[] => parts.filter((p): p is ToolCall => p.type === 'tool_call');
 const results = (toolCallId: string, value: string): Message => ({ role: 'user', content: [{ type: 'tool_result', toolCallId, result: [{ type: 'text', value }] }] });
-
-/** Whether a TCP connection to address:port is accepted. */
-function connects(address: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: address, port });
-    socket.setTimeout(1000);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 /** The machine's addresses other than loopback, IPv4 and IPv6. */
 function externalAddresses(): string[] {

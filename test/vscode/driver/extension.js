@@ -144,6 +144,18 @@ function assistantMessage(result) {
   return vscode.LanguageModelChatMessage.Assistant(content);
 }
 
+/**
+ * As Cline does: invokes the tool the model called, then sends its result back with the whole history
+ * (the reply that ended on the call, and a user message holding the result). Returns the next response.
+ */
+async function answerWithTool(c, model, history, first, call, tools) {
+  const toolResult = await vscode.lm.invokeTool(ECHO_TOOL, { input: call.input, toolInvocationToken: undefined });
+  c.note('toolResult', toolResult.content.map((p) => p.value));
+  history.push(assistantMessage(first));
+  history.push(vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(call.callId, toolResult.content)]));
+  return send(model, history, { tools });
+}
+
 const user = (text) => vscode.LanguageModelChatMessage.User(text);
 
 /** The tools offered in requests: the driver's own and the bridge's permission tool, as vscode.lm.tools has them. */
@@ -298,12 +310,7 @@ const SCENARIOS = [
       c.equal(call.name, ECHO_TOOL, 'tool call name');
       c.equal(JSON.stringify(call.input), '{"text":"hi"}', 'tool call input');
       c.ok(first.parts[first.parts.length - 1] === call, 'the response does not end with the tool call');
-      // As Cline does: invoke the tool, then send its result back with the whole history.
-      const toolResult = await vscode.lm.invokeTool(ECHO_TOOL, { input: call.input, toolInvocationToken: undefined });
-      c.note('toolResult', toolResult.content.map((p) => p.value));
-      history.push(assistantMessage(first));
-      history.push(vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(call.callId, toolResult.content)]));
-      const second = c.note('second', summary(await send(model, history, { tools })));
+      const second = c.note('second', summary(await answerWithTool(c, model, history, first, call, tools)));
       c.noError(second, 'second request');
       c.equal(second.text, 'OK: echo: hi', 'reply to the tool result');
     },
@@ -425,10 +432,7 @@ const SCENARIOS = [
       const call = first.toolCalls[0];
       c.equal(call.name, ECHO_TOOL, 'tool call name');
       c.equal(JSON.stringify(call.input), '{"text":"over mcp"}', 'tool call input');
-      const toolResult = await vscode.lm.invokeTool(ECHO_TOOL, { input: call.input, toolInvocationToken: undefined });
-      history.push(assistantMessage(first));
-      history.push(vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(call.callId, toolResult.content)]));
-      const second = c.note('second', summary(await send(model, history, { tools })));
+      const second = c.note('second', summary(await answerWithTool(c, model, history, first, call, tools)));
       c.noError(second, 'second request');
       c.equal(second.text, 'result driver_echo: echo: over mcp', 'what the agent got back from the tool');
     },
