@@ -251,7 +251,7 @@ export class AcpSession implements AgentSession {
   }
 
   private startPrompt(opened: OpenedSession, blocks: acp.ContentBlock[]): Prompt {
-    const events = new EventQueue<AcpTurnEvent>();
+    const events = new EventQueue<AcpTurnEvent>(joinMessageChunks);
     const request = opened.agent
       .request(acp.methods.agent.session.prompt, { sessionId: opened.sessionId, prompt: blocks })
       // The SDK can resolve the response before it has dispatched updates read ahead of it; they are
@@ -354,6 +354,15 @@ export class AcpSession implements AgentSession {
       await delay(lateUpdateGraceMs - quiet);
     }
   }
+}
+
+/** Two message chunks of text in a row, as one: how a paused turn's buffered stream stays small. */
+function joinMessageChunks(last: AcpTurnEvent, next: AcpTurnEvent): AcpTurnEvent | undefined {
+  if (last.kind !== 'update' || next.kind !== 'update') return undefined;
+  const [a, b] = [last.update, next.update];
+  if (a.sessionUpdate !== 'agent_message_chunk' || b.sessionUpdate !== 'agent_message_chunk') return undefined;
+  if (a.content.type !== 'text' || b.content.type !== 'text') return undefined;
+  return { kind: 'update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: a.content.text + b.content.text } } };
 }
 
 function choose(options: readonly acp.PermissionOption[], kinds: readonly acp.PermissionOptionKind[]): acp.RequestPermissionOutcome {

@@ -10,8 +10,20 @@ export class EventQueue<T> {
   private attached: { next(value: T): void; error(error: unknown): void } | undefined;
   private failure: { error: unknown } | undefined;
 
+  /**
+   * `merge(last, next)` may join an event into the one buffered before it (undefined: keep both), so
+   * that a stream arriving while nobody listens costs its content, not an object per event.
+   */
+  constructor(private readonly merge: (last: T, next: T) => T | undefined = () => undefined) {}
+
   push(event: T): void {
-    if (this.attached !== undefined) this.attached.next(event);
+    if (this.attached !== undefined) {
+      this.attached.next(event);
+      return;
+    }
+    const last = this.buffered.length - 1;
+    const merged = last >= 0 ? this.merge(this.buffered[last], event) : undefined;
+    if (merged !== undefined) this.buffered[last] = merged;
     else this.buffered.push(event);
   }
 

@@ -1,0 +1,41 @@
+import { firstValueFrom, take, toArray } from 'rxjs';
+import { EventQueue } from '../../src/agents/acp/event-queue.js';
+
+describe('EventQueue', () => {
+  test('events pushed while nobody is attached reach the next attachment first, in order', async () => {
+    const queue = new EventQueue<number>();
+    queue.push(1);
+    queue.push(2);
+    const seen = firstValueFrom(queue.attach().pipe(take(3), toArray()));
+    queue.push(3);
+    expect(await seen).toEqual([1, 2, 3]);
+  });
+
+  test('buffered events are merged when the merge says so; live ones never are', async () => {
+    const joinStrings = (a: string, b: string) => (a.startsWith('t:') && b.startsWith('t:') ? `${a}${b.slice(2)}` : undefined);
+    const queue = new EventQueue<string>(joinStrings);
+    for (const event of ['t:a', 't:b', 't:c', 'tool', 't:d', 't:e']) queue.push(event);
+    const seen = firstValueFrom(queue.attach().pipe(take(5), toArray()));
+    queue.push('t:f');
+    queue.push('t:g');
+    expect(await seen).toEqual(['t:abc', 'tool', 't:de', 't:f', 't:g']);
+  });
+
+  test('a response that ends on a buffered event leaves the rest for the next one', async () => {
+    const queue = new EventQueue<number>();
+    [1, 2, 3].forEach((n) => queue.push(n));
+    expect(await firstValueFrom(queue.attach().pipe(take(1), toArray()))).toEqual([1]);
+    expect(await firstValueFrom(queue.attach().pipe(take(2), toArray()))).toEqual([2, 3]);
+  });
+
+  test('a failure reaches the attached response, and any later attachment after the buffered events', async () => {
+    const queue = new EventQueue<number>();
+    queue.push(1);
+    queue.fail(new Error('agent exited'));
+    const events: number[] = [];
+    await expect(
+      new Promise<void>((resolve, reject) => queue.attach().subscribe({ next: (n) => events.push(n), error: reject, complete: () => resolve() })),
+    ).rejects.toThrow('agent exited');
+    expect(events).toEqual([1]);
+  });
+});
