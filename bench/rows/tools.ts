@@ -115,7 +115,7 @@ export async function toolRoundTrip(): Promise<Row[]> {
     await server.close();
   }
   const shipped = await bridgedLoops([]);
-  const noSettle = await bridgedLoops(['--permission-settle-ms', '0']);
+  const noSettle = await bridgedLoops(['--tool-settle-ms', '0']);
   const counts = `${ITERATIONS} round trips (+${WARMUP} warm-up) each side, ${CALLS_PER_CONVERSATION - 1} timed per conversation, ${GAP_MS} ms apart`;
   const added = (loop: number[]): number => median(loop) - median(direct);
   const segments = (l: Loop): string =>
@@ -134,7 +134,7 @@ export async function toolRoundTrip(): Promise<Row[]> {
     },
     {
       row: '7',
-      metric: `tool round trip, --permission-settle-ms 0 (ms): ${segments(noSettle)}`,
+      metric: `tool round trip, --tool-settle-ms 0 (ms): ${segments(noSettle)}`,
       median: median(noSettle.loop),
       p99: percentile(noSettle.loop, 99),
       baseline: median(direct),
