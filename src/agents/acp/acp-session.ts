@@ -154,45 +154,49 @@ export class AcpSession implements AgentSession {
   }
 
   /** A `session/request_permission` for this session: answered when VS Code has decided. */
-  onPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+  async onPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
     const prompt = this.prompt;
-    if (prompt === undefined || prompt.state === 'cancelling') return Promise.resolve({ outcome: { outcome: 'cancelled' } });
-    if (isBridgedToolPermission(request.toolCall, this.offered)) {
-      return Promise.resolve({ outcome: choose(request.options, ALLOW) });
-    }
-    const id = request.toolCall.toolCallId;
-    return new Promise((resolve) => {
-      const answer = (outcome: acp.RequestPermissionOutcome) => {
-        prompt.pending.delete(id);
-        resolve({ outcome });
-      };
-      prompt.pending.set(id, {
-        shown: false,
-        resolve: (result) => answer(choose(request.options, result !== undefined ? ALLOW : REJECT)),
-        cancel: () => answer({ outcome: 'cancelled' }),
-      });
-      signal.addEventListener('abort', () => prompt.pending.delete(id), { once: true });
-      prompt.events.push({ kind: 'permission', permission: { toolCall: request.toolCall, options: request.options } });
+    if (prompt === undefined || prompt.state === 'cancelling') return { outcome: { outcome: 'cancelled' } };
+    if (isBridgedToolPermission(request.toolCall, this.offered)) return { outcome: choose(request.options, ALLOW) };
+    const outcome = await this.waitForVsCode(prompt, request.toolCall.toolCallId, signal, {
+      event: { kind: 'permission', permission: { toolCall: request.toolCall, options: request.options } },
+      answered: (result) => choose(request.options, result !== undefined ? ALLOW : REJECT),
+      cancelled: (): acp.RequestPermissionOutcome => ({ outcome: 'cancelled' }),
     });
+    return { outcome };
   }
 
   /** The agent calls a bridged VS Code tool: the call goes to VS Code, and its result back to the agent. */
-  private onToolCall(call: BridgedCall): Promise<CallToolResult> {
+  private async onToolCall(call: BridgedCall): Promise<CallToolResult> {
     const prompt = this.prompt;
-    if (prompt === undefined || prompt.state === 'cancelling') return Promise.resolve(declinedResult(call.name));
+    if (prompt === undefined || prompt.state === 'cancelling') return declinedResult(call.name);
     const id = `vscode-tool-${randomUUID()}`;
+    return this.waitForVsCode(prompt, id, call.signal, {
+      event: { kind: 'tool', call: { toolCallId: id, name: call.name, arguments: call.arguments } },
+      answered: (result) => (result !== undefined ? toCallToolResult(result) : declinedResult(call.name)),
+      cancelled: () => declinedResult(call.name),
+    });
+  }
+
+  /**
+   * Shows VS Code something the agent waits on (a permission request, a tool call) and resolves with
+   * what VS Code answered: a tool result or none, or the turn's cancellation. If the agent withdraws
+   * its request first, nothing is owed.
+   */
+  private waitForVsCode<T>(
+    prompt: Prompt,
+    id: string,
+    withdrawn: AbortSignal,
+    how: { readonly event: AcpTurnEvent; answered(result: ToolResultPart | undefined): T; cancelled(): T },
+  ): Promise<T> {
     return new Promise((resolve) => {
-      const answer = (result: CallToolResult) => {
+      const answer = (value: T) => {
         prompt.pending.delete(id);
-        resolve(result);
+        resolve(value);
       };
-      prompt.pending.set(id, {
-        shown: false,
-        resolve: (result) => answer(result !== undefined ? toCallToolResult(result) : declinedResult(call.name)),
-        cancel: () => answer(declinedResult(call.name)),
-      });
-      call.signal.addEventListener('abort', () => prompt.pending.delete(id), { once: true });
-      prompt.events.push({ kind: 'tool', call: { toolCallId: id, name: call.name, arguments: call.arguments } });
+      prompt.pending.set(id, { shown: false, resolve: (result) => answer(how.answered(result)), cancel: () => answer(how.cancelled()) });
+      withdrawn.addEventListener('abort', () => prompt.pending.delete(id), { once: true });
+      prompt.events.push(how.event);
     });
   }
 
