@@ -214,8 +214,8 @@ export class AcpSession implements AgentSession {
   private async begin(input: TurnInput, unsubscribed: () => boolean): Promise<Prompt | undefined> {
     if (input.canceled) this.cancel();
     await this.settle();
-    const tools = await this.offerTools(input.tools);
-    const opened = await this.open(tools);
+    await this.offerTools(input.tools);
+    const opened = await this.open();
     if (unsubscribed()) return undefined;
     const blocks = promptBlocks(input.newMessages, { images: opened.images, forwardSystem: this.host.options.forwardSystem });
     const paused = this.prompt;
@@ -232,11 +232,14 @@ export class AcpSession implements AgentSession {
     return this.startPrompt(opened, blocks);
   }
 
-  private open(tools: BridgedToolsServer | undefined): Promise<OpenedSession> {
-    this.opened ??= this.host.open(this, tools).catch((error: unknown) => {
-      this.opened = undefined;
-      throw error;
-    });
+  /** The ACP session, opened (with this conversation's tool server) if there is none. */
+  private open(): Promise<OpenedSession> {
+    this.opened ??= (this.tools ?? Promise.resolve(undefined))
+      .then((tools) => this.host.open(this, tools))
+      .catch((error: unknown) => {
+        this.opened = undefined;
+        throw error;
+      });
     return this.opened;
   }
 
@@ -245,13 +248,12 @@ export class AcpSession implements AgentSession {
    * request, before `session/new` (some agents never refresh their tool list), even with no tools, so
    * that tools offered later still reach agents that do refresh.
    */
-  private async offerTools(definitions: readonly ToolDefinition[]): Promise<BridgedToolsServer> {
+  private async offerTools(definitions: readonly ToolDefinition[]): Promise<void> {
     const bridged = definitions.filter((t) => t.name !== AGENT_ACTION_TOOL);
     this.tools ??= BridgedToolsServer.start((call) => this.onToolCall(call), this.host.log);
     const tools = await this.tools;
     tools.setTools(bridged);
     this.offered = tools.toolNames;
-    return tools;
   }
 
   private startPrompt(opened: OpenedSession, blocks: acp.ContentBlock[]): Prompt {
@@ -296,7 +298,7 @@ export class AcpSession implements AgentSession {
       mergeMap((event) => {
         if (event.kind !== 'stopped' || event.stopReason === 'cancelled' || this.queued.length === 0) return of(event);
         const blocks = this.queued.splice(0);
-        return defer(() => from(this.open(undefined))).pipe(switchMap((opened) => this.eventsOf(this.startPrompt(opened, blocks))));
+        return defer(() => from(this.open())).pipe(switchMap((opened) => this.eventsOf(this.startPrompt(opened, blocks))));
       }),
     );
   }
