@@ -83,7 +83,13 @@ export class BridgeProcess {
         running.inFlight.add(died);
         running.client
           .provideChatResponse(params, onPart, cancellation)
-          .then(resolve, reject)
+          .then(resolve, (error: unknown) => {
+            // The client fails its requests as soon as the bridge exits, before the bridge's last stderr
+            // lines are in: a request the bridge died under gets the bridge's own account instead.
+            const exited = running.child.exitCode !== null || running.child.signalCode !== null;
+            if (exited) void running.ended.then(died);
+            else reject(error);
+          })
           .finally(() => running.inFlight.delete(died));
       });
     } finally {
