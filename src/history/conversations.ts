@@ -1,5 +1,5 @@
 import type { Message, RequestId, ResponsePart } from '../protocol/messages.js';
-import { extendedLink, linksAt, seedLink, type HistoryHash, type Link } from './fingerprint.js';
+import { extendedLink, linksAt, type HistoryHash, type Link } from './fingerprint.js';
 import { assistantMessageOf, normalizeMessages } from './normalize.js';
 
 /** A request as the history sees it: who answers (`agentKey`) and the whole history it carries. */
@@ -29,6 +29,9 @@ export type HistoryDecision = ({ readonly kind: 'turn' } & TurnPlan) | { readonl
 
 /** What of the provisional exchange a request discarded. */
 type Discarded = { readonly canceled: boolean; readonly askedKept: boolean };
+/** The link of nothing read: a conversation's ends before its first request settles; never indexed. */
+const NO_LINK: Link = '';
+
 const DISCARDED_NOTHING: Discarded = { canceled: false, askedKept: false };
 const DISCARDED_REPLY: Discarded = { canceled: true, askedKept: true };
 const DISCARDED_EXCHANGE: Discarded = { canceled: true, askedKept: false };
@@ -36,7 +39,7 @@ const DISCARDED_EXCHANGE: Discarded = { canceled: true, askedKept: false };
 interface Conversation {
   readonly id: string;
   committedLength: number;
-  /** Link after the committed messages; the agent's seed link while nothing is committed. */
+  /** Link after the committed messages; NO_LINK while nothing is committed. */
   committedEnd: Link;
   /** Link after committed ++ the provisional user messages, and how many messages that is. */
   usersEnd: Link;
@@ -94,7 +97,7 @@ export class ConversationTracker {
     for (const candidate of matches) {
       if (candidate.match !== undefined && (best === undefined || candidate.match.index > best.match.index)) best = { match: candidate.match, discarded: candidate.discarded };
     }
-    if (best === undefined) return this.start(request.id, request.agentKey, messages, read);
+    if (best === undefined) return this.start(request.id, messages, read);
     return this.continueWith(request.id, best.match.conversation, messages, read, best.match.index, best.discarded);
   }
 
@@ -134,13 +137,12 @@ export class ConversationTracker {
     return this.settle(requestId, conversation, messages.slice(known), read, known, turn);
   }
 
-  private start(requestId: RequestId, agentKey: string, messages: Message[], read: Read): HistoryDecision {
-    const seed = seedLink(agentKey);
+  private start(requestId: RequestId, messages: Message[], read: Read): HistoryDecision {
     const conversation: Conversation = {
       id: `c${this.nextId}`,
       committedLength: 0,
-      committedEnd: seed,
-      usersEnd: seed,
+      committedEnd: NO_LINK,
+      usersEnd: NO_LINK,
       usersLength: 0,
       usersHash: undefined,
       parts: [],

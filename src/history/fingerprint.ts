@@ -13,10 +13,6 @@ export type Link = string;
 /** A history read up to some message, which can be read further. */
 export type HistoryHash = Hash;
 
-export function seedLink(seed: string): Link {
-  return createHash('sha256').update(seed).digest('base64');
-}
-
 /** The links of `messages` at `positions` (a sparse array), and the hash after the last message. */
 export function linksAt(seed: string, messages: readonly Message[], positions: ReadonlySet<number>): { links: (Link | undefined)[]; end: HistoryHash } {
   const hash = createHash('sha256');
