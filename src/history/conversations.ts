@@ -1,6 +1,6 @@
 import type { Message, RequestId, ResponsePart } from '../protocol/messages.js';
 import { extendedLink, linksAt, type HistoryHash, type Link } from './fingerprint.js';
-import { assistantMessageOf, normalizeMessages } from './normalize.js';
+import { assistantMessageOf, identityOf, normalizeMessages } from './normalize.js';
 
 /** A request as the history sees it: who answers (`agentKey`) and the whole history it carries. */
 export interface HistoryRequest {
@@ -60,6 +60,8 @@ interface Conversation {
  * (or the committed part and the provisional user messages) but leaves the rest of the provisional
  * exchange cancels the in-flight turn; anything else starts a new conversation. An empty prefix matches
  * nothing: only shared messages are evidence that a request continues a conversation.
+ * Messages are compared by their identities (`identityOf`): what the user and the agent said, not the
+ * context a consumer rewrites around it between requests.
  * Matching goes through indexes of links (history digests), so a request costs time linear in its own
  * size, plus a little per conversation.
  */
@@ -78,10 +80,13 @@ export class ConversationTracker {
     const messages = normalizeMessages(request.messages);
     if (messages.length === 0) return { kind: 'reject', reason: 'The request carries no messages with content.' };
     this.refreshProvisionalEnds();
-    const read = linksAt(request.agentKey, messages, this.positionsOfInterest(messages));
-    const chain = read.links;
+    const identities = identitiesOf(messages);
+    let lastIdentity = identities.length - 1;
+    while (identities[lastIdentity] === undefined) lastIdentity--;
+    const { links: chain, end } = linksAt(request.agentKey, identities, this.positionsOfInterest(messages, lastIdentity));
+    const read: Read = { links: chain, end, last: lastIdentity };
 
-    const last = chain[chain.length - 1]!;
+    const last = chain[lastIdentity]!;
     for (const conversation of this.byProvisionalEnd.get(last) ?? []) {
       if (conversation.parts.length > 0) return nothingNew();
     }
@@ -89,9 +94,9 @@ export class ConversationTracker {
     // The longest match wins; at equal length, extending beats diverging after the user's messages,
     // which beats diverging after the committed part.
     const matches = [
-      { match: this.longestMatch(chain, chain.length - 2, this.byProvisionalEnd, (c) => c.parts.length > 0 || c.committedLength > 0), discarded: DISCARDED_NOTHING },
-      { match: this.longestMatch(chain, chain.length - 2, this.byUsersEnd, () => true), discarded: DISCARDED_REPLY },
-      { match: this.longestMatch(chain, chain.length - 1, this.byCommittedEnd, () => true), discarded: DISCARDED_EXCHANGE },
+      { match: this.longestMatch(chain, lastIdentity - 1, this.byProvisionalEnd, (c) => c.parts.length > 0 || c.committedLength > 0), discarded: DISCARDED_NOTHING },
+      { match: this.longestMatch(chain, lastIdentity - 1, this.byUsersEnd, () => true), discarded: DISCARDED_REPLY },
+      { match: this.longestMatch(chain, lastIdentity, this.byCommittedEnd, () => true), discarded: DISCARDED_EXCHANGE },
     ];
     let best: (typeof matches)[number] & { match: { conversation: Conversation; index: number } } | undefined;
     for (const candidate of matches) {
@@ -188,8 +193,8 @@ export class ConversationTracker {
     const { links } = read;
     this.commit(conversation, committedLength, links[committedLength - 1]);
     this.unindex(this.byUsersEnd, conversation.usersEnd, conversation);
-    conversation.usersEnd = links[links.length - 1]!;
-    conversation.usersLength = links.length;
+    conversation.usersEnd = links[read.last]!;
+    conversation.usersLength = read.last + 1;
     conversation.usersHash = read.end;
     this.index(this.byUsersEnd, conversation.usersEnd, conversation);
     this.setProvisionalEnd(conversation, conversation.usersEnd);
@@ -233,8 +238,8 @@ export class ConversationTracker {
    * Where a link of this request could match: where some conversation's committed part, user messages
    * or reply end, plus what deciding needs (its last message, its last assistant message).
    */
-  private positionsOfInterest(messages: readonly Message[]): Set<number> {
-    const positions = new Set<number>([messages.length - 1]);
+  private positionsOfInterest(messages: readonly Message[], lastIdentity: number): Set<number> {
+    const positions = new Set<number>([lastIdentity]);
     for (let i = messages.length - 1; i >= 0; i--) {
       if (messages[i].role === 'assistant') {
         positions.add(i);
@@ -281,6 +286,14 @@ export class ConversationTracker {
 interface Read {
   readonly links: readonly (Link | undefined)[];
   readonly end: HistoryHash;
+  /** The position of the last message with an identity. */
+  readonly last: number;
+}
+
+/** The identities of a request's messages; a request of nothing but context is taken as it is. */
+function identitiesOf(messages: readonly Message[]): readonly (Message | undefined)[] {
+  const identities = messages.map(identityOf);
+  return identities.some((identity) => identity !== undefined) ? identities : messages;
 }
 
 function preferable(a: Conversation, b: Conversation): boolean {

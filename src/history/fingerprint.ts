@@ -13,13 +13,19 @@ export type Link = string;
 /** A history read up to some message, which can be read further. */
 export type HistoryHash = Hash;
 
-/** The links of `messages` at `positions` (a sparse array), and the hash after the last message. */
-export function linksAt(seed: string, messages: readonly Message[], positions: ReadonlySet<number>): { links: (Link | undefined)[]; end: HistoryHash } {
+/**
+ * The links of a history at `positions` (a sparse array), and the hash after its last message. The
+ * history is given by the identities of its messages (see `identityOf`): a message without one is
+ * skipped and has no link.
+ */
+export function linksAt(seed: string, identities: readonly (Message | undefined)[], positions: ReadonlySet<number>): { links: (Link | undefined)[]; end: HistoryHash } {
   const hash = createHash('sha256');
   field(hash, seed);
-  const links = new Array<Link | undefined>(messages.length);
-  for (let i = 0; i < messages.length; i++) {
-    feed(hash, messages[i]);
+  const links = new Array<Link | undefined>(identities.length);
+  for (let i = 0; i < identities.length; i++) {
+    const identity = identities[i];
+    if (identity === undefined) continue;
+    feed(hash, identity);
     if (positions.has(i)) links[i] = hash.copy().digest('base64');
   }
   return { links, end: hash };
@@ -28,11 +34,6 @@ export function linksAt(seed: string, messages: readonly Message[], positions: R
 /** The link after one more message, leaving `hash` as it was. */
 export function extendedLink(hash: HistoryHash, message: Message): Link {
   return feed(hash.copy(), message).digest('base64');
-}
-
-/** The link of a history read up to here, leaving `hash` as it was. */
-export function linkOf(hash: HistoryHash): Link {
-  return hash.copy().digest('base64');
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Message, Part, ResponsePart } from '../protocol/messages.js';
+import { splitConsumerText } from './consumer-context.js';
 
 /**
  * Copilot puts bookkeeping in data parts whose "mime type" is a bare word (`cache_control`,
@@ -24,6 +25,27 @@ export function normalizeMessages(messages: readonly Message[]): Message[] {
     if (normalized !== undefined) out.push(normalized);
   }
   return out;
+}
+
+/**
+ * What identifies a normalized message as the same turn when a consumer sends it again: consumers
+ * rewrite their own context between requests (Copilot changes its system prompt and re-renders past
+ * user turns without the context it gave them), so only what the user and the agent said counts. A
+ * user message is its words (the consumer's context blocks removed) and its tool results; attachments
+ * do not count; system messages and user messages of context only have no identity.
+ */
+export function identityOf(message: Message): Message | undefined {
+  if (message.role === 'assistant') return message;
+  if (message.role === 'system') return undefined;
+  const content: Part[] = [];
+  for (const part of message.content) {
+    if (part.type === 'tool_result') content.push(part);
+    else if (part.type === 'text') {
+      const { request } = splitConsumerText(part.value);
+      if (request !== '') content.push({ type: 'text', value: request });
+    }
+  }
+  return content.length === 0 ? undefined : { role: 'user', content };
 }
 
 /** The assistant message a consumer builds from the parts we streamed, in normalized form. */

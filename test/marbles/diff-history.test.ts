@@ -2,6 +2,7 @@ import { TestScheduler } from 'rxjs/testing';
 import { diffHistory, type HistoryEvent } from '../../src/operators/diff-history.js';
 import type { ChatRequest, TurnDecision } from '../../src/pipeline/events.js';
 import { canonicalJson } from '../../src/history/fingerprint.js';
+import { normalizeMessages } from '../../src/history/normalize.js';
 import type { Message } from '../../src/protocol/messages.js';
 import { assistant, chatRequest, complete, cancelled, part, requestEvent, user } from './fixtures.js';
 
@@ -222,5 +223,59 @@ describe('diffHistory', () => {
       'a-----d---f',
       { a: turn(r1, 'c1', [U1], { isNew: true }), d: turn(r2, 'c1', [U2]), f: turn(retry, 'c1', [U2], { canceled: true }) },
     );
+  });
+
+  describe('consumers that rewrite their context between requests (Copilot-shaped requests)', () => {
+    // The shapes Copilot Chat's agent prompt sends: a system prompt, a global context message, and the
+    // current turn wrapped in context blocks around <userRequest>; once a turn is history it is
+    // re-rendered without most of that context.
+    const system = (date: string): Message => ({ role: 'system', content: [{ type: 'text', value: `You are an expert AI programming assistant.\n<instructions>Today is ${date}.</instructions>` }] });
+    const globalContext = (files: string): Message => user(`<environment_info>\nThe user's current OS is: Linux\n</environment_info>\n<workspace_info>\n${files}\n</workspace_info>`);
+    const currentTurn = (words: string, date: string): Message => ({
+      role: 'user',
+      content: [
+        { type: 'text', value: `<context>\nThe current date is ${date}.\n</context>\n<editorContext>\nThe user's current file is /w/a.ts.\n</editorContext>\n<reminderInstructions>\nBe brief.\n</reminderInstructions>\n<userRequest>\n${words}\n</userRequest>` },
+        { type: 'data', mimeType: 'cache_control', data: 'ZXBoZW1lcmFs' },
+      ],
+    });
+    const pastTurn = (words: string): Message => user(`<context>\nThe user edited a.ts.\n</context>\n<userRequest>\n${words}\n</userRequest>`);
+
+    test('a changed system prompt and re-rendered past turn still continue the conversation', () => {
+      const r1 = chatRequest(1, [system('Monday'), globalContext('a.ts'), currentTurn('Why does the build fail?', 'Monday')]);
+      const r2 = chatRequest(2, [system('Tuesday'), globalContext('a.ts b.ts'), pastTurn('Why does the build fail?'), assistant('A missing import.'), currentTurn('Fix it', 'Tuesday')]);
+      run(
+        'a-b-c-d',
+        { a: requestEvent(r1), b: part(1, 'A missing import.'), c: complete(1), d: requestEvent(r2) },
+        'a-----d',
+        { a: turn(r1, 'c1', normalizeMessages(r1.params.messages), { isNew: true }), d: turn(r2, 'c1', normalizeMessages([r2.params.messages[4]])) },
+      );
+    });
+
+    test('a rewritten request that diverges after the reply still cancels the turn in flight', () => {
+      const r1 = chatRequest(1, [system('Monday'), globalContext('a.ts'), currentTurn('Why does the build fail?', 'Monday')]);
+      const r2 = chatRequest(2, [system('Tuesday'), globalContext('a.ts'), pastTurn('Why does the build fail?'), assistant('A missing import.'), currentTurn('Fix it', 'Tuesday')]);
+      const r3 = chatRequest(3, [system('Wednesday'), globalContext('a.ts'), pastTurn('Why does the build fail?'), assistant('A missing import.'), currentTurn('Explain it instead', 'Wednesday')]);
+      run(
+        'a-b-c-d-e-f',
+        { a: requestEvent(r1), b: part(1, 'A missing import.'), c: complete(1), d: requestEvent(r2), e: part(2, 'Editing a.ts'), f: requestEvent(r3) },
+        'a-----d---f',
+        {
+          a: turn(r1, 'c1', normalizeMessages(r1.params.messages), { isNew: true }),
+          d: turn(r2, 'c1', normalizeMessages([r2.params.messages[4]])),
+          f: turn(r3, 'c1', normalizeMessages([r3.params.messages[4]]), { canceled: true, supersedes: 2 }),
+        },
+      );
+    });
+
+    test('past words that differ are another conversation, however alike the context', () => {
+      const r1 = chatRequest(1, [system('Monday'), globalContext('a.ts'), currentTurn('Why does the build fail?', 'Monday')]);
+      const r2 = chatRequest(2, [system('Monday'), globalContext('a.ts'), pastTurn('Why does the test fail?'), assistant('A missing import.'), currentTurn('Fix it', 'Monday')]);
+      run(
+        'a-b-c-d',
+        { a: requestEvent(r1), b: part(1, 'A missing import.'), c: complete(1), d: requestEvent(r2) },
+        'a-----d',
+        { a: turn(r1, 'c1', normalizeMessages(r1.params.messages), { isNew: true }), d: turn(r2, 'c2', normalizeMessages(r2.params.messages), { isNew: true }) },
+      );
+    });
   });
 });

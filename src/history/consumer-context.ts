@@ -1,0 +1,73 @@
+/**
+ * What of a consumer's user message is the user's own words, and what is context the consumer wrapped
+ * around them. Copilot renders each user turn as context blocks (`<context>`, `<attachments>`,
+ * `<reminderInstructions>`, …) around a `<userRequest>` block, and renders the same turn differently once
+ * it is history; Cline appends `<environment_details>` to each request. The user's words stay the same.
+ */
+
+/** Blocks consumers add to a user message; a message of nothing else carries no words of the user. */
+const CONTEXT_TAGS: ReadonlySet<string> = new Set([
+  // Copilot Chat (prompt-tsx `Tag`s of its agent prompts)
+  'attachments',
+  'context',
+  'conversation-summary',
+  'editorContext',
+  'environment_info',
+  'reminderInstructions',
+  'userPreferences',
+  'workspace_info',
+  // Cline
+  'environment_details',
+]);
+
+const USER_REQUEST_OPEN = '<userRequest>';
+const USER_REQUEST_CLOSE = '</userRequest>';
+/** An opening tag; attributes are bounded so that a stray `<` never makes a scan run to the end. */
+const OPEN_TAG = /<([A-Za-z][\w-]*)(?:\s[^<>]{0,500})?>/y;
+
+export interface ConsumerText {
+  /** The user's own words, trimmed; empty when the text was context only. */
+  readonly request: string;
+  /** The context blocks around them, as sent. */
+  readonly context: readonly string[];
+}
+
+export function splitConsumerText(text: string): ConsumerText {
+  const open = text.lastIndexOf(USER_REQUEST_OPEN);
+  const close = open < 0 ? -1 : text.indexOf(USER_REQUEST_CLOSE, open);
+  if (close >= 0) {
+    const around = [text.slice(0, open), text.slice(close + USER_REQUEST_CLOSE.length)].map((s) => s.trim()).filter((s) => s !== '');
+    return { request: text.slice(open + USER_REQUEST_OPEN.length, close).trim(), context: around };
+  }
+  return stripContextBlocks(text);
+}
+
+/**
+ * Removes the top-level context blocks. Linear in the text: a tag found unclosed once is not searched
+ * for again (no later one can be closed either), so hostile input cannot make it quadratic.
+ */
+function stripContextBlocks(text: string): ConsumerText {
+  const context: string[] = [];
+  const unclosed = new Set<string>();
+  let request = '';
+  let kept = 0;
+  for (let at = text.indexOf('<'); at >= 0; at = text.indexOf('<', at + 1)) {
+    OPEN_TAG.lastIndex = at;
+    const open = OPEN_TAG.exec(text);
+    const tag = open?.[1];
+    if (open === null || tag === undefined || !CONTEXT_TAGS.has(tag) || unclosed.has(tag)) continue;
+    const closeTag = `</${tag}>`;
+    const close = text.indexOf(closeTag, at + open[0].length);
+    if (close < 0) {
+      unclosed.add(tag);
+      continue;
+    }
+    const end = close + closeTag.length;
+    request += text.slice(kept, at);
+    context.push(text.slice(at, end));
+    kept = end;
+    at = end - 1;
+  }
+  request += text.slice(kept);
+  return { request: request.trim(), context };
+}

@@ -1,0 +1,63 @@
+import { splitConsumerText } from '../../src/history/consumer-context.js';
+import { identityOf } from '../../src/history/normalize.js';
+
+describe('splitConsumerText', () => {
+  test("Copilot's <userRequest> is the user's words; everything around it is context", () => {
+    const text = '<context>\nThe current date is Monday.\n</context>\n<userRequest>\nFix the build\n</userRequest>\n<reminderInstructions>x</reminderInstructions>';
+    expect(splitConsumerText(text)).toEqual({
+      request: 'Fix the build',
+      context: ['<context>\nThe current date is Monday.\n</context>', '<reminderInstructions>x</reminderInstructions>'],
+    });
+  });
+
+  test('known context blocks are removed from text without <userRequest>; other tags are the user’s', () => {
+    const text = '<task>\nRename <b>foo</b>\n</task>\n<environment_details>\n# Time\n9:41\n</environment_details>';
+    expect(splitConsumerText(text)).toEqual({ request: '<task>\nRename <b>foo</b>\n</task>', context: ['<environment_details>\n# Time\n9:41\n</environment_details>'] });
+  });
+
+  test('a message of context only has no words of the user', () => {
+    expect(splitConsumerText('<environment_info>Linux</environment_info>\n<workspace_info x="1">a.ts</workspace_info>').request).toBe('');
+  });
+
+  test('an unclosed context tag is kept as the user wrote it', () => {
+    expect(splitConsumerText('see <context> here')).toEqual({ request: 'see <context> here', context: [] });
+  });
+
+  test('hostile input of many unclosed tags is read in linear time', () => {
+    const text = '<context>'.repeat(200_000);
+    const started = process.hrtime.bigint();
+    expect(splitConsumerText(text).request).toBe(text);
+    // Quadratic scanning would take minutes here; this guards the algorithm, not the machine's speed.
+    expect(Number(process.hrtime.bigint() - started) / 1e9).toBeLessThan(20);
+  });
+});
+
+describe('identityOf', () => {
+  test('system messages and context-only user messages have no identity', () => {
+    expect(identityOf({ role: 'system', content: [{ type: 'text', value: 'Be nice' }] })).toBeUndefined();
+    expect(identityOf({ role: 'user', content: [{ type: 'text', value: '<environment_info>Linux</environment_info>' }] })).toBeUndefined();
+  });
+
+  test("a user message is its words and tool results; attachments don't count", () => {
+    const identity = identityOf({
+      role: 'user',
+      content: [
+        { type: 'text', value: '<attachments>a.ts</attachments><userRequest>Why?</userRequest>' },
+        { type: 'data', mimeType: 'image/png', data: 'AAAA' },
+        { type: 'tool_result', toolCallId: 't1', result: [{ type: 'text', value: 'ok' }] },
+      ],
+    });
+    expect(identity).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', value: 'Why?' },
+        { type: 'tool_result', toolCallId: 't1', result: [{ type: 'text', value: 'ok' }] },
+      ],
+    });
+  });
+
+  test('assistant messages are compared whole', () => {
+    const reply = { role: 'assistant' as const, content: [{ type: 'text' as const, value: '<context>kept</context>' }] };
+    expect(identityOf(reply)).toBe(reply);
+  });
+});
