@@ -9,7 +9,9 @@ import { isLogLevel, type LogLevel } from './log.js';
 import { registerAgentActionTool } from './extension/agent-action-tool.js';
 import { BridgeProcess } from './extension/bridge-process.js';
 import { createExtensionLog, type ExtensionLog } from './extension/log.js';
-import { parseAgentSettings, VENDOR, type ModelSettings } from './extension/models.js';
+import { hostResolveContext } from './extension/agent-catalog.js';
+import { runManageAgents } from './extension/manage-agents.js';
+import { agentsOfSettings, VENDOR, type ModelSettings } from './extension/models.js';
 import { SymposiumChatProvider } from './extension/provider.js';
 
 const SECTION = 'symposium';
@@ -56,7 +58,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     channel,
     { dispose: () => void shutdown?.() },
-    vscode.commands.registerCommand('symposium.manageAgents', () => vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.agents`)),
+    vscode.commands.registerCommand('symposium.manageAgents', () => runManageAgents(vscode)),
     vscode.commands.registerCommand('symposium.showLog', () => channel.show()),
     vscode.commands.registerCommand('symposium.restartBridge', async () => {
       if (registration === undefined) {
@@ -86,9 +88,9 @@ export async function deactivate(): Promise<void> {
   shutdown = undefined;
 }
 
-/** The agents of the settings; with `report`, what is wrong with the others goes to the log. */
+/** The agents of the settings that can run here; with `report`, why the others cannot goes to the log. */
 function readAgents(config: vscode.WorkspaceConfiguration, log: ExtensionLog, report: boolean): ModelSettings['agents'] {
-  const { agents, problems } = parseAgentSettings(config.get('agents'));
+  const { agents, problems } = agentsOfSettings(config.get('agents'), hostResolveContext());
   if (report) for (const problem of problems) log.warn(problem);
   return agents;
 }

@@ -1,21 +1,33 @@
 /**
  * The models the extension offers, from its settings: the built-in Eliza and one per configured ACP
- * agent. Pure (no `vscode`): the adapter reads the settings and hands them in.
+ * agent that can run here (a full entry, or a built-in of `agent-catalog.ts` named by id). Pure (no
+ * `vscode`): the adapter reads the settings and hands them in, with `which` and the environment.
  */
 import { ELIZA_MODEL } from '../agents/models.js';
 import type { AgentDefinition, ModelInformation } from '../protocol/messages.js';
+import { BUILTIN_AGENTS, commandLine, findBuiltin, resolveBuiltin, type BuiltinOverrides, type CatalogEntry, type ResolveContext } from './agent-catalog.js';
 
 export const VENDOR = 'symposium';
 export const AGENT_MODEL_PREFIX = 'symposium-agent-';
 
-/** One entry of the `symposium.agents` setting, as validated. */
+/** An agent ready to become a model: what the bridge spawns. */
 export interface AgentSetting {
   readonly id: string;
   readonly name: string;
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** The built-in agent this one is (when named by id), for the tooltip. */
+  readonly description?: string;
 }
+
+/**
+ * One entry of the `symposium.agents` setting, as validated: a full entry with its own command (which
+ * replaces a built-in of the same id), or a built-in named by id with optional overrides.
+ */
+export type ConfiguredAgent =
+  | ({ readonly kind: 'command'; readonly index: number } & Omit<AgentSetting, 'description'>)
+  | ({ readonly kind: 'builtin'; readonly index: number; readonly id: string; readonly entry: CatalogEntry } & BuiltinOverrides);
 
 /** What VS Code gets for each model: the protocol's information plus the picker flag. */
 export type ModelEntry = ModelInformation & { readonly isUserSelectable: true; readonly detail?: string; readonly tooltip?: string };
@@ -35,32 +47,110 @@ export interface ModelSettings {
 const AGENT_LIMITS = { maxInputTokens: 200_000, maxOutputTokens: 32_000 } as const;
 
 /**
- * Validates the raw `symposium.agents` value. Invalid entries are skipped, and so are repeated ids
- * (the first wins); `problems` says why, for the log.
+ * Validates the raw `symposium.agents` value. An entry with a `command` is a full entry; one without
+ * names a built-in agent by its id. Invalid entries are skipped, and so are repeated ids (the first
+ * wins); `problems` says why, for the log.
  */
-export function parseAgentSettings(raw: unknown): { agents: AgentSetting[]; problems: string[] } {
-  const agents: AgentSetting[] = [];
+export function parseAgentSettings(raw: unknown, catalog: readonly CatalogEntry[] = BUILTIN_AGENTS): { agents: ConfiguredAgent[]; problems: string[] } {
+  const agents: ConfiguredAgent[] = [];
   const problems: string[] = [];
   if (raw === undefined || raw === null) return { agents, problems };
   if (!Array.isArray(raw)) return { agents, problems: ['symposium.agents must be an array of agents'] };
   const seen = new Set<string>();
-  raw.forEach((entry: unknown, index) => {
+  raw.forEach((item: unknown, index) => {
     const where = `symposium.agents[${index}]`;
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return problems.push(`${where} is not an object: skipped`);
-    const { id, name, command, args = [], env = {} } = entry as Record<string, unknown>;
-    const bad = [
-      typeof id !== 'string' || !/^[\w.-]+$/.test(id) ? 'id (letters, digits, "_", "-" and ".")' : undefined,
-      typeof name !== 'string' || name.trim() === '' ? 'name' : undefined,
-      typeof command !== 'string' || command.trim() === '' ? 'command' : undefined,
-      !Array.isArray(args) || !args.every((a) => typeof a === 'string') ? 'args (an array of strings)' : undefined,
-      typeof env !== 'object' || env === null || Array.isArray(env) || !Object.values(env).every((v) => typeof v === 'string') ? 'env (an object of strings)' : undefined,
-    ].filter((b) => b !== undefined);
-    if (bad.length > 0) return problems.push(`${where}: invalid ${bad.join(', ')}: skipped`);
-    if (seen.has(id as string)) return problems.push(`${where}: the id "${String(id)}" is already used: skipped`);
-    seen.add(id as string);
-    agents.push({ id: id as string, name: name as string, command: command as string, args: args as string[], env: env as Record<string, string> });
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return problems.push(`${where} is not an object: skipped`);
+    const fields = item as Record<string, unknown>;
+    const parsed = fields.command === undefined ? parseReference(fields, index, catalog) : parseFullEntry(fields, index);
+    if (typeof parsed === 'string') return problems.push(`${where}: invalid ${parsed}: skipped`);
+    if (seen.has(parsed.id)) return problems.push(`${where}: the id "${parsed.id}" is already used: skipped`);
+    seen.add(parsed.id);
+    agents.push(parsed);
     return undefined;
   });
+  return { agents, problems };
+}
+
+const ID = /^[\w.-]+$/;
+const badArgs = (args: unknown) => !Array.isArray(args) || !args.every((a) => typeof a === 'string');
+const badEnv = (env: unknown) => typeof env !== 'object' || env === null || Array.isArray(env) || !Object.values(env).every((v) => typeof v === 'string');
+const blank = (value: unknown) => typeof value !== 'string' || value.trim() === '';
+
+/** `{id, name, command, args?, env?}`: the agent or what is wrong with it (the fields, for the message). */
+function parseFullEntry(fields: Record<string, unknown>, index: number): ConfiguredAgent | string {
+  const { id, name, command, args = [], env = {} } = fields;
+  const bad = [
+    typeof id !== 'string' || !ID.test(id) ? 'id (letters, digits, "_", "-" and ".")' : undefined,
+    blank(name) ? 'name' : undefined,
+    blank(command) ? 'command' : undefined,
+    badArgs(args) ? 'args (an array of strings)' : undefined,
+    badEnv(env) ? 'env (an object of strings)' : undefined,
+  ].filter((b) => b !== undefined);
+  if (bad.length > 0) return bad.join(', ');
+  return { kind: 'command', index, id: id as string, name: name as string, command: command as string, args: args as string[], env: env as Record<string, string> };
+}
+
+/** `{id, name?, args?, env?, version?}` naming a built-in agent. */
+function parseReference(fields: Record<string, unknown>, index: number, catalog: readonly CatalogEntry[]): ConfiguredAgent | string {
+  const { id, name, args = [], env = {}, version } = fields;
+  const entry = typeof id === 'string' ? findBuiltin(id, catalog) : undefined;
+  if (entry === undefined) {
+    if (typeof id !== 'string' || !ID.test(id)) return 'id (letters, digits, "_", "-" and ".")';
+    // Neither a built-in nor a full entry: the command is what is missing.
+    return `command (or an id of a built-in agent: ${catalog.map((e) => e.id).join(', ')})`;
+  }
+  const bad = [
+    name !== undefined && blank(name) ? 'name' : undefined,
+    badArgs(args) ? 'args (an array of strings)' : undefined,
+    badEnv(env) ? 'env (an object of strings)' : undefined,
+    version !== undefined && (blank(version) || entry.distribution.kind !== 'npx') ? `version (a version of ${entry.distribution.kind === 'npx' ? entry.distribution.package : 'an npm package: this agent is a program on PATH'})` : undefined,
+  ].filter((b) => b !== undefined);
+  if (bad.length > 0) return bad.join(', ');
+  return {
+    kind: 'builtin',
+    index,
+    id: entry.id,
+    entry,
+    ...(name === undefined ? {} : { name: name as string }),
+    args: args as string[],
+    env: env as Record<string, string>,
+    ...(version === undefined ? {} : { version: version as string }),
+  };
+}
+
+/** A configured agent and whether it can run here. */
+export type AgentStatus =
+  | { readonly configured: ConfiguredAgent; readonly ok: true; readonly agent: AgentSetting; /** where the command is, when found */ readonly location?: string }
+  | { readonly configured: ConfiguredAgent; readonly ok: false; readonly agent: AgentSetting; readonly reason: string };
+
+/**
+ * Resolves a configured agent. A built-in is available when its command is found (see `resolveBuiltin`);
+ * a full entry always is: its command is the user's own, and when it cannot start, the request that
+ * uses it fails naming the command.
+ */
+export function resolveAgent(configured: ConfiguredAgent, ctx: ResolveContext): AgentStatus {
+  if (configured.kind === 'command') {
+    const { kind: _kind, index: _index, ...agent } = configured;
+    const location = ctx.which(agent.command, { ...ctx.env, ...agent.env });
+    return location === undefined ? { configured, ok: true, agent } : { configured, ok: true, agent, location };
+  }
+  const { entry } = configured;
+  const resolution = resolveBuiltin(entry, configured, ctx);
+  const agent: AgentSetting = { id: entry.id, name: configured.name ?? entry.name, ...resolution.launch, description: entry.description };
+  return resolution.ok ? { configured, ok: true, agent, location: resolution.location } : { configured, ok: false, agent, reason: resolution.reason };
+}
+
+/**
+ * The agents of the raw `symposium.agents` value that can run here, and why the others are left out.
+ * What the adapter calls whenever it needs the models.
+ */
+export function agentsOfSettings(raw: unknown, ctx: ResolveContext, catalog: readonly CatalogEntry[] = BUILTIN_AGENTS): { agents: AgentSetting[]; problems: string[] } {
+  const { agents: configured, problems } = parseAgentSettings(raw, catalog);
+  const agents: AgentSetting[] = [];
+  for (const status of configured.map((c) => resolveAgent(c, ctx))) {
+    if (status.ok) agents.push(status.agent);
+    else problems.push(`symposium.agents[${status.configured.index}]: ${status.agent.name} ("${status.agent.id}") is not available: ${status.reason}; it is not offered as a model`);
+  }
   return { agents, problems };
 }
 
@@ -88,7 +178,7 @@ function agentModel(agent: AgentSetting): ModelWithAgent {
       capabilities: { toolCalling: true, imageInput: false },
       isUserSelectable: true,
       detail: 'ACP agent',
-      tooltip: [agent.command, ...agent.args].join(' '),
+      tooltip: agent.description === undefined ? commandLine(agent) : `${agent.description}: ${commandLine(agent)}`,
     },
     agent: {
       mcp_server: { name: agent.name, command: agent.command, args: [...agent.args], env: Object.entries(agent.env).map(([name, value]) => ({ name, value })) },

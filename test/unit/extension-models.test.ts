@@ -2,20 +2,43 @@
 import { readFileSync } from 'node:fs';
 import { confirmationMessage, AGENT_ACTION_TOOL, APPROVAL_TEXT, CONFIRMATION_TITLE } from '../../src/extension/agent-action.js';
 import { createExtensionLog } from '../../src/extension/log.js';
-import { agentModelId, findModel, modelsOf, parseAgentSettings, VENDOR } from '../../src/extension/models.js';
+import { BUILTIN_AGENTS, commandLine, findBuiltin, launchOf, type ResolveContext } from '../../src/extension/agent-catalog.js';
+import { agentModelId, agentsOfSettings, findModel, modelsOf, parseAgentSettings, VENDOR } from '../../src/extension/models.js';
 import type { LogLevel } from '../../src/log.js';
 
+/** A machine where only these commands are on PATH (in /bin). */
+function machine(...onPath: string[]): ResolveContext {
+  return { which: (executable) => (onPath.includes(executable) ? `/bin/${executable}` : undefined), env: { PATH: '/bin' } };
+}
+
 describe('parseAgentSettings', () => {
-  test('reads valid agents, with defaults for args and env', () => {
+  test('reads valid full entries, with defaults for args and env', () => {
     const { agents, problems } = parseAgentSettings([
       { id: 'claude', name: 'Claude Code', command: 'npx', args: ['@agentclientprotocol/claude-agent-acp'], env: { A: '1' } },
       { id: 'plain', name: 'Plain', command: '/bin/agent' },
     ]);
     expect(problems).toEqual([]);
     expect(agents).toEqual([
-      { id: 'claude', name: 'Claude Code', command: 'npx', args: ['@agentclientprotocol/claude-agent-acp'], env: { A: '1' } },
-      { id: 'plain', name: 'Plain', command: '/bin/agent', args: [], env: {} },
+      { kind: 'command', index: 0, id: 'claude', name: 'Claude Code', command: 'npx', args: ['@agentclientprotocol/claude-agent-acp'], env: { A: '1' } },
+      { kind: 'command', index: 1, id: 'plain', name: 'Plain', command: '/bin/agent', args: [], env: {} },
     ]);
+  });
+
+  test('reads built-ins named by id, with their overrides', () => {
+    const { agents, problems } = parseAgentSettings([
+      { id: 'claude-code' },
+      { id: 'gemini', name: 'My Gemini', args: ['--model', 'x'], env: { GEMINI_API_KEY: 'k' }, version: 'latest' },
+    ]);
+    expect(problems).toEqual([]);
+    expect(agents).toEqual([
+      { kind: 'builtin', index: 0, id: 'claude-code', entry: findBuiltin('claude-code'), args: [], env: {} },
+      { kind: 'builtin', index: 1, id: 'gemini', entry: findBuiltin('gemini'), name: 'My Gemini', args: ['--model', 'x'], env: { GEMINI_API_KEY: 'k' }, version: 'latest' },
+    ]);
+  });
+
+  test('an entry with a command and the id of a built-in is a full entry: it replaces the built-in', () => {
+    const { agents } = parseAgentSettings([{ id: 'claude-code', name: 'Mine', command: '/opt/claude-acp' }]);
+    expect(agents).toEqual([{ kind: 'command', index: 0, id: 'claude-code', name: 'Mine', command: '/opt/claude-acp', args: [], env: {} }]);
   });
 
   test('nothing configured is no agents and no problem', () => {
@@ -32,7 +55,7 @@ describe('parseAgentSettings', () => {
       { id: 'good', name: 'Good', command: 'g' },
       { id: 'good', name: 'Again', command: 'h' },
     ]);
-    expect(agents.map((a) => a.name)).toEqual(['Good']);
+    expect(agents.map((a) => a.kind === 'command' && a.name)).toEqual(['Good']);
     expect(problems).toEqual([
       'symposium.agents[0] is not an object: skipped',
       'symposium.agents[1]: invalid id (letters, digits, "_", "-" and "."): skipped',
@@ -42,13 +65,73 @@ describe('parseAgentSettings', () => {
     ]);
   });
 
+  test('skips bad references to built-ins, naming the field', () => {
+    const ids = BUILTIN_AGENTS.map((e) => e.id).join(', ');
+    const { agents, problems } = parseAgentSettings([
+      { id: 'no-such-agent' },
+      { name: 'No id' },
+      { id: 'claude-code', args: '--x', env: ['A=1'] },
+      { id: 'goose', version: '1.0.0' },
+      { id: 'codex', name: ' ' },
+      { id: 'codex', version: '' },
+      { id: 'codex' },
+      { id: 'codex' },
+      { id: 'codex', name: 'Codex', command: 'codex-acp' },
+    ]);
+    expect(agents.map((a) => [a.kind, a.id, a.index])).toEqual([['builtin', 'codex', 6]]);
+    expect(problems).toEqual([
+      `symposium.agents[0]: invalid command (or an id of a built-in agent: ${ids}): skipped`,
+      'symposium.agents[1]: invalid id (letters, digits, "_", "-" and "."): skipped',
+      'symposium.agents[2]: invalid args (an array of strings), env (an object of strings): skipped',
+      'symposium.agents[3]: invalid version (a version of an npm package: this agent is a program on PATH): skipped',
+      'symposium.agents[4]: invalid name: skipped',
+      'symposium.agents[5]: invalid version (a version of @agentclientprotocol/codex-acp): skipped',
+      'symposium.agents[7]: the id "codex" is already used: skipped',
+      'symposium.agents[8]: the id "codex" is already used: skipped',
+    ]);
+  });
+
   test('a value that is not an array is reported', () => {
     expect(parseAgentSettings({ id: 'x' })).toEqual({ agents: [], problems: ['symposium.agents must be an array of agents'] });
   });
 });
 
+describe('agentsOfSettings', () => {
+  test('built-ins become commands when resolvable; the others are left out, saying why', () => {
+    const { agents, problems } = agentsOfSettings([{ id: 'claude-code', env: { ANTHROPIC_API_KEY: 'k' } }, { id: 'goose' }, { id: 'kimi', args: ['--debug'] }], machine('npx', 'kimi'));
+    expect(agents).toEqual([
+      {
+        id: 'claude-code',
+        name: 'Claude Code',
+        command: 'npx',
+        args: ['--yes', '--package=@agentclientprotocol/claude-agent-acp@0.100.0', '--', 'claude-agent-acp'],
+        env: { ANTHROPIC_API_KEY: 'k' },
+        description: findBuiltin('claude-code')!.description,
+      },
+      { id: 'kimi', name: 'Kimi CLI', command: 'kimi', args: ['acp', '--debug'], env: {}, description: findBuiltin('kimi')!.description },
+    ]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^symposium\.agents\[1\]: Goose \("goose"\) is not available: `goose` was not found on PATH: install the Goose CLI/);
+  });
+
+  test('without npx, no npm agent is offered', () => {
+    const { agents, problems } = agentsOfSettings([{ id: 'gemini' }, { id: 'codex' }], machine('goose'));
+    expect(agents).toEqual([]);
+    expect(problems).toEqual([
+      'symposium.agents[0]: Gemini CLI ("gemini") is not available: npx was not found on PATH (it comes with Node.js and npm); it is not offered as a model',
+      'symposium.agents[1]: Codex ("codex") is not available: npx was not found on PATH (it comes with Node.js and npm); it is not offered as a model',
+    ]);
+  });
+
+  test('full entries are offered whether or not their command is found (a request names a missing one)', () => {
+    const { agents, problems } = agentsOfSettings([{ id: 'goose', name: 'My goose', command: '/nonexistent/goose', args: ['acp'] }], machine());
+    expect(problems).toEqual([]);
+    expect(agents).toEqual([{ id: 'goose', name: 'My goose', command: '/nonexistent/goose', args: ['acp'], env: {} }]);
+  });
+});
+
 describe('modelsOf', () => {
-  const agents = parseAgentSettings([{ id: 'scripted', name: 'Scripted', command: 'node', args: ['agent.js'], env: { K: 'V' } }]).agents;
+  const agents = agentsOfSettings([{ id: 'scripted', name: 'Scripted', command: 'node', args: ['agent.js'], env: { K: 'V' } }], machine('node')).agents;
 
   test('Eliza first, then one model per agent, all user-selectable', () => {
     const models = modelsOf({ agents, elizaDeterministic: false });
@@ -70,6 +153,18 @@ describe('modelsOf', () => {
     const [eliza, scripted] = modelsOf({ agents, elizaDeterministic: true });
     expect(eliza!.agent).toEqual({ eliza: { deterministic: true } });
     expect(scripted!.agent).toEqual({ mcp_server: { name: 'Scripted', command: 'node', args: ['agent.js'], env: [{ name: 'K', value: 'V' }] } });
+    expect(scripted!.model.tooltip).toBe('node agent.js');
+  });
+
+  test('a built-in named by id: model id from its id, its resolved command in the tooltip and the definition', () => {
+    const resolved = agentsOfSettings([{ id: 'gemini', name: 'Gemini (work)', env: { GEMINI_API_KEY: 'k' } }], machine('npx')).agents;
+    const [, gemini] = modelsOf({ agents: resolved, elizaDeterministic: false });
+    expect(gemini!.model.id).toBe('symposium-agent-gemini');
+    expect(gemini!.model.name).toBe('Gemini (work)');
+    expect(gemini!.model.tooltip).toBe(`${findBuiltin('gemini')!.description}: npx --yes --package=@google/gemini-cli@0.61.0 -- gemini --acp`);
+    expect(gemini!.agent).toEqual({
+      mcp_server: { name: 'Gemini (work)', command: 'npx', args: ['--yes', '--package=@google/gemini-cli@0.61.0', '--', 'gemini', '--acp'], env: [{ name: 'GEMINI_API_KEY', value: 'k' }] },
+    });
   });
 
   test('findModel follows the settings', () => {
@@ -143,9 +238,11 @@ describe('package.json, the extension manifest', () => {
       languageModelChatProviders: { vendor: string; displayName: string; managementCommand: string }[];
       languageModelTools: { name: string; inputSchema: { properties: Record<string, unknown> } }[];
       commands: { command: string }[];
-      configuration: { properties: Record<string, { default: unknown }> };
+      configuration: { properties: Record<string, { default: unknown; items?: AgentItemsSchema }> };
     };
   };
+  type ObjectSchema = { required: string[]; properties: Record<string, { enum?: string[]; markdownEnumDescriptions?: string[] }> };
+  type AgentItemsSchema = { anyOf: ObjectSchema[]; defaultSnippets: { body: Record<string, unknown> }[] };
 
   test('declares the provider, the tool, the commands and the settings the code uses', () => {
     expect(pkg.publisher).toBe('symposium');
@@ -161,5 +258,18 @@ describe('package.json, the extension manifest', () => {
     expect(settings['symposium.enableExperimentalLM']!.default).toBe(false);
     expect(settings['symposium.logLevel']!.default).toBe('info');
     expect(settings['symposium.eliza.deterministic']!.default).toBe(false);
+  });
+
+  test('symposium.agents documents both entry forms, and its built-in ids are the catalog\'s', () => {
+    const items = pkg.contributes.configuration.properties['symposium.agents']!.items!;
+    const [builtin, full] = items.anyOf;
+    expect(builtin!.required).toEqual(['id']);
+    expect(Object.keys(builtin!.properties).sort()).toEqual(['args', 'env', 'id', 'name', 'version']);
+    expect(builtin!.properties.id!.enum).toEqual(BUILTIN_AGENTS.map((e) => e.id));
+    const descriptions = builtin!.properties.id!.markdownEnumDescriptions!;
+    BUILTIN_AGENTS.forEach((entry, i) => expect(descriptions[i]).toContain(commandLine(launchOf(entry))));
+    expect(full!.required).toEqual(['id', 'name', 'command']);
+    expect(Object.keys(full!.properties).sort()).toEqual(['args', 'command', 'env', 'id', 'name']);
+    expect(items.defaultSnippets.map((s) => s.body.id)).toEqual([`\${1|${BUILTIN_AGENTS.map((e) => e.id).join(',')}|}`, '$1']);
   });
 });

@@ -518,6 +518,29 @@ const SCENARIOS = [
     },
   },
   {
+    name: 'a built-in agent named by id is a model',
+    async run(c) {
+      const config = vscode.workspace.getConfiguration('symposium');
+      const before = config.get('agents') || [];
+      // npm agents are offered when npx is on PATH, the others when their program is: the extension looks on
+      // the PATH of this process (the extension host), as the driver does here.
+      c.ok(c.note('npxOnPath', onPath('npx')), 'npx is not on the PATH of the extension host: this scenario needs it');
+      const kimi = c.note('kimiOnPath', onPath('kimi'));
+      try {
+        await config.update('agents', [...before, { id: 'claude-code' }, { id: 'kimi' }], vscode.ConfigurationTarget.Global);
+        const model = await findModel('symposium-agent-claude-code', 15_000);
+        c.equal(model.name, 'Claude Code', 'name of the built-in model');
+        // Both entries came in one settings change, so the list that has Claude Code has decided about Kimi too.
+        const kimiModels = await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'symposium-agent-kimi' });
+        c.equal(kimiModels.length, kimi ? 1 : 0, 'models of the built-in kimi (a program, offered only when on PATH)');
+      } finally {
+        await config.update('agents', before, vscode.ConfigurationTarget.Global);
+      }
+      const gone = await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'symposium-agent-claude-code' })).length === 0, 15_000);
+      c.ok(gone, 'the removed built-in is still listed');
+    },
+  },
+  {
     name: 'an agent that cannot start fails readably',
     async run(c) {
       const config = vscode.workspace.getConfiguration('symposium');
@@ -540,6 +563,22 @@ const SCENARIOS = [
     },
   },
 ];
+
+/** Whether an executable file of this name is on this process's PATH. */
+function onPath(name) {
+  const names = process.platform === 'win32' ? ['.exe', '.cmd'].map((ext) => name + ext) : [name];
+  return (process.env.PATH || '').split(path.delimiter).some((dir) =>
+    dir !== '' &&
+    names.some((n) => {
+      try {
+        fs.accessSync(path.join(dir, n), fs.constants.X_OK);
+        return fs.statSync(path.join(dir, n)).isFile();
+      } catch {
+        return false;
+      }
+    }),
+  );
+}
 
 async function waitFor(predicate, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
