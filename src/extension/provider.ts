@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { ResponseError } from 'vscode-jsonrpc/node.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
-import { estimateTokens } from '../tokens/estimate.js';
+import { countTokens } from '../tokens/count.js';
 import { BridgeExitedError, type BridgeProcess } from './bridge-process.js';
 import { fromWireResponsePart, toWireContent, toWireRequest, type ConvertOptions, type ResponsePartFactory } from './convert.js';
 import type { ExtensionLog } from './log.js';
@@ -71,8 +71,8 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
 
   /** Local and cheap: consumers ask for every part of every prompt. */
   async provideTokenCount(_model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
-    if (typeof text === 'string') return estimateTokens(text);
-    return estimateTokens({ role: 'user', content: toWireContent(text.content, { isThinking: this.convertOptions().isThinking }) });
+    if (typeof text === 'string') return countTokens(text);
+    return countTokens({ role: 'user', content: toWireContent(text.content, { isThinking: this.convertOptions().isThinking }) });
   }
 
   dispose(): void {

@@ -10,7 +10,7 @@ import { ProvideChatInformationParams, ProvideTokenCountParams, type ProvideChat
 import { Methods } from '../protocol/methods.js';
 import { ChatRequestStream } from '../streams/chat-requests.js';
 import { invalidParams } from '../streams/invalid-params.js';
-import { estimateTokens } from '../tokens/estimate.js';
+import { countTokens } from '../tokens/count.js';
 import { RequestIdTracker } from './request-ids.js';
 import { FrameSizeLimit, TOO_LARGE_METHOD } from './frame-size-limit.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
@@ -75,7 +75,7 @@ function registerModelRequests(connection: MessageConnection): void {
   });
   connection.onRequest(Methods.provideTokenCount, (raw: unknown): ProvideTokenCountResult => {
     const params = invalidParams(() => decodeOrThrow(ProvideTokenCountParams, raw));
-    return { count: estimateTokens(params.text) };
+    return { count: countTokens(params.text) };
   });
 }
 
