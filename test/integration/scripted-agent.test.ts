@@ -38,6 +38,9 @@
  *   session/cancel the client must answer every open one `cancelled`.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { ReadableStream, WritableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
@@ -191,6 +194,55 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
+/** Kills the agent and waits until it is gone: what a restart of the agent looks like to its state dir. */
+async function kill(h: Harness): Promise<void> {
+  h.connection.close();
+  if (h.child.exitCode === null && h.child.signalCode === null) h.child.kill('SIGKILL');
+  await h.exited;
+}
+
+async function initialize(h: Harness): Promise<acp.InitializeResponse> {
+  return h.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+}
+
+function load(h: Harness, sessionId: string, cwd = '/tmp'): Promise<acp.LoadSessionResponse> {
+  return h.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
+}
+
+function resume(h: Harness, sessionId: string, cwd = '/tmp'): Promise<acp.ResumeSessionResponse> {
+  return h.agent.request(acp.methods.agent.session.resume, { sessionId, cwd });
+}
+
+/** Fails unless the agent's stderr comes to hold `text` (within WAIT_MS). */
+async function expectLogged(h: Harness, text: string): Promise<void> {
+  expect(await h.stderrHolding(text)).toContain(text);
+}
+
+/** Lets the session/update handler catch up with a response (see the note on ordering at the top). */
+async function settled(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+const stateDirs: string[] = [];
+
+/** A fresh --state-dir, removed after the test. */
+function stateDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'scripted-agent-state-'));
+  stateDirs.push(dir);
+  return dir;
+}
+
+/** The text of the recorded updates of a session, kind by kind: `user: …`, `agent: …` (other kinds by name). */
+function transcriptOf(h: Harness, sessionId: string): string[] {
+  return h.updates
+    .filter(({ sessionId: id }) => id === sessionId)
+    .map(({ update }) => {
+      if (update.sessionUpdate !== 'user_message_chunk' && update.sessionUpdate !== 'agent_message_chunk') return update.sessionUpdate;
+      const who = update.sessionUpdate === 'user_message_chunk' ? 'user' : 'agent';
+      return update.content.type === 'text' ? `${who}: ${update.content.text}` : `${who}: [${update.content.type}]`;
+    });
+}
+
 afterEach(async () => {
   for (const connection of connections.splice(0)) connection.close();
   await Promise.all(
@@ -201,6 +253,7 @@ afterEach(async () => {
       await gone;
     }),
   );
+  for (const dir of stateDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('scripted agent', () => {
@@ -214,6 +267,9 @@ describe('scripted agent', () => {
       mcpCapabilities: { http: false },
     });
 
+    expect(defaults.agentCapabilities?.sessionCapabilities?.resume ?? undefined).toBeUndefined();
+    expect(defaults.agentCapabilities?.sessionCapabilities?.close ?? undefined).toBeUndefined();
+
     const rich = start(['--image', '--mcp-http', '--load-session', '--protocol-version', '7']);
     const advertised = await rich.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
     expect(advertised.protocolVersion).toBe(7);
@@ -222,6 +278,13 @@ describe('scripted agent', () => {
       promptCapabilities: { image: true },
       mcpCapabilities: { http: true },
     });
+
+    const resumable = await initialize(start(['--resume-session']));
+    expect(resumable.agentCapabilities?.sessionCapabilities).toEqual({ resume: {} });
+    const closable = await initialize(start(['--close-session']));
+    expect(closable.agentCapabilities?.sessionCapabilities).toEqual({ close: {} });
+    const both = await initialize(start(['--resume-session', '--close-session']));
+    expect(both.agentCapabilities?.sessionCapabilities).toEqual({ resume: {}, close: {} });
   });
 
   test('stream 3 sends three chunks, then ends the turn', async () => {
@@ -406,5 +469,170 @@ describe('scripted agent', () => {
       }
     });
     expect(text).toBe('c1 c2 done');
+  });
+
+  test('--state-dir: a second agent process loads the first one\'s session, its history and its updates', async () => {
+    const dir = stateDir();
+    const first = start(['--load-session', '--state-dir', dir]);
+    const sessionId = await first.newSession('/work/first');
+    expect(sessionId).toBe(`scripted-session-${first.child.pid}-1`);
+    await first.prompt(sessionId, 'say one');
+    await first.prompt(sessionId, [
+      { type: 'text', text: 'history' },
+      { type: 'text', text: 'say two' },
+    ]);
+    expect(first.messages(sessionId)).toEqual(['one', JSON.stringify(['say one']), 'two']);
+    const stored = JSON.parse(readFileSync(join(dir, `${sessionId}.json`), 'utf8')) as Record<string, unknown>;
+    expect(stored).toMatchObject({ cwd: '/work/first', seen: ['say one', 'history\nsay two'] });
+    expect(stored.transcript).toHaveLength(6);
+    await kill(first);
+
+    const second = start(['--load-session', '--state-dir', dir]);
+    await initialize(second);
+    await load(second, sessionId, '/work/first');
+    await settled();
+    // Replayed: the prompts as user chunks and what the first process answered.
+    expect(transcriptOf(second, sessionId)).toEqual([
+      'user: say one',
+      'agent: one',
+      'user: history',
+      'user: say two',
+      'agent: ["say one"]',
+      'agent: two',
+    ]);
+    await expectLogged(second, `session/load ${sessionId}`);
+    await second.prompt(sessionId, 'history\ncwd');
+    const history = JSON.stringify(['say one', 'history\nsay two']);
+    expect(second.messages(sessionId).slice(-2)).toEqual([history, '/work/first']);
+    // The second process numbers its sessions from 1 too: the pid keeps the ids apart.
+    const other = await second.agent.request(acp.methods.agent.session.new, { cwd: '/work/second', mcpServers: [] });
+    expect(other.sessionId).toBe(`scripted-session-${second.child.pid}-1`);
+    expect(other.sessionId).not.toBe(sessionId);
+  });
+
+  test('--resume-session: a stored session is resumed without replaying its updates', async () => {
+    const dir = stateDir();
+    const first = start(['--resume-session', '--state-dir', dir]);
+    const sessionId = await first.newSession('/work/resumed');
+    await first.prompt(sessionId, 'say hello');
+    // Resuming a session this process holds answers at once, also without replay.
+    const before = first.updates.length;
+    await resume(first, sessionId, '/work/resumed');
+    await settled();
+    expect(first.updates).toHaveLength(before);
+    await kill(first);
+
+    const second = start(['--resume-session', '--state-dir', dir]);
+    await initialize(second);
+    const response = await resume(second, sessionId, '/work/resumed');
+    expect(response.configOptions ?? undefined).toBeUndefined();
+    await settled();
+    expect(second.updates).toEqual([]);
+    await expectLogged(second, `session/resume ${sessionId}`);
+    await second.prompt(sessionId, 'history');
+    expect(second.messages(sessionId)).toEqual([JSON.stringify(['say hello'])]);
+    // session/load is not served without --load-session.
+    expect(await rejection(load(second, sessionId, '/work/resumed'))).toMatchObject({ code: -32601 });
+  });
+
+  test('--state-dir: loading or resuming a session found nowhere fails with session not found', async () => {
+    const h = start(['--load-session', '--resume-session', '--state-dir', stateDir()]);
+    await initialize(h);
+    const loaded = await rejection(load(h, 'scripted-session-nowhere'));
+    expect(loaded).toBeInstanceOf(acp.RequestError);
+    expect(loaded).toMatchObject({ code: -32002, data: { sessionId: 'scripted-session-nowhere' } });
+    await expectLogged(h, 'session/load scripted-session-nowhere: not found');
+    expect(await rejection(resume(h, 'scripted-session-nowhere'))).toMatchObject({ code: -32002 });
+    await expectLogged(h, 'session/resume scripted-session-nowhere: not found');
+    // An id that is no plain file name is not looked up outside the state dir.
+    expect(await rejection(load(h, '../elsewhere'))).toMatchObject({ code: -32002 });
+    // Nothing was created on the way.
+    expect(await rejection(h.prompt('scripted-session-nowhere', 'say hi'))).toMatchObject({ code: -32002 });
+
+    // Without --state-dir an unknown session still starts afresh.
+    const plain = start(['--load-session']);
+    await initialize(plain);
+    await load(plain, 'from-elsewhere', '/tmp/afresh');
+    await plain.prompt('from-elsewhere', 'history\ncwd');
+    expect(plain.messages('from-elsewhere')).toEqual(['[]', '/tmp/afresh']);
+  });
+
+  test('--close-session: close cancels the running turn, then a prompt fails; the state file brings it back', async () => {
+    const dir = stateDir();
+    const h = start(['--close-session', '--load-session', '--state-dir', dir]);
+    const sessionId = await h.newSession();
+    const turn = h.prompt(sessionId, 'say started\nhang');
+    await h.waitForUpdate(isText('started'));
+    expect(await h.agent.request(acp.methods.agent.session.close, { sessionId })).toEqual({});
+    expect((await turn).stopReason).toBe('cancelled');
+    await expectLogged(h, `session/close ${sessionId}`);
+    const error = await rejection(h.prompt(sessionId, 'say again'));
+    expect(error).toBeInstanceOf(acp.RequestError);
+    expect(error).toMatchObject({ code: -32002, data: { sessionId } });
+    // Closing it again: the agent answers -32002, which the SDK's client turns into success (as ACP recommends).
+    expect(await h.agent.request(acp.methods.agent.session.close, { sessionId })).toEqual({});
+    await expectLogged(h, `session/close ${sessionId}: not found`);
+
+    expect(existsSync(join(dir, `${sessionId}.json`))).toBe(true);
+    await load(h, sessionId, '/tmp/scripted-agent-test');
+    await h.prompt(sessionId, 'history');
+    expect(h.messages(sessionId).at(-1)).toBe(JSON.stringify(['say started\nhang']));
+  });
+
+  test('--models: config options on session/new, load and resume; set_config_option and the model command', async () => {
+    const dir = stateDir();
+    const h = start(['--models', 'A,B,C', '--load-session', '--state-dir', dir]);
+    await initialize(h);
+    const created = await h.agent.request(acp.methods.agent.session.new, { cwd: '/tmp', mcpServers: [] });
+    const sessionId = created.sessionId;
+    const options = (currentValue: string): acp.SessionConfigOption[] => [
+      {
+        id: 'model',
+        name: 'Model',
+        category: 'model',
+        type: 'select',
+        currentValue,
+        options: [
+          { value: 'A', name: 'Model A' },
+          { value: 'B', name: 'Model B' },
+          { value: 'C', name: 'Model C' },
+        ],
+      },
+    ];
+    expect(created.configOptions).toEqual(options('A'));
+    await h.prompt(sessionId, 'model');
+    expect(h.messages(sessionId)).toEqual(['A']);
+
+    const setConfigOption = (configId: string, value: string): Promise<acp.SetSessionConfigOptionResponse> =>
+      h.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId, value });
+    const set = await setConfigOption('model', 'C');
+    expect(set.configOptions).toEqual(options('C'));
+    await expectLogged(h, 'set_config_option model=C');
+    await h.prompt(sessionId, 'model');
+    expect(h.messages(sessionId)).toEqual(['A', 'C']);
+
+    expect(await rejection(setConfigOption('model', 'Z'))).toMatchObject({ code: -32602 });
+    expect(await rejection(setConfigOption('effort', 'A'))).toMatchObject({ code: -32602 });
+    expect((await load(h, sessionId)).configOptions).toEqual(options('C'));
+    await kill(h);
+
+    // The model is part of the stored session.
+    const next = start(['--models', 'A,B,C', '--resume-session', '--state-dir', dir]);
+    await initialize(next);
+    expect((await resume(next, sessionId)).configOptions).toEqual(options('C'));
+
+    // Without --models: no config options, set_config_option is not served, `model` says none.
+    const plain = start();
+    await initialize(plain);
+    const plainSession = await plain.agent.request(acp.methods.agent.session.new, { cwd: '/tmp', mcpServers: [] });
+    expect(plainSession.configOptions ?? undefined).toBeUndefined();
+    const unserved = plain.agent.request(acp.methods.agent.session.setConfigOption, {
+      sessionId: plainSession.sessionId,
+      configId: 'model',
+      value: 'A',
+    });
+    expect(await rejection(unserved)).toMatchObject({ code: -32601 });
+    await plain.prompt(plainSession.sessionId, 'model');
+    expect(plain.messages(plainSession.sessionId)).toEqual(['none']);
   });
 });
