@@ -11,12 +11,15 @@ import { BridgeProcess } from './extension/bridge-process.js';
 import { createExtensionLog, type ExtensionLog } from './extension/log.js';
 import { hostResolveContext } from './extension/agent-catalog.js';
 import { runManageAgents } from './extension/manage-agents.js';
-import { agentsOfSettings, VENDOR, type ModelSettings } from './extension/models.js';
+import { agentKey, agentsOfSettings, VENDOR, type ModelSettings } from './extension/models.js';
+import type { AgentInfo } from './protocol/messages.js';
+import { isContextPolicy, type ContextPolicy } from './history/context-policy.js';
 import { SymposiumChatProvider } from './extension/provider.js';
 
 const SECTION = 'symposium';
 /** The bundled bridge, next to the bundled extension. */
 const BRIDGE_PATH = 'dist/extension/bridge.mjs';
+const LEARNED_KEY = 'symposium.learnedAgents';
 
 let shutdown: (() => Promise<void>) | undefined;
 
@@ -27,11 +30,29 @@ export function activate(context: vscode.ExtensionContext): void {
     const level = config().get<string>('logLevel', 'info');
     return isLogLevel(level) ? level : 'info';
   };
+  const contextPolicy = (): ContextPolicy => {
+    const policy = config().get<string>('contextPolicy', 'user');
+    return isContextPolicy(policy) ? policy : 'user';
+  };
   const log = createExtensionLog(channel, logLevel);
-  const bridge = new BridgeProcess({ bridgePath: context.asAbsolutePath(BRIDGE_PATH), launch: () => ({ cwd: workspaceDir(), logLevel: logLevel() }), log });
-  const settings = (): ModelSettings => ({ agents: readAgents(config(), log, false), elizaDeterministic: config().get<boolean>('eliza.deterministic', false) });
-
+  // What the bridge learned about agents (their models, …), kept across reloads so the picker has it at once.
+  const learned = new Map<string, AgentInfo>(Object.entries(context.globalState.get<Record<string, AgentInfo>>(LEARNED_KEY, {})));
   let provider: SymposiumChatProvider | undefined;
+  const bridge = new BridgeProcess({
+    bridgePath: context.asAbsolutePath(BRIDGE_PATH),
+    launch: () => ({ cwd: workspaceDir(), logLevel: logLevel(), stateDir: context.globalStorageUri.fsPath, contextPolicy: contextPolicy() }),
+    log,
+    onAgentInfo: ({ agent, info }) => {
+      const key = agentKey(agent);
+      if (JSON.stringify(learned.get(key)) === JSON.stringify(info)) return;
+      learned.set(key, info);
+      void context.globalState.update(LEARNED_KEY, Object.fromEntries(learned));
+      log.info(`learned about agent ${'mcp_server' in agent ? agent.mcp_server.name : 'eliza'}: ${JSON.stringify(info)}`);
+      provider?.refresh();
+    },
+  });
+  const settings = (): ModelSettings => ({ agents: readAgents(config(), log, false), elizaDeterministic: config().get<boolean>('eliza.deterministic', false), learned });
+
   let registration: vscode.Disposable | undefined;
   const applyEnablement = () => {
     const enabled = config().get<boolean>('enableExperimentalLM', false);
@@ -77,6 +98,9 @@ export function activate(context: vscode.ExtensionContext): void {
       }
       if (event.affectsConfiguration(`${SECTION}.logLevel`) && bridge.pid !== undefined) {
         log.info(`log level ${logLevel()}: the bridge uses it from its next start (command "Symposium: Restart Bridge")`);
+      }
+      if (event.affectsConfiguration(`${SECTION}.contextPolicy`) && bridge.pid !== undefined) {
+        log.info(`context policy ${contextPolicy()}: the bridge uses it from its next start (command "Symposium: Restart Bridge")`);
       }
     }),
   );

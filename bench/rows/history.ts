@@ -59,7 +59,7 @@ export async function historyScaling(): Promise<Row[]> {
       const first = tracker.decide({ id: 1, agentKey, messages: history });
       if (first.kind !== 'turn') throw new Error(`row 3: the history of ${n} was refused: ${first.reason}`);
       for (const part of REPLY) tracker.recordPart(1, part);
-      tracker.endTurn(1);
+      tracker.endTurn(1, true);
 
       let t = now();
       consume((JSON.parse(payload) as { messages: unknown[] }).messages.length);

@@ -1,16 +1,23 @@
 import type { Observable } from 'rxjs';
-import type { Message, ResponsePart, ToolDefinition } from '../protocol/messages.js';
+import type { Message, ResponsePart, SessionConfig, ToolDefinition } from '../protocol/messages.js';
 
 /** What one request asks of a conversation's agent session. */
 export interface TurnInput {
   /** Messages the session has not seen: the first turn of a conversation carries its whole history. */
   readonly newMessages: readonly Message[];
+  /**
+   * The request's whole history, which `newMessages` ends. A session that has not seen what comes
+   * before `newMessages` (a new session for a conversation that started elsewhere or earlier) is told it.
+   */
+  readonly history: readonly Message[];
   /** The consumer discarded the previous provisional exchange: forget it (and stop any work on it). */
   readonly canceled: boolean;
   /** With `canceled`: only the reply was discarded; the user messages it answered are still said. */
   readonly askedKept: boolean;
   /** Tools the consumer offers in this request. */
   readonly tools: readonly ToolDefinition[];
+  /** Session config options to set first, by config id (the model picked). */
+  readonly config: SessionConfig;
 }
 
 /**

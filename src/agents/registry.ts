@@ -3,22 +3,37 @@ import type { AcpAgentOptions } from './acp/acp-agent.js';
 import { LazyAgentStream } from './lazy.js';
 import { ElizaAgent } from './eliza/eliza-agent.js';
 import { canonicalJson } from '../history/fingerprint.js';
-import type { AgentDefinition } from '../protocol/messages.js';
+import type { AgentDefinition, AgentInfo } from '../protocol/messages.js';
+import { SessionPool } from './session-pool.js';
 
 export interface AgentRegistryOptions {
   /** Pause between Eliza's streamed words. */
   readonly elizaPaceMs: number;
   readonly acp: AcpAgentOptions;
+  /** An agent session unused this long is closed (the conversation resumes it when it goes on). */
+  readonly sessionIdleMs: number;
+  /** At most this many agent sessions stay open. */
+  readonly maxOpenSessions: number;
+  /** An agent process with no open session this long exits; it starts again when needed. */
+  readonly agentIdleMs: number;
+  /** Hears what is learned about an agent (its models, image support, context window). */
+  readonly onAgentInfo?: (agent: AgentDefinition, info: AgentInfo) => void;
 }
 
 /**
  * One agent stream per distinct agent definition, shared by all conversations with that agent,
- * created on first use.
+ * created on first use and disposed of (its process ends) once it has had no open session for
+ * `agentIdleMs`. Sessions go through a pool that closes idle ones.
  */
 export class AgentRegistry {
   private readonly streams = new Map<string, AgentStream>();
+  private readonly idleTimers = new Map<string, NodeJS.Timeout>();
+  private readonly names = new Map<string, string>();
+  private readonly pool: SessionPool;
 
-  constructor(private readonly options: AgentRegistryOptions) {}
+  constructor(private readonly options: AgentRegistryOptions) {
+    this.pool = new SessionPool({ idleMs: options.sessionIdleMs, maxOpen: options.maxOpenSessions, onAgentIdle: (key, idle) => this.onAgentIdle(key, idle) });
+  }
 
   /** Requests whose agents have the same key talk to the same agent. */
   keyOf(definition: AgentDefinition): string {
@@ -27,14 +42,38 @@ export class AgentRegistry {
 
   openSession(definition: AgentDefinition, conversationId: string): AgentSession {
     const key = this.keyOf(definition);
-    let stream = this.streams.get(key);
-    if (stream === undefined) this.streams.set(key, (stream = this.create(definition)));
-    return stream.openSession(conversationId);
+    this.names.set(key, 'eliza' in definition ? 'Eliza' : definition.mcp_server.name);
+    return this.pool.session(key, () => {
+      let stream = this.streams.get(key);
+      if (stream === undefined) this.streams.set(key, (stream = this.create(definition)));
+      return stream.openSession(conversationId);
+    });
+  }
+
+  /** How many agent sessions and agent streams are open now. */
+  get counts(): { readonly sessions: number; readonly agents: number } {
+    return { sessions: this.pool.openCount, agents: this.streams.size };
   }
 
   dispose(): void {
+    for (const timer of this.idleTimers.values()) clearTimeout(timer);
+    this.idleTimers.clear();
     for (const stream of this.streams.values()) stream.dispose();
     this.streams.clear();
+  }
+
+  private onAgentIdle(key: string, idle: boolean): void {
+    clearTimeout(this.idleTimers.get(key));
+    this.idleTimers.delete(key);
+    if (!idle) return;
+    const timer = setTimeout(() => {
+      this.idleTimers.delete(key);
+      const name = this.names.get(key);
+      if (this.streams.has(key)) this.options.acp.log.info(`agent ${name} has had no open session for ${this.options.agentIdleMs} ms: it stops until it is needed again`);
+      this.streams.get(key)?.dispose();
+      this.streams.delete(key);
+    }, this.options.agentIdleMs);
+    this.idleTimers.set(key, timer.unref());
   }
 
   private create(definition: AgentDefinition): AgentStream {
@@ -42,6 +81,7 @@ export class AgentRegistry {
       return new ElizaAgent({ deterministic: definition.eliza.deterministic ?? false, paceMs: this.options.elizaPaceMs });
     }
     const command = definition.mcp_server;
-    return new LazyAgentStream(async () => new (await import('./acp/acp-agent.js')).AcpAgent(command, this.options.acp));
+    const onInfo = (info: AgentInfo) => this.options.onAgentInfo?.(definition, info);
+    return new LazyAgentStream(async () => new (await import('./acp/acp-agent.js')).AcpAgent(command, this.options.acp, onInfo));
   }
 }

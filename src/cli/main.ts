@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { createLogger, isLogLevel, LOG_LEVELS, type LogLevel } from '../log.js';
 import { serveVscodeLm } from '../server/vscodelm.js';
 import { runChat } from './chat.js';
+import { CONTEXT_POLICIES, isContextPolicy, type ContextPolicy } from '../history/context-policy.js';
 import { fileURLToPath } from 'node:url';
 
 const USAGE = `Usage: symposium-lm <command> [options]
@@ -21,8 +22,15 @@ Options for vscodelm:
   --cancel-timeout-ms N      How long a cancelled prompt may take to end before its session is replaced (default: 10000).
   --permission-settle-ms N   How long to wait for further permission requests before asking VS Code (default: 50).
   --tool-settle-ms N         The same for further calls of VS Code's tools, sent together by the agent (default: 20).
-  --forward-system           Forward the consumer's system messages to ACP agents (default: off; agents have their own).
+  --context POLICY           What of the consumer's messages reaches agents: user (the user's words and images; the
+                             default), system (and the consumer's system prompt), attachments (everything it sends).
   --max-message-mb N         Refuse requests larger than this, unread (default: 32).
+  --state-dir DIR            Keep the index of conversations here, so they resume after a restart (default: none,
+                             in memory only). The extension passes its global storage folder.
+  --session-idle-ms N        Close an agent session unused this long; its conversation resumes it later (default: 900000).
+  --max-sessions N           Keep at most this many agent sessions open; the least recently used idle one closes (default: 8).
+  --agent-idle-ms N          End an agent process that has had no open session this long (default: 300000).
+  --max-conversations N      Conversations matched in memory; older ones are found through the index (default: 500).
 
 Usage: symposium-lm chat [options] [-- AGENT_COMMAND [ARGS...]]
   Talks to Eliza, or to the ACP agent started by AGENT_COMMAND.
@@ -47,8 +55,13 @@ async function main(argv: string[]): Promise<number> {
           'cancel-timeout-ms': { type: 'string', default: '10000' },
           'permission-settle-ms': { type: 'string', default: '50' },
           'tool-settle-ms': { type: 'string', default: '20' },
-          'forward-system': { type: 'boolean', default: false },
+          context: { type: 'string', default: 'user' },
           'max-message-mb': { type: 'string', default: '32' },
+          'state-dir': { type: 'string' },
+          'session-idle-ms': { type: 'string', default: '900000' },
+          'max-sessions': { type: 'string', default: '8' },
+          'agent-idle-ms': { type: 'string', default: '300000' },
+          'max-conversations': { type: 'string', default: '500' },
         },
       });
       const log = createLogger(logLevel(values['log-level']));
@@ -58,7 +71,13 @@ async function main(argv: string[]): Promise<number> {
         output: process.stdout,
         log,
         elizaPaceMs: nonNegative(values['eliza-pace-ms'], '--eliza-pace-ms'),
+        contextPolicy: contextPolicy(values.context),
         maxMessageBytes: nonNegative(values['max-message-mb'], '--max-message-mb') * 1024 * 1024,
+        stateDir: values['state-dir'],
+        sessionIdleMs: nonNegative(values['session-idle-ms'], '--session-idle-ms'),
+        maxOpenSessions: positive(values['max-sessions'], '--max-sessions'),
+        agentIdleMs: nonNegative(values['agent-idle-ms'], '--agent-idle-ms'),
+        maxConversations: positive(values['max-conversations'], '--max-conversations'),
         acp: {
           cwd: values.cwd ?? process.cwd(),
           startupTimeoutMs: nonNegative(values['agent-timeout-ms'], '--agent-timeout-ms'),
@@ -67,7 +86,6 @@ async function main(argv: string[]): Promise<number> {
           toolSettleMs: nonNegative(values['tool-settle-ms'], '--tool-settle-ms'),
           lateUpdateGraceMs: 50,
           relay: { command: process.execPath, args: [fileURLToPath(import.meta.url)] },
-          forwardSystem: values['forward-system'],
         },
       });
       return 0;
@@ -111,6 +129,17 @@ function logLevel(value: string): LogLevel {
 function nonNegative(value: string, flag: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0) throw new UsageError(`${flag} must be a non-negative number`);
+  return n;
+}
+
+function contextPolicy(value: string): ContextPolicy {
+  if (!isContextPolicy(value)) throw new UsageError(`--context must be one of ${CONTEXT_POLICIES.join(', ')}`);
+  return value;
+}
+
+function positive(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer`);
   return n;
 }
 

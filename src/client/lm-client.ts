@@ -13,6 +13,7 @@ import {
 } from 'vscode-jsonrpc/node.js';
 import { decodeOrThrow } from '../protocol/decode.js';
 import {
+  AgentInfoParams,
   ProvideChatInformationResult,
   ProvideTokenCountResult,
   ResponsePartParams,
@@ -43,6 +44,7 @@ export interface SpawnOptions {
  */
 export class LmClient {
   private readonly partHandlers = new Map<RequestId, (part: ResponsePart) => void>();
+  private readonly agentInfoHandlers = new Set<(params: AgentInfoParams) => void>();
   private lastRequestId: RequestId | undefined;
   readonly connection: MessageConnection;
 
@@ -52,7 +54,17 @@ export class LmClient {
       const { requestId, part } = decodeOrThrow(ResponsePartParams, raw);
       this.partHandlers.get(requestId)?.(part);
     });
+    this.connection.onNotification(Methods.agentInfo, (raw: unknown) => {
+      const params = decodeOrThrow(AgentInfoParams, raw);
+      for (const handler of this.agentInfoHandlers) handler(params);
+    });
     this.connection.listen();
+  }
+
+  /** Hears what the bridge learns about agents (their models, image support, context window). */
+  onAgentInfo(handler: (params: AgentInfoParams) => void): { dispose(): void } {
+    this.agentInfoHandlers.add(handler);
+    return { dispose: () => this.agentInfoHandlers.delete(handler) };
   }
 
   /** Spawns `symposium-lm vscodelm` with this Node runtime and connects to it. */

@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
 import { LmClient } from '../client/lm-client.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
-import type { ProvideChatResponseParams, ResponsePart } from '../protocol/messages.js';
+import type { AgentInfoParams, ProvideChatResponseParams, ResponsePart } from '../protocol/messages.js';
 import type { ExtensionLog } from './log.js';
 
 const STDERR_LINES_KEPT = 20;
@@ -20,6 +20,10 @@ export interface BridgeLaunch {
   /** The workspace folder (or home): the bridge's cwd and its `--cwd`, where ACP sessions run. */
   readonly cwd: string;
   readonly logLevel: string;
+  /** The extension's global storage folder: the bridge keeps its index of conversations there. */
+  readonly stateDir?: string;
+  /** What of the consumer's messages reaches agents (`vscodelm --context`). */
+  readonly contextPolicy?: string;
 }
 
 export interface BridgeProcessOptions {
@@ -29,6 +33,8 @@ export interface BridgeProcessOptions {
   readonly log: ExtensionLog;
   /** More `vscodelm` arguments (tests). */
   readonly extraArgs?: readonly string[];
+  /** Hears what the bridge learns about agents. */
+  readonly onAgentInfo?: (params: AgentInfoParams) => void;
   /** The environment (default: this process's). `ELECTRON_RUN_AS_NODE=1` is always added. */
   readonly env?: NodeJS.ProcessEnv;
 }
@@ -132,12 +138,18 @@ export class BridgeProcess {
 
   private spawn(): Running {
     const { bridgePath, log } = this.options;
-    const { cwd, logLevel } = this.options.launch();
+    const { cwd, logLevel, stateDir, contextPolicy } = this.options.launch();
     // VS Code hands a provider's parts on in batches about 30 ms apart: slower words let Eliza be seen streaming.
-    const args = ['--cwd', cwd, '--log-level', logLevel, '--eliza-pace-ms', '40', ...(this.options.extraArgs ?? [])];
+    const args = [
+      ...['--cwd', cwd, '--log-level', logLevel, '--eliza-pace-ms', '40'],
+      ...(stateDir === undefined ? [] : ['--state-dir', stateDir]),
+      ...(contextPolicy === undefined ? [] : ['--context', contextPolicy]),
+      ...(this.options.extraArgs ?? []),
+    ];
     const env = { ...(this.options.env ?? process.env), ELECTRON_RUN_AS_NODE: '1' };
     const { client, child } = LmClient.spawn({ cliPath: bridgePath, args, cwd, env, stderr: 'pipe' });
     log.info(`bridge started (pid ${child.pid ?? '?'}): ${process.execPath} ${bridgePath} vscodelm ${args.join(' ')}`);
+    client.onAgentInfo((params) => this.options.onAgentInfo?.(params));
 
     const stderrTail: string[] = [];
     createInterface({ input: child.stderr!, crlfDelay: Infinity }).on('line', (line) => {

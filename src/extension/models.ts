@@ -4,7 +4,8 @@
  * `vscode`): the adapter reads the settings and hands them in, with `which` and the environment.
  */
 import { ELIZA_MODEL } from '../agents/models.js';
-import type { AgentDefinition, ModelInformation } from '../protocol/messages.js';
+import type { AgentDefinition, AgentInfo, ModelInformation, SessionConfig } from '../protocol/messages.js';
+import { canonicalJson } from '../history/fingerprint.js';
 import { BUILTIN_AGENTS, commandLine, findBuiltin, resolveBuiltin, type BuiltinOverrides, type CatalogEntry, type ResolveContext } from './agent-catalog.js';
 
 export const VENDOR = 'symposium';
@@ -36,11 +37,20 @@ export type ModelEntry = ModelInformation & { readonly isUserSelectable: true; r
 export interface ModelWithAgent {
   readonly model: ModelEntry;
   readonly agent: AgentDefinition;
+  /** Session config options its requests set (the agent's model choice behind a "Agent · Model" entry). */
+  readonly config?: SessionConfig;
 }
 
 export interface ModelSettings {
   readonly agents: readonly AgentSetting[];
   readonly elizaDeterministic: boolean;
+  /** What the bridge learned about agents, by `agentKey` of their definition. */
+  readonly learned?: ReadonlyMap<string, AgentInfo>;
+}
+
+/** Which learned information belongs to which agent: the same key the bridge gives its agents. */
+export function agentKey(agent: AgentDefinition): string {
+  return canonicalJson(agent);
 }
 
 /** ACP agents manage their own context windows; these are what the consumer may send and expect. */
@@ -164,29 +174,54 @@ export function modelsOf(settings: ModelSettings): ModelWithAgent[] {
     model: { ...ELIZA_MODEL, isUserSelectable: true, detail: 'Symposium', tooltip: "Weizenbaum's ELIZA, built into the Symposium bridge (for testing)" },
     agent: { eliza: { deterministic: settings.elizaDeterministic } },
   };
-  return [eliza, ...settings.agents.map(agentModel)];
+  return [eliza, ...settings.agents.flatMap((agent) => agentModels(agent, settings.learned))];
 }
 
-function agentModel(agent: AgentSetting): ModelWithAgent {
-  return {
-    model: {
-      id: agentModelId(agent),
-      name: agent.name,
-      family: 'acp-agent',
-      version: '1.0.0',
-      ...AGENT_LIMITS,
-      capabilities: { toolCalling: true, imageInput: false },
-      isUserSelectable: true,
-      detail: 'ACP agent',
-      tooltip: agent.description === undefined ? commandLine(agent) : `${agent.description}: ${commandLine(agent)}`,
-    },
-    agent: {
-      mcp_server: { name: agent.name, command: agent.command, args: [...agent.args], env: Object.entries(agent.env).map(([name, value]) => ({ name, value })) },
-    },
+/**
+ * An agent's models: one, until the bridge has learned the agent's model choices; then one per choice
+ * ("Claude Code · Sonnet"), whose requests select it. What was learned also gives image support and
+ * the context window.
+ */
+function agentModels(agent: AgentSetting, learned: ModelSettings['learned']): ModelWithAgent[] {
+  const definition: AgentDefinition = {
+    mcp_server: { name: agent.name, command: agent.command, args: [...agent.args], env: Object.entries(agent.env).map(([name, value]) => ({ name, value })) },
   };
+  const info = learned?.get(agentKey(definition));
+  const base: ModelEntry = {
+    id: agentModelId(agent),
+    name: agent.name,
+    family: 'acp-agent',
+    version: '1.0.0',
+    ...AGENT_LIMITS,
+    ...(info?.contextWindow === undefined ? {} : { maxInputTokens: info.contextWindow }),
+    capabilities: { toolCalling: true, imageInput: info?.imageInput ?? false },
+    isUserSelectable: true,
+    detail: 'ACP agent',
+    tooltip: agent.description === undefined ? commandLine(agent) : `${agent.description}: ${commandLine(agent)}`,
+  };
+  const models = info?.models;
+  if (models === undefined || models.choices.length === 0) return [{ model: base, agent: definition }];
+  return models.choices.map((choice) => ({
+    model: {
+      ...base,
+      id: `${base.id}/${choice.value}`,
+      name: `${agent.name} · ${choice.name}`,
+      family: choice.value,
+      detail: choice.value === models.current ? 'ACP agent (its default model)' : 'ACP agent',
+      tooltip: choice.description === undefined || choice.description === '' ? base.tooltip : `${choice.description} (${base.tooltip})`,
+    },
+    agent: definition,
+    config: { [models.configId]: choice.value },
+  }));
 }
 
-/** The model with this id and its agent, if the settings still have it. */
+/**
+ * The model with this id and its agent, if the settings still have it. An agent's plain id stays valid
+ * after its models were learned (chats begun before ask for it): it runs the agent's default model.
+ */
 export function findModel(settings: ModelSettings, modelId: string): ModelWithAgent | undefined {
-  return modelsOf(settings).find((entry) => entry.model.id === modelId);
+  const listed = modelsOf(settings).find((entry) => entry.model.id === modelId);
+  if (listed !== undefined) return listed;
+  const agent = settings.agents.find((a) => agentModelId(a) === modelId);
+  return agent === undefined ? undefined : agentModels(agent, undefined)[0];
 }

@@ -55,7 +55,7 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
     const factory = responsePartFactory();
     try {
       await bridge.provideChatResponse(
-        { modelId: model.id, messages: request.messages, agent: entry.agent, options: request.options },
+        { modelId: model.id, messages: request.messages, agent: entry.agent, options: request.options, ...(entry.config === undefined ? {} : { config: entry.config }) },
         (part) => {
           if (token.isCancellationRequested) return;
           const converted = fromWireResponsePart(part, factory);

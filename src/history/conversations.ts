@@ -1,4 +1,5 @@
 import type { Message, RequestId, ResponsePart } from '../protocol/messages.js';
+import type { ConversationIndex } from '../state/conversation-store.js';
 import { extendedLink, linksAt, type HistoryHash, type Link } from './fingerprint.js';
 import { assistantMessageOf, identityOf, normalizeMessages } from './normalize.js';
 
@@ -16,12 +17,23 @@ export interface TurnPlan {
   readonly isNew: boolean;
   /** The normalized messages the conversation's agent has not seen yet. */
   readonly newMessages: readonly Message[];
+  /** The request's whole normalized history, which `newMessages` ends: for an agent that has not seen it. */
+  readonly history: readonly Message[];
   /** True when the consumer discarded the provisional exchange: the agent's turn must be cancelled. */
   readonly canceled: boolean;
   /** With `canceled`: only the reply was discarded; the user messages it answered stay in the history. */
   readonly askedKept: boolean;
   /** A request of the same conversation still being answered, which this one replaces. */
   readonly supersedes: RequestId | undefined;
+}
+
+export interface TrackerOptions {
+  /** Where conversations are found again after this tracker forgot them (or after a restart). */
+  readonly index?: ConversationIndex;
+  /** Ids of new conversations; they must not repeat across restarts when an index is kept on disk. */
+  readonly newId?: () => string;
+  /** How many conversations are kept; the least recently used idle ones are forgotten beyond it. */
+  readonly maxConversations?: number;
 }
 
 /** What to do with a request: run a turn of some conversation, or refuse it. */
@@ -72,9 +84,12 @@ export class ConversationTracker {
   private readonly byUsersEnd = new Map<Link, Set<Conversation>>();
   private readonly byRequest = new Map<RequestId, Conversation>();
   private readonly stale = new Set<Conversation>();
-  private readonly conversations = new Set<Conversation>();
+  private readonly conversations = new Map<string, Conversation>();
+  private readonly forgotten: string[] = [];
   private clock = 0;
   private nextId = 1;
+
+  constructor(private readonly options: TrackerOptions = {}) {}
 
   decide(request: HistoryRequest): HistoryDecision {
     const messages = normalizeMessages(request.messages);
@@ -121,12 +136,23 @@ export class ConversationTracker {
     this.stale.add(conversation);
   }
 
-  /** The response to `requestId` is over (complete, failed or cancelled); its parts stay provisional. */
-  endTurn(requestId: RequestId): void {
+  /**
+   * The response to `requestId` is over; its parts stay provisional. A completed reply is where the
+   * conversation can be found again, by the index, once forgotten here.
+   */
+  endTurn(requestId: RequestId, completed: boolean): void {
     const conversation = this.byRequest.get(requestId);
     if (conversation === undefined) return;
     this.byRequest.delete(requestId);
     if (conversation.inFlight === requestId) conversation.inFlight = undefined;
+    if (!completed || conversation.parts.length === 0 || this.options.index === undefined) return;
+    this.refreshProvisionalEnds();
+    if (conversation.provisionalEnd !== undefined) this.options.index.rememberLink(conversation.id, conversation.provisionalEnd);
+  }
+
+  /** The conversations forgotten since the last call: their sessions can go. */
+  takeForgotten(): string[] {
+    return this.forgotten.splice(0);
   }
 
   private continueWith(
@@ -139,12 +165,18 @@ export class ConversationTracker {
   ): HistoryDecision {
     const known = index + 1;
     const turn = { isNew: false, ...discarded, supersedes: conversation.inFlight };
-    return this.settle(requestId, conversation, messages.slice(known), read, known, turn);
+    return this.settle(requestId, conversation, messages, read, known, turn);
   }
 
+  /**
+   * A conversation this tracker does not know. If the index knows where its last reply ended (a
+   * conversation forgotten, or from before a restart), it goes on under its old id, whose agent can
+   * resume its session; otherwise it is new.
+   */
   private start(requestId: RequestId, messages: Message[], read: Read): HistoryDecision {
+    const resumed = this.resumable(messages, read);
     const conversation: Conversation = {
-      id: `c${this.nextId}`,
+      id: resumed?.id ?? this.options.newId?.() ?? `c${this.nextId}`,
       committedLength: 0,
       committedEnd: NO_LINK,
       usersEnd: NO_LINK,
@@ -155,27 +187,59 @@ export class ConversationTracker {
       inFlight: undefined,
       lastUsed: 0,
     };
-    const decision = this.settle(requestId, conversation, messages, read, 0, { isNew: true, ...DISCARDED_NOTHING, supersedes: undefined });
+    const known = resumed?.known ?? 0;
+    const decision = this.settle(requestId, conversation, messages, read, known, { isNew: true, ...DISCARDED_NOTHING, supersedes: undefined });
     if (decision.kind === 'turn') {
-      this.nextId++;
-      this.conversations.add(conversation);
+      if (resumed === undefined) this.nextId++;
+      this.conversations.set(conversation.id, conversation);
+      this.forgetBeyondCapacity();
     }
     return decision;
   }
 
+  /** The indexed conversation whose last reply is this request's last assistant message, unless it is live here. */
+  private resumable(messages: readonly Message[], read: Read): { id: string; known: number } | undefined {
+    const { index } = this.options;
+    if (index === undefined) return undefined;
+    let reply = read.last;
+    while (reply >= 0 && messages[reply].role !== 'assistant') reply--;
+    const link = reply < 0 ? undefined : read.links[reply];
+    const id = link === undefined ? undefined : index.conversationAt(link);
+    if (id === undefined || this.conversations.has(id)) return undefined;
+    return { id, known: reply + 1 };
+  }
+
+  /** Beyond capacity, the least recently used conversations that are not answering are forgotten. */
+  private forgetBeyondCapacity(): void {
+    const max = this.options.maxConversations ?? Infinity;
+    if (this.conversations.size <= max) return;
+    const idle = [...this.conversations.values()].filter((c) => c.inFlight === undefined).sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const conversation of idle.slice(0, this.conversations.size - max)) this.forget(conversation);
+  }
+
+  private forget(conversation: Conversation): void {
+    this.conversations.delete(conversation.id);
+    this.stale.delete(conversation);
+    if (conversation.committedLength > 0) this.unindex(this.byCommittedEnd, conversation.committedEnd, conversation);
+    this.unindex(this.byUsersEnd, conversation.usersEnd, conversation);
+    if (conversation.provisionalEnd !== undefined) this.unindex(this.byProvisionalEnd, conversation.provisionalEnd, conversation);
+    this.forgotten.push(conversation.id);
+  }
+
   /**
-   * Takes `rest` (the messages after the first `known` ones) as the conversation's new provisional
+   * Takes the messages after the first `known` ones as the conversation's new provisional
    * exchange: anything up to its last assistant message is committed, the user messages after it are
    * what the agent answers. Refuses, changing nothing, when no user message is left to answer.
    */
   private settle(
     requestId: RequestId,
     conversation: Conversation,
-    rest: Message[],
+    messages: Message[],
     read: Read,
     known: number,
     turn: { isNew: boolean; supersedes: RequestId | undefined } & Discarded,
   ): HistoryDecision {
+    const rest = messages.slice(known);
     let lastAssistant = -1;
     for (let i = rest.length - 1; i >= 0; i--) {
       if (rest[i].role === 'assistant') {
@@ -202,7 +266,7 @@ export class ConversationTracker {
     conversation.inFlight = requestId;
     this.byRequest.set(requestId, conversation);
     conversation.lastUsed = ++this.clock;
-    return { kind: 'turn', conversationId: conversation.id, newMessages: rest, ...turn };
+    return { kind: 'turn', conversationId: conversation.id, newMessages: rest, history: messages, ...turn };
   }
 
   private commit(conversation: Conversation, length: number, end: Link | undefined): void {
@@ -246,7 +310,7 @@ export class ConversationTracker {
         break;
       }
     }
-    for (const c of this.conversations) positions.add(c.committedLength - 1).add(c.usersLength - 1).add(c.usersLength);
+    for (const c of this.conversations.values()) positions.add(c.committedLength - 1).add(c.usersLength - 1).add(c.usersLength);
     return positions;
   }
 

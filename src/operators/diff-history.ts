@@ -1,5 +1,5 @@
 import { Observable, type OperatorFunction } from 'rxjs';
-import { ConversationTracker } from '../history/conversations.js';
+import { ConversationTracker, type TrackerOptions } from '../history/conversations.js';
 import type { AgentDefinition } from '../protocol/messages.js';
 import type { ChatRequest, ResponseEvent, TurnDecision } from '../pipeline/events.js';
 
@@ -16,11 +16,14 @@ export type HistoryEvent = { readonly kind: 'request'; readonly request: ChatReq
  * source: --r1--p--c-----r2---------r3--------|      r2 = r1's history + reply + U2; r3 diverges after U1's reply
  * result: --t1-----------t2---------t3--------|      t2 = turn(c1, [U2], canceled=false); t3 = turn(c1, [U3], canceled=true)
  * ```
+ *
+ * Beyond `options.maxConversations` the least recently used idle conversation is forgotten: a `forget`
+ * decision for it follows the decision that pushed it out, so that its session can go.
  */
-export function diffHistory(agentKeyOf: (agent: AgentDefinition) => string): OperatorFunction<HistoryEvent, TurnDecision> {
+export function diffHistory(agentKeyOf: (agent: AgentDefinition) => string, options: TrackerOptions = {}): OperatorFunction<HistoryEvent, TurnDecision> {
   return (source) =>
     new Observable<TurnDecision>((subscriber) => {
-      const tracker = new ConversationTracker();
+      const tracker = new ConversationTracker(options);
       return source.subscribe({
         next(event) {
           switch (event.kind) {
@@ -36,16 +39,17 @@ export function diffHistory(agentKeyOf: (agent: AgentDefinition) => string): Ope
               if (decision.kind === 'reject') {
                 subscriber.next({ kind: 'reject', request, reason: decision.reason });
               } else {
-                const { conversationId, isNew, newMessages, canceled, askedKept, supersedes } = decision;
-                subscriber.next({ kind: 'turn', turn: { request, conversationId, isNew, newMessages, canceled, askedKept, supersedes } });
+                const { kind: _, ...plan } = decision;
+                subscriber.next({ kind: 'turn', turn: { request, ...plan } });
               }
+              for (const conversationId of tracker.takeForgotten()) subscriber.next({ kind: 'forget', conversationId });
               break;
             }
             case 'part':
               tracker.recordPart(event.requestId, event.part);
               break;
             default:
-              tracker.endTurn(event.requestId);
+              tracker.endTurn(event.requestId, event.kind === 'complete');
           }
         },
         error: (err: unknown) => subscriber.error(err),

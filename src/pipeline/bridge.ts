@@ -2,6 +2,8 @@ import { defer, endWith, map, merge, Subject, takeWhile, tap, type Observable } 
 import type { AgentSession } from '../agents/agent-stream.js';
 import type { AgentDefinition } from '../protocol/messages.js';
 import { diffHistory, type HistoryEvent } from '../operators/diff-history.js';
+import type { TrackerOptions } from '../history/conversations.js';
+import type { ContextPolicy } from '../history/context-policy.js';
 import { runTurns } from '../operators/run-turns.js';
 import type { ChatRequest, ResponseEvent, Turn } from './events.js';
 
@@ -11,6 +13,10 @@ export interface BridgeOptions {
   /** Which requests may share a conversation: those whose agents have the same key. */
   readonly agentKeyOf: (agent: AgentDefinition) => string;
   readonly openSession: (turn: Turn) => AgentSession;
+  /** How the history finds conversations again and how many it keeps. */
+  readonly history?: TrackerOptions;
+  /** What of the consumer's messages reaches agents (default: all of it). */
+  readonly contextPolicy?: ContextPolicy;
 }
 
 /**
@@ -36,6 +42,6 @@ export function bridge(requests: Observable<ChatRequest>, options: BridgeOptions
       ),
       sent,
     ).pipe(takeWhile((event): event is HistoryEvent => event !== END));
-    return history.pipe(diffHistory(options.agentKeyOf), runTurns(options.openSession), tap(sent));
+    return history.pipe(diffHistory(options.agentKeyOf, options.history), runTurns(options.openSession, options.contextPolicy), tap(sent));
   });
 }

@@ -26,4 +26,8 @@ export interface Turn extends TurnPlan {
   readonly request: ChatRequest;
 }
 
-export type TurnDecision = { readonly kind: 'turn'; readonly turn: Turn } | { readonly kind: 'reject'; readonly request: ChatRequest; readonly reason: string };
+export type TurnDecision =
+  | { readonly kind: 'turn'; readonly turn: Turn }
+  | { readonly kind: 'reject'; readonly request: ChatRequest; readonly reason: string }
+  /** The history forgot the conversation: its session can be closed. */
+  | { readonly kind: 'forget'; readonly conversationId: string };

@@ -69,10 +69,14 @@ export const ToolMode = t.keyof({ auto: null, required: null }, 'ToolMode');
 
 export const ChatRequestOptions = t.partial({ tools: t.array(ToolDefinition), toolMode: ToolMode }, 'ChatRequestOptions');
 
+/** Session config options to set before the turn, by config id (e.g. `{ model: "opus" }`, from the model picked). */
+export const SessionConfig = t.record(t.string, t.string, 'SessionConfig');
+export type SessionConfig = t.TypeOf<typeof SessionConfig>;
+
 export const ProvideChatResponseParams = t.intersection(
   [
     t.type({ modelId: t.string, messages: t.array(Message), agent: AgentDefinition }),
-    t.partial({ options: ChatRequestOptions }),
+    t.partial({ options: ChatRequestOptions, config: SessionConfig }),
   ],
   'ProvideChatResponseParams',
 );
@@ -111,6 +115,28 @@ export const ResponsePart = taggedUnion(
   'ResponsePart',
 );
 export type ResponsePart = t.TypeOf<typeof ResponsePart>;
+
+export const AgentModelChoice = t.intersection([t.type({ value: t.string, name: t.string }), t.partial({ description: t.string })], 'AgentModelChoice');
+export type AgentModelChoice = t.TypeOf<typeof AgentModelChoice>;
+
+/** What the bridge learned about an agent from `initialize`, its sessions and their updates. */
+export const AgentInfo = t.intersection(
+  [
+    t.type({ imageInput: t.boolean }),
+    t.partial({
+      /** The agent's model-category session config option: one picker entry per choice. */
+      models: t.type({ configId: t.string, current: t.string, choices: t.array(AgentModelChoice) }),
+      /** The context window the agent reported (`usage_update.size`), in tokens. */
+      contextWindow: t.number,
+    }),
+  ],
+  'AgentInfo',
+);
+export type AgentInfo = t.TypeOf<typeof AgentInfo>;
+
+/** Sent by the bridge (`symposium/agentInfo`) whenever what it knows about an agent changes. */
+export const AgentInfoParams = t.type({ agent: AgentDefinition, info: AgentInfo }, 'AgentInfoParams');
+export type AgentInfoParams = t.TypeOf<typeof AgentInfoParams>;
 
 export const RequestId = t.union([t.number, t.string], 'RequestId');
 export type RequestId = t.TypeOf<typeof RequestId>;

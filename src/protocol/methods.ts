@@ -5,6 +5,8 @@ export const Methods = {
   provideTokenCount: 'lm/provideTokenCount',
   responsePart: 'lm/responsePart',
   responseComplete: 'lm/responseComplete',
+  /** Not in the seed: a notification from the bridge with what it learned about an agent (models, images, context). */
+  agentInfo: 'symposium/agentInfo',
 } as const;
 
 /** The tool through which an agent's permission requests reach VS Code, which asks the user. */

@@ -6,7 +6,13 @@ import { ELIZA_MODEL } from '../agents/models.js';
 import type { Logger } from '../log.js';
 import { bridge } from '../pipeline/bridge.js';
 import { decodeOrThrow } from '../protocol/decode.js';
-import { ProvideChatInformationParams, ProvideTokenCountParams, type ProvideChatInformationResult, type ProvideTokenCountResult } from '../protocol/messages.js';
+import {
+  ProvideChatInformationParams,
+  ProvideTokenCountParams,
+  type AgentInfoParams,
+  type ProvideChatInformationResult,
+  type ProvideTokenCountResult,
+} from '../protocol/messages.js';
 import { Methods } from '../protocol/methods.js';
 import { ChatRequestStream } from '../streams/chat-requests.js';
 import { invalidParams } from '../streams/invalid-params.js';
@@ -14,14 +20,22 @@ import { countTokens } from '../tokens/count.js';
 import { RequestIdTracker } from './request-ids.js';
 import { FrameSizeLimit, TOO_LARGE_METHOD } from './frame-size-limit.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
+import { ConversationStore } from '../state/conversation-store.js';
+import { randomUUID } from 'node:crypto';
+import type { ContextPolicy } from '../history/context-policy.js';
 
 export interface VscodeLmOptions extends Omit<AgentRegistryOptions, 'acp'> {
   readonly input: Readable;
   readonly output: Writable;
   readonly log: Logger;
-  readonly acp: Omit<AcpAgentOptions, 'log'>;
+  readonly acp: Omit<AcpAgentOptions, 'log' | 'agentSessions'>;
   /** Requests larger than this are refused unread. */
   readonly maxMessageBytes: number;
+  /** Where the index of conversations is kept across restarts; in memory only without it. */
+  readonly stateDir: string | undefined;
+  /** How many conversations the history keeps (the index finds the others again). */
+  readonly maxConversations: number;
+  readonly contextPolicy: ContextPolicy;
 }
 
 /**
@@ -35,7 +49,12 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
   const connection = createMessageConnection(new StreamMessageReader(input), new StreamMessageWriter(options.output), connectionLogger(log), {
     messageStrategy: ids.strategy,
   });
-  const agents = new AgentRegistry({ elizaPaceMs: options.elizaPaceMs, acp: { ...options.acp, log } });
+  const store = new ConversationStore(options.stateDir, log);
+  const agents = new AgentRegistry({
+    ...options,
+    acp: { ...options.acp, log, agentSessions: store },
+    onAgentInfo: (agent, info) => void connection.sendNotification(Methods.agentInfo, { agent, info } satisfies AgentInfoParams),
+  });
   const chat = new ChatRequestStream(connection, ids.currentId);
 
   registerModelRequests(connection);
@@ -52,6 +71,8 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
       log.info(`conversation ${turn.conversationId} opens a session (request ${turn.request.id})`);
       return agents.openSession(turn.request.params.agent, turn.conversationId);
     },
+    history: { index: store, newId: randomUUID, maxConversations: options.maxConversations },
+    contextPolicy: options.contextPolicy,
   }).subscribe({
     next: (event) => chat.respond(event),
     error: (error: unknown) => log.error(`bridge pipeline failed: ${String(error)}`),
@@ -62,6 +83,7 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
       chat.end();
       subscription.unsubscribe();
       agents.dispose();
+      store.flush();
       resolve();
     });
     connection.listen();

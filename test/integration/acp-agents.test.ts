@@ -208,6 +208,19 @@ describe('prompt content', () => {
   /** What the scripted agent's `echo` said it received (its other prompt lines answer separately). */
   const echoed = (parts: ResponsePart[]): unknown => JSON.parse(textOfParts(parts.filter((p) => p.type === 'text' && p.value.startsWith('['))));
 
+  /** The JSON array `echo` wrote, found in the text of a response that holds other chunks too. */
+  const echoIn = (text: string): unknown[] => {
+    const start = text.indexOf('[{"');
+    for (let end = text.indexOf(']', start); start >= 0 && end >= 0; end = text.indexOf(']', end + 1)) {
+      try {
+        return JSON.parse(text.slice(start, end + 1)) as unknown[];
+      } catch {
+        // not the end of the array yet
+      }
+    }
+    throw new Error(`no echo in ${text}`);
+  };
+
   test('images go as image blocks to an agent that accepts them', async () => {
     const blocks = echoed(await bridge.chat([image], scripted(['--image'])));
     expect(blocks).toEqual([
@@ -224,15 +237,31 @@ describe('prompt content', () => {
     ]);
   });
 
-  test('system messages are not forwarded unless asked for', async () => {
-    const messages: Message[] = [{ role: 'system', content: [{ type: 'text', value: 'You are Copilot.' }] }, user('echo')];
+  test("the context policy: by default the user's words only; the system prompt and the consumer's context when asked for", async () => {
+    const messages: Message[] = [
+      { role: 'system', content: [{ type: 'text', value: 'You are Copilot.' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', value: '<attachments>\n<attachment id="a.ts">const a = 1;</attachment>\n</attachments>\n<userRequest>\necho\n</userRequest>' },
+          { type: 'data', mimeType: 'text/plain', data: Buffer.from('notes').toString('base64') },
+        ],
+      },
+    ];
     expect(echoed(await bridge.chat(messages, scripted()))).toEqual([{ type: 'text', text: 'echo' }]);
     await bridge.close();
-    bridge = new Bridge(['--forward-system']);
+    bridge = new Bridge(['--context', 'system']);
     expect(echoed(await bridge.chat(messages, scripted()))).toEqual([
       { type: 'text', text: 'You are Copilot.' },
       { type: 'text', text: 'echo' },
     ]);
+    await bridge.close();
+    bridge = new Bridge(['--context', 'attachments']);
+    // Every line of the consumer's context now reaches the agent (which answers each), around echo's JSON.
+    const all = echoIn(textOfParts(await bridge.chat(messages, scripted())));
+    expect(all[0]).toEqual({ type: 'text', text: 'You are Copilot.' });
+    expect(all[1]).toMatchObject({ type: 'text', text: expect.stringContaining('<attachment id="a.ts">const a = 1;</attachment>') });
+    expect(all[2]).toEqual({ type: 'text', text: 'notes' });
   });
 });
 

@@ -3,6 +3,9 @@ import { diffHistory, type HistoryEvent } from '../../src/operators/diff-history
 import type { ChatRequest, TurnDecision } from '../../src/pipeline/events.js';
 import { canonicalJson } from '../../src/history/fingerprint.js';
 import { normalizeMessages } from '../../src/history/normalize.js';
+import { ConversationStore } from '../../src/state/conversation-store.js';
+import { createLogger } from '../../src/log.js';
+import type { TrackerOptions } from '../../src/history/conversations.js';
 import type { Message } from '../../src/protocol/messages.js';
 import { assistant, chatRequest, complete, cancelled, part, requestEvent, user } from './fixtures.js';
 
@@ -20,6 +23,7 @@ function turn(
       request,
       conversationId,
       newMessages,
+      history: normalizeMessages(request.params.messages),
       isNew: flags.isNew ?? false,
       canceled: flags.canceled ?? false,
       askedKept: flags.askedKept ?? false,
@@ -28,9 +32,9 @@ function turn(
   };
 }
 
-function run(marbles: string, events: Record<string, HistoryEvent>, expected: string, decisions: Record<string, TurnDecision>): void {
+function run(marbles: string, events: Record<string, HistoryEvent>, expected: string, decisions: Record<string, TurnDecision>, options?: TrackerOptions): void {
   scheduler().run(({ cold, expectObservable }) => {
-    expectObservable(cold(marbles, events).pipe(diffHistory(canonicalJson))).toBe(expected, decisions);
+    expectObservable(cold(marbles, events).pipe(diffHistory(canonicalJson, options))).toBe(expected, decisions);
   });
 }
 
@@ -275,6 +279,50 @@ describe('diffHistory', () => {
         { a: requestEvent(r1), b: part(1, 'A missing import.'), c: complete(1), d: requestEvent(r2) },
         'a-----d',
         { a: turn(r1, 'c1', normalizeMessages(r1.params.messages), { isNew: true }), d: turn(r2, 'c2', normalizeMessages(r2.params.messages), { isNew: true }) },
+      );
+    });
+  });
+
+  describe('conversations forgotten, and found again through the index', () => {
+    const quiet = createLogger('error', () => {});
+    const ids = (prefix: string) => {
+      let n = 0;
+      return () => `${prefix}${++n}`;
+    };
+
+    test('after a restart, a request continuing a completed reply goes on under its old conversation', () => {
+      const index = new ConversationStore(undefined, quiet);
+      const r1 = chatRequest(1, [U1]);
+      run('a-b-c', { a: requestEvent(r1), b: part(1, 'A1'), c: complete(1) }, 'a----', { a: turn(r1, 'old1', [U1], { isNew: true }) }, { index, newId: ids('old') });
+      const r2 = chatRequest(2, [U1, assistant('A1'), U2]);
+      run('a', { a: requestEvent(r2) }, 'a', { a: turn(r2, 'old1', [U2], { isNew: true }) }, { index, newId: ids('new') });
+    });
+
+    test('a reply that was cancelled is not where the conversation is found again', () => {
+      const index = new ConversationStore(undefined, quiet);
+      const r1 = chatRequest(1, [U1]);
+      run('a-b-c', { a: requestEvent(r1), b: part(1, 'A1'), c: cancelled(1) }, 'a----', { a: turn(r1, 'old1', [U1], { isNew: true }) }, { index, newId: ids('old') });
+      const r2 = chatRequest(2, [U1, assistant('A1'), U2]);
+      run('a', { a: requestEvent(r2) }, 'a', { a: turn(r2, 'new1', normalizeMessages(r2.params.messages), { isNew: true }) }, { index, newId: ids('new') });
+    });
+
+    test('beyond maxConversations the least recently used idle conversation is forgotten, and found again', () => {
+      const index = new ConversationStore(undefined, quiet);
+      const r1 = chatRequest(1, [U1]);
+      const r2 = chatRequest(2, [U3]);
+      const r3 = chatRequest(3, [U1, assistant('A1'), U2]);
+      run(
+        'a-b-c-d-e-f',
+        { a: requestEvent(r1), b: part(1, 'A1'), c: complete(1), d: requestEvent(r2), e: complete(2), f: requestEvent(r3) },
+        'a-----(dF)(fG)',
+        {
+          a: turn(r1, 'c1', [U1], { isNew: true }),
+          d: turn(r2, 'c2', [U3], { isNew: true }),
+          F: { kind: 'forget', conversationId: 'c1' },
+          f: turn(r3, 'c1', [U2], { isNew: true }),
+          G: { kind: 'forget', conversationId: 'c2' },
+        },
+        { index, maxConversations: 1 },
       );
     });
   });

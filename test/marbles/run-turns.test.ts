@@ -13,12 +13,13 @@ const SUPERSEDED = 'A newer request in the same conversation replaced this one.'
 /** A turn of `conversationId` for the request's last message, as diffHistory would decide it. */
 function decide(request: ChatRequest, conversationId: string, flags: Partial<Pick<Turn, 'canceled' | 'supersedes' | 'isNew'>> = {}): TurnDecision {
   const newMessages = request.params.messages.slice(-1);
-  return { kind: 'turn', turn: { request, conversationId, newMessages, isNew: false, canceled: false, askedKept: false, supersedes: undefined, ...flags } };
+  return { kind: 'turn', turn: { request, conversationId, newMessages, history: request.params.messages, isNew: false, canceled: false, askedKept: false, supersedes: undefined, ...flags } };
 }
 
 /** An agent whose replies are scripted per user message; it records the sessions opened and what it was asked. */
 class ScriptedSessions {
   readonly opened: string[] = [];
+  readonly closed: string[] = [];
   readonly inputs: TurnInput[] = [];
   constructor(private readonly replies: Record<string, Observable<ResponsePart>>) {}
 
@@ -30,7 +31,7 @@ class ScriptedSessions {
         const said = input.newMessages.map((m) => (m.content[0].type === 'text' ? m.content[0].value : '')).join();
         return this.replies[said];
       },
-      close: () => {},
+      close: () => this.closed.push(turn.conversationId),
     };
   };
 }
@@ -98,5 +99,22 @@ describe('runTurns', () => {
       const failed: ResponseEvent = { kind: 'failed', requestId: 1, code: ProtocolErrorCodes.InvalidRequest, message: 'Nothing new.' };
       expectObservable(decisions.pipe(runTurns(new ScriptedSessions({}).open))).toBe('--F', { F: failed });
     });
+  });
+
+  test('a conversation the history forgot closes its session; if it comes back it opens a new one', () => {
+    let sessions!: ScriptedSessions;
+    scheduler().run(({ cold, hot, expectObservable }) => {
+      sessions = new ScriptedSessions({ one: cold('x|', { x: text('1') }), two: cold('y|', { y: text('2') }) });
+      const r1 = chatRequest(1, [user('one')]);
+      const r2 = chatRequest(2, [user('two')]);
+      const decisions = hot<TurnDecision>('a-f-b-f', {
+        a: decide(r1, 'c1', { isNew: true }),
+        f: { kind: 'forget', conversationId: 'c1' },
+        b: decide(r2, 'c1', { isNew: true }),
+      });
+      expectObservable(decisions.pipe(runTurns(sessions.open))).toBe('xC--yD', { x: part(1, '1'), C: complete(1), y: part(2, '2'), D: complete(2) });
+    });
+    expect(sessions.opened).toEqual(['c1', 'c1']);
+    expect(sessions.closed).toEqual(['c1', 'c1']);
   });
 });

@@ -1,5 +1,9 @@
 import { splitConsumerText } from '../../src/history/consumer-context.js';
 import { identityOf } from '../../src/history/normalize.js';
+import { applyContextPolicy } from '../../src/history/context-policy.js';
+import type { Message } from '../../src/protocol/messages.js';
+
+const user = (value: string): Message => ({ role: 'user', content: [{ type: 'text', value }] });
 
 describe('splitConsumerText', () => {
   test("Copilot's <userRequest> is the user's words; everything around it is context", () => {
@@ -59,5 +63,39 @@ describe('identityOf', () => {
   test('assistant messages are compared whole', () => {
     const reply = { role: 'assistant' as const, content: [{ type: 'text' as const, value: '<context>kept</context>' }] };
     expect(identityOf(reply)).toBe(reply);
+  });
+});
+
+describe('applyContextPolicy', () => {
+  const messages: Message[] = [
+    { role: 'system', content: [{ type: 'text', value: 'You are Copilot.' }] },
+    user('<environment_info>Linux</environment_info>'),
+    {
+      role: 'user',
+      content: [
+        { type: 'text', value: '<attachments>a.ts</attachments>\n<userRequest>\nWhy?\n</userRequest>' },
+        { type: 'data', mimeType: 'image/png', data: 'AAAA' },
+        { type: 'data', mimeType: 'text/plain', data: 'bm90ZXM=' },
+      ],
+    },
+    { role: 'assistant', content: [{ type: 'text', value: '<context>kept</context>' }] },
+    { role: 'user', content: [{ type: 'tool_result', toolCallId: 't', result: [{ type: 'text', value: 'ok' }] }] },
+  ];
+
+  test("user: the user's words and images; context-only messages, attachments and the system prompt go", () => {
+    expect(applyContextPolicy(messages, 'user')).toEqual([
+      { role: 'user', content: [{ type: 'text', value: 'Why?' }, { type: 'data', mimeType: 'image/png', data: 'AAAA' }] },
+      messages[3],
+      messages[4],
+    ]);
+  });
+
+  test('system: and the system prompt', () => {
+    expect(applyContextPolicy(messages, 'system')[0]).toBe(messages[0]);
+    expect(applyContextPolicy(messages, 'system')).toHaveLength(4);
+  });
+
+  test('attachments: everything as sent', () => {
+    expect(applyContextPolicy(messages, 'attachments')).toBe(messages);
   });
 });

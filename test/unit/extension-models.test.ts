@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { confirmationMessage, AGENT_ACTION_TOOL, APPROVAL_TEXT, CONFIRMATION_TITLE } from '../../src/extension/agent-action.js';
 import { createExtensionLog } from '../../src/extension/log.js';
 import { BUILTIN_AGENTS, commandLine, findBuiltin, launchOf, type ResolveContext } from '../../src/extension/agent-catalog.js';
-import { agentModelId, agentsOfSettings, findModel, modelsOf, parseAgentSettings, VENDOR } from '../../src/extension/models.js';
+import { agentKey, agentModelId, agentsOfSettings, findModel, modelsOf, parseAgentSettings, VENDOR } from '../../src/extension/models.js';
 import type { LogLevel } from '../../src/log.js';
+import { CONTEXT_POLICIES } from '../../src/history/context-policy.js';
 
 /** A machine where only these commands are on PATH (in /bin). */
 function machine(...onPath: string[]): ResolveContext {
@@ -167,6 +168,36 @@ describe('modelsOf', () => {
     });
   });
 
+  test('what the bridge learned makes one model per agent model, each selecting it; images and context follow', () => {
+    const [, plain] = modelsOf({ agents, elizaDeterministic: false });
+    const learned = new Map([
+      [
+        agentKey(plain!.agent),
+        { imageInput: true, contextWindow: 150_000, models: { configId: 'model', current: 'fast', choices: [{ value: 'fast', name: 'Fast' }, { value: 'deep', name: 'Deep', description: 'Thinks longer' }] } },
+      ],
+    ]);
+    const settings = { agents, elizaDeterministic: false, learned };
+    const models = modelsOf(settings).slice(1);
+    expect(models.map((m) => [m.model.id, m.model.name, m.config])).toEqual([
+      ['symposium-agent-scripted/fast', 'Scripted · Fast', { model: 'fast' }],
+      ['symposium-agent-scripted/deep', 'Scripted · Deep', { model: 'deep' }],
+    ]);
+    for (const { model, agent } of models) {
+      expect(model.capabilities.imageInput).toBe(true);
+      expect(model.maxInputTokens).toBe(150_000);
+      expect(agent).toEqual(plain!.agent);
+    }
+    // Chats begun before the models were learned keep working: the plain id runs the agent's default.
+    expect(findModel(settings, 'symposium-agent-scripted')).toMatchObject({ agent: plain!.agent });
+    expect(findModel(settings, 'symposium-agent-scripted')?.config).toBeUndefined();
+    expect(findModel(settings, 'symposium-agent-scripted/deep')?.config).toEqual({ model: 'deep' });
+  });
+
+  test('learned information about another agent changes nothing', () => {
+    const learned = new Map([['{"other":1}', { imageInput: true, models: { configId: 'model', current: 'a', choices: [{ value: 'a', name: 'A' }] } }]]);
+    expect(modelsOf({ agents, elizaDeterministic: false, learned }).map((m) => m.model.id)).toEqual(['symposium-eliza', 'symposium-agent-scripted']);
+  });
+
   test('findModel follows the settings', () => {
     expect(findModel({ agents, elizaDeterministic: false }, agentModelId({ id: 'scripted' }))?.model.name).toBe('Scripted');
     expect(findModel({ agents: [], elizaDeterministic: false }, 'symposium-agent-scripted')).toBeUndefined();
@@ -238,7 +269,7 @@ describe('package.json, the extension manifest', () => {
       languageModelChatProviders: { vendor: string; displayName: string; managementCommand: string }[];
       languageModelTools: { name: string; inputSchema: { properties: Record<string, unknown> } }[];
       commands: { command: string }[];
-      configuration: { properties: Record<string, { default: unknown; items?: AgentItemsSchema }> };
+      configuration: { properties: Record<string, { default: unknown; enum?: unknown[]; items?: AgentItemsSchema }> };
     };
   };
   type ObjectSchema = { required: string[]; properties: Record<string, { enum?: string[]; markdownEnumDescriptions?: string[] }> };
@@ -254,7 +285,10 @@ describe('package.json, the extension manifest', () => {
     expect(Object.keys(pkg.contributes.languageModelTools[0]!.inputSchema.properties)).toEqual(['kind', 'title', 'raw_input']);
     expect(pkg.contributes.commands.map((c) => c.command).sort()).toEqual(['symposium.manageAgents', 'symposium.restartBridge', 'symposium.showLog']);
     const settings = pkg.contributes.configuration.properties;
-    expect(Object.keys(settings).sort()).toEqual(['symposium.agents', 'symposium.eliza.deterministic', 'symposium.enableExperimentalLM', 'symposium.logLevel']);
+    expect(Object.keys(settings).sort()).toEqual(['symposium.agents', 'symposium.contextPolicy', 'symposium.eliza.deterministic', 'symposium.enableExperimentalLM', 'symposium.logLevel']);
+    // The setting's values are the bridge's --context policies.
+    expect(settings['symposium.contextPolicy']!.enum).toEqual([...CONTEXT_POLICIES]);
+    expect(settings['symposium.contextPolicy']!.default).toBe('user');
     expect(settings['symposium.enableExperimentalLM']!.default).toBe(false);
     expect(settings['symposium.logLevel']!.default).toBe('info');
     expect(settings['symposium.eliza.deterministic']!.default).toBe(false);

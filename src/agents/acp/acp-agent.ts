@@ -6,6 +6,9 @@ import { BRIDGED_TOOLS_SERVER_NAME, type BridgedToolsServer } from '../../tools/
 import { RELAY_AUTHORIZATION_ENV, RELAY_URL_ENV } from '../../tools/relay-env.js';
 import { AgentProcess } from './agent-process.js';
 import { AcpSession, type AcpSessionOptions, type OpenedSession, type SessionHost } from './acp-session.js';
+import type { AgentSessionIndex } from '../../state/conversation-store.js';
+import type { AgentInfo } from '../../protocol/messages.js';
+import { AgentInfoState, modelsOf } from './agent-info.js';
 
 export interface AcpAgentOptions extends AcpSessionOptions {
   /** Where sessions run: the user's workspace folder. */
@@ -15,6 +18,8 @@ export interface AcpAgentOptions extends AcpSessionOptions {
   /** How to run `symposium-lm mcp-relay`, for agents that take MCP servers only over stdio. */
   readonly relay: { readonly command: string; readonly args: readonly string[] };
   readonly log: Logger;
+  /** The ACP session each conversation had, to resume it after its session was closed or the bridge restarted. */
+  readonly agentSessions: AgentSessionIndex;
 }
 
 /** The ACP error code for "authenticate first". */
@@ -31,39 +36,92 @@ interface Running {
  */
 export class AcpAgent implements AgentStream, SessionHost {
   private running: Running | undefined;
-  private readonly sessions = new Map<string, { readonly session: AcpSession; readonly process: AgentProcess }>();
+  private readonly sessions = new Map<string, { readonly session: AcpSession; readonly process: AgentProcess; readonly init: acp.InitializeResponse }>();
   readonly name: string;
   readonly log: Logger;
+  private readonly info: AgentInfoState;
 
+  /** `onInfo` hears what is learned about the agent: its models, image support, context window. */
   constructor(
     private readonly command: AgentCommand,
     readonly options: AcpAgentOptions,
+    onInfo: (info: AgentInfo) => void = () => {},
   ) {
     this.name = command.name;
     this.log = options.log;
+    this.info = new AgentInfoState(onInfo);
   }
 
   openSession(conversationId: string): AcpSession {
     return new AcpSession(this, conversationId);
   }
 
+  /**
+   * An ACP session for the conversation: the one it had before, resumed (`session/resume`, else
+   * `session/load`) when the agent can, else a new one, which is `fresh`: it has seen nothing.
+   */
   async open(session: AcpSession, tools: BridgedToolsServer | undefined): Promise<OpenedSession> {
     const { process, initialized } = this.start();
     const init = await initialized;
     const bridged = tools === undefined ? undefined : this.mcpServerFor(tools, init);
     const mcpServers = bridged === undefined ? [] : [bridged];
-    const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers });
-    const { sessionId } = await this.startupStep(process, 'session/new', request).catch((error: unknown) => {
-      throw new Error(this.explainSessionFailure(error, init));
-    });
-    this.sessions.set(sessionId, { session, process });
-    this.log.info(`agent ${this.name}: conversation ${session.conversationId} is ACP session ${sessionId}`);
+    const { conversationId } = session;
+    const previous = this.options.agentSessions.agentSessionOf(conversationId);
+    const resumed = previous === undefined ? undefined : await this.resume(process, init, previous, mcpServers, conversationId);
+    let sessionId: string;
+    let configOptions: readonly acp.SessionConfigOption[] | null | undefined;
+    if (resumed !== undefined && previous !== undefined) ({ sessionId, configOptions } = { sessionId: previous, configOptions: resumed.configOptions });
+    else {
+      const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers });
+      ({ sessionId, configOptions } = await this.startupStep(process, 'session/new', request).catch((error: unknown) => {
+        throw new Error(this.explainSessionFailure(error, init));
+      }));
+      this.log.info(`agent ${this.name}: conversation ${conversationId} is ACP session ${sessionId}`);
+    }
+    this.info.learnConfigOptions(configOptions);
+    this.sessions.set(sessionId, { session, process, init });
+    this.options.agentSessions.rememberAgentSession(conversationId, sessionId);
+    const models = modelsOf(configOptions);
     return {
       sessionId,
+      fresh: resumed === undefined,
+      config: new Map(models === undefined ? [] : [[models.configId, models.current]]),
       agent: process.connection.agent,
       images: init.agentCapabilities?.promptCapabilities?.image === true,
       explain: (error) => process.explain(error),
     };
+  }
+
+  /**
+   * Resumes an earlier ACP session, if the agent can. `session/load` replays the session's history as
+   * updates: they arrive before the session is routed, so they are dropped, as they should be.
+   */
+  private async resume(
+    process: AgentProcess,
+    init: acp.InitializeResponse,
+    sessionId: string,
+    mcpServers: acp.McpServer[],
+    conversationId: string,
+  ): Promise<{ configOptions?: acp.SessionConfigOption[] | null } | undefined> {
+    const capabilities = init.agentCapabilities;
+    const params = { sessionId, cwd: this.options.cwd, mcpServers };
+    const how = capabilities?.sessionCapabilities?.resume != null ? acp.methods.agent.session.resume : capabilities?.loadSession === true ? acp.methods.agent.session.load : undefined;
+    if (how === undefined) {
+      this.log.info(`agent ${this.name} cannot resume sessions: conversation ${conversationId} goes on in a new session, told the history so far`);
+      return undefined;
+    }
+    try {
+      const { agent } = process.connection;
+      const request: Promise<{ configOptions?: acp.SessionConfigOption[] | null }> =
+        how === acp.methods.agent.session.resume ? agent.request(acp.methods.agent.session.resume, params) : agent.request(acp.methods.agent.session.load, params);
+      const response = await this.startupStep(process, how, request);
+      this.log.info(`agent ${this.name}: conversation ${conversationId} resumed ACP session ${sessionId} (${how})`);
+      return response;
+    } catch (error) {
+      if (!process.alive) throw error;
+      this.log.info(`agent ${this.name}: ${how} of ${sessionId} failed (${error instanceof Error ? error.message : String(error)}); conversation ${conversationId} goes on in a new session, told the history so far`);
+      return undefined;
+    }
   }
 
   /**
@@ -85,8 +143,19 @@ export class AcpAgent implements AgentStream, SessionHost {
     return { name: BRIDGED_TOOLS_SERVER_NAME, command, args: [...args, 'mcp-relay'], env };
   }
 
-  forget(_session: AcpSession, sessionId: string): void {
+  /**
+   * The session is done with its ACP session: closed (`session/close`, where the agent supports it),
+   * and resumable later unless it was abandoned (a cancel the agent never ended).
+   */
+  forget(session: AcpSession, sessionId: string, resumable: boolean): void {
+    const route = this.sessions.get(sessionId);
+    if (route?.session !== session) return;
     this.sessions.delete(sessionId);
+    if (!resumable) this.options.agentSessions.forgetAgentSession(session.conversationId);
+    if (route.init.agentCapabilities?.sessionCapabilities?.close == null || !route.process.alive) return;
+    route.process.connection.agent
+      .request(acp.methods.agent.session.close, { sessionId })
+      .catch((error: unknown) => this.log.debug(`agent ${this.name}: session/close of ${sessionId} failed: ${String(error)}`));
   }
 
   dispose(): void {
@@ -98,6 +167,8 @@ export class AcpAgent implements AgentStream, SessionHost {
     if (this.running !== undefined && this.running.process.alive) return this.running;
     const process = new AgentProcess(this.command, { cwd: this.options.cwd, log: this.log }, {
       onUpdate: ({ sessionId, update }) => {
+        if (update.sessionUpdate === 'usage_update') this.info.learnUsage(update);
+        if (update.sessionUpdate === 'config_option_update') this.info.learnConfigOptions(update.configOptions);
         const route = this.sessions.get(sessionId);
         if (route === undefined) this.log.debug(`agent ${this.name}: update for unknown session ${sessionId} dropped`);
         else route.session.onUpdate(update);
@@ -125,6 +196,7 @@ export class AcpAgent implements AgentStream, SessionHost {
       if (init.protocolVersion !== acp.PROTOCOL_VERSION) {
         throw new Error(`Agent "${this.name}" speaks ACP protocol version ${init.protocolVersion}; this bridge speaks version ${acp.PROTOCOL_VERSION}.`);
       }
+      this.info.learnInitialize(init);
       return init;
     });
     // A failed start leaves nothing running; the next request starts the agent again.

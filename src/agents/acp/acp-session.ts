@@ -2,7 +2,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { defer, EMPTY, from, mergeMap, Observable, of, switchMap, type Subscription } from 'rxjs';
 import type { Logger } from '../../log.js';
 import { acpTurnToParts } from '../../operators/acp-turn-to-parts.js';
-import type { ResponsePart, ToolDefinition, ToolResultPart } from '../../protocol/messages.js';
+import type { ResponsePart, SessionConfig, ToolDefinition, ToolResultPart } from '../../protocol/messages.js';
 import { AGENT_ACTION_TOOL } from '../../protocol/methods.js';
 import { isBridgedToolPermission } from '../../tools/bridged-permission.js';
 import { BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
@@ -11,13 +11,18 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import type { AgentSession, TurnInput } from '../agent-stream.js';
 import { EventQueue } from './event-queue.js';
-import { promptBlocks, toolResultsOf } from './prompt.js';
+import { askedMessages, promptBlocks, toolResultsOf } from './prompt.js';
+import { transcriptOf } from '../transcript.js';
 import type { AcpTurnEvent } from './turn-events.js';
 import { TurnRendering } from './update-parts.js';
 
 /** An ACP session opened on a running agent process. */
 export interface OpenedSession {
   readonly sessionId: string;
+  /** A new ACP session, which has seen none of the conversation (not one resumed). */
+  readonly fresh: boolean;
+  /** The session's config option values, by config id, as far as the bridge tracks them (the model). */
+  readonly config: Map<string, string>;
   readonly agent: acp.ClientContext;
   /** The agent accepts image blocks. */
   readonly images: boolean;
@@ -32,8 +37,8 @@ export interface SessionHost {
   readonly options: AcpSessionOptions;
   /** Starts the agent if needed and opens an ACP session on it for `session`, with the bridged tools' server. */
   open(session: AcpSession, tools: BridgedToolsServer | undefined): Promise<OpenedSession>;
-  /** The session is done with its ACP session (closed, or abandoned after an unanswered cancel). */
-  forget(session: AcpSession, sessionId: string): void;
+  /** The session is done with its ACP session: closed (resumable later), or abandoned after an unanswered cancel. */
+  forget(session: AcpSession, sessionId: string, resumable: boolean): void;
 }
 
 export interface AcpSessionOptions {
@@ -45,7 +50,6 @@ export interface AcpSessionOptions {
   readonly cancelTimeoutMs: number;
   /** Updates still trickling in after a cancelled prompt ended are waited out this long. */
   readonly lateUpdateGraceMs: number;
-  readonly forwardSystem: boolean;
 }
 
 /** A permission request or bridged tool call the agent waits on, until VS Code answers it. */
@@ -83,6 +87,8 @@ const REJECT: readonly acp.PermissionOptionKind[] = ['reject_once', 'reject_alwa
  */
 export class AcpSession implements AgentSession {
   private opened: Promise<OpenedSession> | undefined;
+  /** The ACP session was opened fresh and has not been told the conversation so far. */
+  private owesHistory = false;
   private prompt: Prompt | undefined;
   /** User content that came with tool results; prompted once the paused prompt ends. */
   private queued: acp.ContentBlock[] = [];
@@ -136,7 +142,7 @@ export class AcpSession implements AgentSession {
 
   close(): void {
     this.cancel();
-    void this.opened?.then((opened) => this.host.forget(this, opened.sessionId), () => {});
+    void this.opened?.then((opened) => this.host.forget(this, opened.sessionId, true), () => {});
     void this.tools?.then((tools) => tools.close(), () => {});
     this.opened = undefined;
     this.tools = undefined;
@@ -216,26 +222,63 @@ export class AcpSession implements AgentSession {
     await this.settle();
     await this.offerTools(input.tools);
     const opened = await this.open();
+    await this.configure(opened, input.config);
     if (unsubscribed()) return undefined;
-    const blocks = promptBlocks(input.newMessages, { images: opened.images, forwardSystem: this.host.options.forwardSystem });
+    const blocks = promptBlocks(input.newMessages, { images: opened.images });
+    const results = toolResultsOf(input.newMessages);
     const paused = this.prompt;
     if (paused !== undefined && paused.state === 'paused') {
-      this.answerShown(paused, toolResultsOf(input.newMessages));
+      this.answerShown(paused, results);
       this.queued.push(...blocks);
       paused.state = 'running';
       return paused;
     }
+    // Nothing waits for these results any more (the session was closed or replaced since): they are told.
+    if (results.size > 0) blocks.unshift({ type: 'text', text: orphanedResultsText(results) });
+    if (this.owesHistory) {
+      this.owesHistory = false;
+      const before = input.history.slice(0, input.history.length - askedMessages(input.newMessages).length);
+      const transcript = transcriptOf(before);
+      if (transcript !== undefined) blocks.unshift({ type: 'text', text: transcript });
+    }
     if (blocks.length === 0) {
-      this.host.log.debug(`conversation ${this.conversationId}: nothing to prompt (tool results for no pending request)`);
+      this.host.log.debug(`conversation ${this.conversationId}: nothing to prompt`);
       return undefined;
     }
     return this.startPrompt(opened, blocks);
+  }
+
+  /**
+   * Sets the session config options the request asks for (the model picked in VS Code) where they differ.
+   * Options the agent does not offer are left alone; a value the agent refuses fails the turn, since
+   * answering with another model than the one picked would mislead the user.
+   */
+  private async configure(opened: OpenedSession, wanted: SessionConfig): Promise<void> {
+    for (const [configId, value] of Object.entries(wanted)) {
+      const current = opened.config.get(configId);
+      if (current === undefined) {
+        this.host.log.debug(`conversation ${this.conversationId}: agent ${this.host.name} offers no config option ${configId}; ${value} not set`);
+        continue;
+      }
+      if (current === value) continue;
+      try {
+        const response = await opened.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: opened.sessionId, configId, value });
+        for (const option of response.configOptions) if (option.type === 'select' && opened.config.has(option.id)) opened.config.set(option.id, option.currentValue);
+        this.host.log.info(`conversation ${this.conversationId}: ${configId} set to ${value}`);
+      } catch (error) {
+        throw new Error(`Agent "${this.host.name}" could not switch ${configId} to "${value}": ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
   }
 
   /** The ACP session, opened (with this conversation's tool server) if there is none. */
   private open(): Promise<OpenedSession> {
     this.opened ??= (this.tools ?? Promise.resolve(undefined))
       .then((tools) => this.host.open(this, tools))
+      .then((opened) => {
+        this.owesHistory = opened.fresh;
+        return opened;
+      })
       .catch((error: unknown) => {
         this.opened = undefined;
         throw error;
@@ -349,7 +392,7 @@ export class AcpSession implements AgentSession {
       if (!ended) {
         this.host.log.warn(`agent ${this.host.name} did not end a cancelled prompt within ${cancelTimeoutMs} ms; conversation ${this.conversationId} moves to a new session`);
         this.endPrompt(prompt);
-        this.host.forget(this, prompt.opened.sessionId);
+        this.host.forget(this, prompt.opened.sessionId, false);
         this.opened = undefined;
         return;
       }
@@ -360,6 +403,11 @@ export class AcpSession implements AgentSession {
       await delay(lateUpdateGraceMs - quiet);
     }
   }
+}
+
+function orphanedResultsText(results: ReadonlyMap<string, ToolResultPart>): string {
+  const lines = [...results.values()].map((r) => `- ${r.toolCallId}: ${r.result.map((item) => (item.type === 'text' ? item.value : `(${item.mimeType})`)).join(' ')}`);
+  return ['Results of tool calls from earlier in this conversation:', ...lines].join('\n');
 }
 
 /** Two message chunks of text in a row, as one: how a paused turn's buffered stream stays small. */

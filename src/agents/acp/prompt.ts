@@ -4,18 +4,17 @@ import type { Message, Part, ToolResultPart } from '../../protocol/messages.js';
 export interface PromptOptions {
   /** The agent accepts image blocks (`promptCapabilities.image`). */
   readonly images: boolean;
-  /** Forward the consumer's system messages; off by default, since the agent has its own instructions. */
-  readonly forwardSystem: boolean;
 }
 
 /**
- * The ACP prompt for a turn: what the user asked since the assistant last spoke. Tool results are not
- * part of it: they answer the agent's pending tool calls and permission requests.
+ * The ACP prompt for a turn: what the user asked since the assistant last spoke (system messages too,
+ * when the context policy let them through). Tool results are not part of it: they answer the agent's
+ * pending tool calls and permission requests.
  */
 export function promptBlocks(messages: readonly Message[], options: PromptOptions): ContentBlock[] {
   const blocks: ContentBlock[] = [];
   for (const message of askedMessages(messages)) {
-    if (message.role === 'assistant' || (message.role === 'system' && !options.forwardSystem)) continue;
+    if (message.role === 'assistant') continue;
     for (const part of message.content) {
       const block = blockOf(part, options);
       if (block !== undefined) blocks.push(block);
@@ -33,7 +32,8 @@ export function toolResultsOf(messages: readonly Message[]): Map<string, ToolRes
   return results;
 }
 
-function askedMessages(messages: readonly Message[]): readonly Message[] {
+/** What the user asked since the assistant last spoke. */
+export function askedMessages(messages: readonly Message[]): readonly Message[] {
   let lastAssistant = -1;
   for (let i = messages.length - 1; i >= 0 && lastAssistant < 0; i--) if (messages[i].role === 'assistant') lastAssistant = i;
   return messages.slice(lastAssistant + 1);

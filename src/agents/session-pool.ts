@@ -1,0 +1,111 @@
+import { defer, finalize, type Observable } from 'rxjs';
+import type { ResponsePart } from '../protocol/messages.js';
+import type { AgentSession, TurnInput } from './agent-stream.js';
+
+export interface SessionPoolOptions {
+  /** An agent session unused this long is closed; its conversation reopens one when it goes on. */
+  readonly idleMs: number;
+  /** At most this many agent sessions are open; opening one more closes the least recently used idle one. */
+  readonly maxOpen: number;
+  /** Told when an agent has no open session left, and when it has one again. */
+  readonly onAgentIdle?: (agentKey: string, idle: boolean) => void;
+}
+
+/**
+ * Bounds what conversations hold. Each conversation gets a session that opens an agent session on its
+ * first turn and closes it after `idleMs` without turns, or sooner when `maxOpen` sessions are open
+ * and it is the least recently used idle one. A session that is answering or streaming is never closed
+ * under it.
+ */
+export class SessionPool {
+  /** Open sessions, least recently used first. */
+  private readonly open = new Set<PooledSession>();
+  private readonly openByAgent = new Map<string, number>();
+
+  constructor(private readonly options: SessionPoolOptions) {}
+
+  /** A conversation's session: `openAgentSession` is called each time an agent session is needed. */
+  session(agentKey: string, openAgentSession: () => AgentSession): AgentSession {
+    return new PooledSession(this, agentKey, openAgentSession);
+  }
+
+  get openCount(): number {
+    return this.open.size;
+  }
+
+  /** `session` starts a turn: it becomes the most recently used, making room for it if it was closed. */
+  admit(session: PooledSession, wasOpen: boolean): void {
+    this.open.delete(session);
+    if (!wasOpen) {
+      for (const candidate of this.open) {
+        if (this.open.size < this.options.maxOpen) break;
+        if (!candidate.busy) candidate.release();
+      }
+      const count = (this.openByAgent.get(session.agentKey) ?? 0) + 1;
+      this.openByAgent.set(session.agentKey, count);
+      if (count === 1) this.options.onAgentIdle?.(session.agentKey, false);
+    }
+    this.open.add(session);
+  }
+
+  /** `session` closed its agent session. */
+  released(session: PooledSession): void {
+    if (!this.open.delete(session)) return;
+    const count = (this.openByAgent.get(session.agentKey) ?? 1) - 1;
+    if (count > 0) this.openByAgent.set(session.agentKey, count);
+    else {
+      this.openByAgent.delete(session.agentKey);
+      this.options.onAgentIdle?.(session.agentKey, true);
+    }
+  }
+
+  get idleMs(): number {
+    return this.options.idleMs;
+  }
+}
+
+class PooledSession implements AgentSession {
+  private inner: AgentSession | undefined;
+  private turns = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly pool: SessionPool,
+    readonly agentKey: string,
+    private readonly openAgentSession: () => AgentSession,
+  ) {}
+
+  get busy(): boolean {
+    return this.turns > 0;
+  }
+
+  turn(input: TurnInput): Observable<ResponsePart> {
+    return defer(() => {
+      clearTimeout(this.idleTimer);
+      this.pool.admit(this, this.inner !== undefined);
+      const inner = (this.inner ??= this.openAgentSession());
+      this.turns++;
+      return inner.turn(input).pipe(
+        finalize(() => {
+          if (--this.turns > 0) return;
+          this.idleTimer = setTimeout(() => this.release(), this.pool.idleMs);
+          this.idleTimer.unref();
+        }),
+      );
+    });
+  }
+
+  /** Closes the agent session; the next turn opens another. */
+  release(): void {
+    clearTimeout(this.idleTimer);
+    const inner = this.inner;
+    if (inner === undefined) return;
+    this.inner = undefined;
+    inner.close();
+    this.pool.released(this);
+  }
+
+  close(): void {
+    this.release();
+  }
+}

@@ -1,0 +1,70 @@
+import { canonicalJson } from '../history/fingerprint.js';
+import { splitConsumerText } from '../history/consumer-context.js';
+import type { Message, Part } from '../protocol/messages.js';
+
+/** Long enough for the gist of a message, short enough that one pasted file does not crowd out the rest. */
+const MAX_MESSAGE_CHARS = 4_000;
+/** The most recent messages that fit are kept: roughly 6,000 tokens. */
+const MAX_TRANSCRIPT_CHARS = 24_000;
+
+/**
+ * A compact transcript of `messages` (the history before what the user asks now), for an agent session
+ * that has not seen it: a conversation that began with another model, or whose earlier session could not
+ * be resumed. Users' words without the consumer's context, replies, tool calls and their results; the
+ * oldest messages go first when it is too long. Undefined when there is nothing to tell.
+ */
+export function transcriptOf(messages: readonly Message[]): string | undefined {
+  const lines: string[] = [];
+  let size = 0;
+  let omitted = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const line = lineOf(messages[i]);
+    if (line === undefined) continue;
+    if (size + line.length > MAX_TRANSCRIPT_CHARS) {
+      omitted = i + 1;
+      break;
+    }
+    lines.unshift(line);
+    size += line.length;
+  }
+  if (lines.length === 0) return undefined;
+  if (omitted > 0) lines.unshift(`[${omitted} earlier message(s) omitted]`);
+  return [
+    'This conversation began before this session. What was said so far:',
+    '<transcript>',
+    ...lines,
+    '</transcript>',
+    'Continue the conversation: answer the message that follows.',
+  ].join('\n');
+}
+
+function lineOf(message: Message): string | undefined {
+  if (message.role === 'system') return undefined;
+  const said = message.content
+    .map((part) => partText(part, message.role === 'user'))
+    .filter((text) => text !== '')
+    .join('\n');
+  if (said === '') return undefined;
+  return `${message.role === 'user' ? 'User' : 'Assistant'}: ${clip(said)}`;
+}
+
+function partText(part: Part, fromUser: boolean): string {
+  switch (part.type) {
+    case 'text':
+      return fromUser ? splitConsumerText(part.value).request : part.value;
+    case 'tool_call':
+      return `[called the tool ${part.toolName} with ${canonicalJson(part.parameters)}]`;
+    case 'tool_result': {
+      const text = part.result.map((item) => (item.type === 'text' ? item.value : `(${item.mimeType})`)).join(' ');
+      return `[tool result: ${text}]`;
+    }
+    case 'data':
+      return part.mimeType.includes('/') ? `[attachment: ${part.mimeType}]` : '';
+    case 'thinking':
+      return '';
+  }
+}
+
+function clip(text: string): string {
+  return text.length <= MAX_MESSAGE_CHARS ? text : `${text.slice(0, MAX_MESSAGE_CHARS)} […]`;
+}

@@ -1,0 +1,151 @@
+/**
+ * Long-lived conversations (issue 6) through the built bridge and the scripted agent: idle sessions are
+ * closed and resumed, conversations survive a bridge restart through the index in --state-dir (with
+ * session/load, session/resume, or a transcript for agents that can do neither), idle agents exit, and
+ * the agent's models reach the client and are selected per request.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { textOfParts } from '../../src/client/lm-client.js';
+import type { AgentDefinition, AgentInfoParams, Message } from '../../src/protocol/messages.js';
+import { AgentBridge, SCRIPTED_AGENT, replied, sleep, user } from './agent-bridge.js';
+
+const dirs: string[] = [];
+const bridges: AgentBridge[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'symposium-resume-'));
+  dirs.push(dir);
+  return dir;
+}
+function startBridge(args: string[]): AgentBridge {
+  const bridge = new AgentBridge(args);
+  bridges.push(bridge);
+  return bridge;
+}
+afterEach(async () => {
+  await Promise.all(bridges.splice(0).map((b) => b.close()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const scripted = (...flags: string[]): AgentDefinition => ({ mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, ...flags], env: [] } });
+
+describe('across a bridge restart, through the index in --state-dir', () => {
+  test('an agent that can load sessions goes on in the same session (session/load)', async () => {
+    const [state, agentState] = [tempDir(), tempDir()];
+    const agent = scripted('--load-session', '--state-dir', agentState);
+    const first = startBridge(['--state-dir', state]);
+    const one = await first.chat([user('say one')], agent);
+    await first.close();
+    const second = startBridge(['--state-dir', state]);
+    const seen = await second.chat([user('say one'), replied(one), user('history')], agent);
+    expect(JSON.parse(textOfParts(seen))).toEqual(['say one']);
+    expect(await second.logged(/resumed ACP session \S+ \(session\/load\)/)).toMatch(/resumed ACP session \S+ \(session\/load\)/);
+  });
+
+  test('an agent that can resume sessions is resumed, which it prefers (session/resume)', async () => {
+    const [state, agentState] = [tempDir(), tempDir()];
+    const agent = scripted('--load-session', '--resume-session', '--state-dir', agentState);
+    const first = startBridge(['--state-dir', state]);
+    const one = await first.chat([user('say one')], agent);
+    await first.close();
+    const second = startBridge(['--state-dir', state]);
+    const seen = await second.chat([user('say one'), replied(one), user('history')], agent);
+    expect(JSON.parse(textOfParts(seen))).toEqual(['say one']);
+    expect(await second.logged(/\(session\/resume\)/)).toMatch(/resumed ACP session \S+ \(session\/resume\)/);
+  });
+
+  test('an agent that can do neither gets a new session told the conversation so far', async () => {
+    const state = tempDir();
+    const agent = scripted();
+    const first = startBridge(['--state-dir', state]);
+    const one = await first.chat([user('say one')], agent);
+    await first.close();
+    const second = startBridge(['--state-dir', state]);
+    const echoed = textOfParts(await second.chat([user('say one'), replied(one), user('echo')], agent));
+    expect(echoed).toContain('This conversation began before this session');
+    expect(echoed).toContain('User: say one\\nAssistant: one');
+    expect(await second.logged(/cannot resume sessions/)).toMatch(/cannot resume sessions/);
+  });
+
+  test('a session the agent no longer has: a new session, told the conversation so far', async () => {
+    const [state, agentState] = [tempDir(), tempDir()];
+    const first = startBridge(['--state-dir', state]);
+    const one = await first.chat([user('say one')], scripted('--load-session', '--state-dir', agentState));
+    await first.close();
+    rmSync(agentState, { recursive: true });
+    const second = startBridge(['--state-dir', state]);
+    const echoed = textOfParts(await second.chat([user('say one'), replied(one), user('echo')], scripted('--load-session', '--state-dir', agentState)));
+    // Another agent definition is another conversation: the definitions must be the same for the index.
+    expect(echoed).toContain('This conversation began before this session');
+  });
+
+  test('without --state-dir a restarted bridge starts the conversation afresh, with the transcript', async () => {
+    const agentState = tempDir();
+    const agent = scripted('--load-session', '--state-dir', agentState);
+    const first = startBridge([]);
+    const one = await first.chat([user('say one')], agent);
+    await first.close();
+    const second = startBridge([]);
+    const echoed = textOfParts(await second.chat([user('say one'), replied(one), user('echo')], agent));
+    expect(echoed).toContain('User: say one\\nAssistant: one');
+  });
+});
+
+describe('idle sessions and agents', () => {
+  test('an idle session is closed (session/close) and resumed by its next turn', async () => {
+    const agent = scripted('--resume-session', '--close-session', '--state-dir', tempDir());
+    const bridge = startBridge(['--session-idle-ms', '200']);
+    const one = await bridge.chat([user('say one')], agent);
+    expect(await bridge.logged(/session\/close scripted-session/, 5000)).toMatch(/session\/close scripted-session/);
+    const seen = await bridge.chat([user('say one'), replied(one), user('history')], agent);
+    expect(JSON.parse(textOfParts(seen))).toEqual(['say one']);
+    expect(bridge.stderr()).toMatch(/resumed ACP session \S+ \(session\/resume\)/);
+  });
+
+  test('beyond --max-sessions the least recently used idle session is closed', async () => {
+    const agent = scripted('--close-session');
+    const bridge = startBridge(['--max-sessions', '1']);
+    await bridge.chat([user('say a')], agent);
+    expect(bridge.stderr()).not.toMatch(/session\/close/);
+    await bridge.chat([user('say b')], agent);
+    expect(await bridge.logged(/session\/close scripted-session-\S*1\b/)).toMatch(/session\/close scripted-session-\S*1\b/);
+  });
+
+  test('an agent with no open session exits after --agent-idle-ms and starts again when needed', async () => {
+    const agent = scripted();
+    const bridge = startBridge(['--session-idle-ms', '100', '--agent-idle-ms', '100']);
+    expect(textOfParts(await bridge.chat([user('say a')], agent))).toBe('a');
+    expect(await bridge.logged(/agent scripted was killed by SIGTERM/, 5000)).toMatch(/no open session for 100 ms[^]*agent scripted was killed by SIGTERM/);
+    expect(textOfParts(await bridge.chat([user('say b')], agent))).toBe('b');
+  });
+});
+
+describe("the agent's models", () => {
+  test('are reported to the client, and a request selects one with session/set_config_option', async () => {
+    const agent = scripted('--models', 'fast,deep');
+    const bridge = startBridge([]);
+    const infos: AgentInfoParams[] = [];
+    bridge.client.onAgentInfo((params) => infos.push(params));
+    expect(textOfParts(await bridge.chat([user('model')], agent))).toBe('fast');
+    for (let waited = 0; infos.length < 2 && waited < 2000; waited += 20) await sleep(20);
+    expect(infos.at(-1)).toEqual({
+      agent,
+      info: { imageInput: false, models: { configId: 'model', current: 'fast', choices: [{ value: 'fast', name: 'Model fast' }, { value: 'deep', name: 'Model deep' }] } },
+    });
+    const asked: Message[] = [user('say hi')];
+    const hi = await bridge.client.collectChatResponse({ modelId: 'm', messages: asked, agent, config: { model: 'deep' } });
+    const now = await bridge.client.collectChatResponse({ modelId: 'm', messages: [...asked, replied(hi), user('model')], agent, config: { model: 'deep' } });
+    expect(textOfParts(now)).toBe('deep');
+    expect(await bridge.logged(/set_config_option model=deep/)).toMatch(/set_config_option model=deep/);
+  });
+
+  test('a model the agent refuses fails the turn, saying so', async () => {
+    const agent = scripted('--models', 'fast,deep');
+    const bridge = startBridge([]);
+    await expect(bridge.client.collectChatResponse({ modelId: 'm', messages: [user('say hi')], agent, config: { model: 'nope' } })).rejects.toThrow(
+      /could not switch model to "nope"/,
+    );
+    expect(textOfParts(await bridge.chat([user('say next')], agent))).toBe('next');
+  });
+});

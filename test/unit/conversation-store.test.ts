@@ -1,0 +1,79 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ConversationStore, STATE_FILE_NAME } from '../../src/state/conversation-store.js';
+import { createLogger } from '../../src/log.js';
+
+const warnings: string[] = [];
+const log = { ...createLogger('error', () => {}), warn: (m: string) => void warnings.push(m) };
+
+describe('ConversationStore', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'symposium-store-'));
+    warnings.length = 0;
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('what one bridge remembered, the next one finds in the same folder', () => {
+    const first = new ConversationStore(dir, log);
+    first.rememberLink('conv-1', 'link-a');
+    first.rememberAgentSession('conv-1', 'acp-1');
+    first.flush();
+    const second = new ConversationStore(dir, log);
+    expect(second.conversationAt('link-a')).toBe('conv-1');
+    expect(second.agentSessionOf('conv-1')).toBe('acp-1');
+  });
+
+  test("only a conversation's latest link finds it", () => {
+    const store = new ConversationStore(undefined, log);
+    store.rememberLink('conv-1', 'link-a');
+    store.rememberLink('conv-1', 'link-b');
+    expect(store.conversationAt('link-a')).toBeUndefined();
+    expect(store.conversationAt('link-b')).toBe('conv-1');
+  });
+
+  test('beyond its capacity the least recently used conversation goes', () => {
+    const store = new ConversationStore(undefined, log, 2);
+    store.rememberLink('one', 'l1');
+    store.rememberLink('two', 'l2');
+    store.rememberAgentSession('one', 's1'); // one is now the most recently used
+    store.rememberLink('three', 'l3');
+    expect(store.conversationAt('l2')).toBeUndefined();
+    expect(store.conversationAt('l1')).toBe('one');
+    expect(store.conversationAt('l3')).toBe('three');
+  });
+
+  test('a forgotten agent session is not resumed, but the conversation is still found', () => {
+    const store = new ConversationStore(dir, log);
+    store.rememberLink('conv-1', 'link-a');
+    store.rememberAgentSession('conv-1', 'acp-1');
+    store.forgetAgentSession('conv-1');
+    store.flush();
+    const reopened = new ConversationStore(dir, log);
+    expect(reopened.agentSessionOf('conv-1')).toBeUndefined();
+    expect(reopened.conversationAt('link-a')).toBe('conv-1');
+  });
+
+  test("two bridges sharing the folder keep each other's conversations", () => {
+    const a = new ConversationStore(dir, log);
+    const b = new ConversationStore(dir, log);
+    a.rememberLink('from-a', 'la');
+    a.flush();
+    b.rememberLink('from-b', 'lb');
+    b.flush();
+    const later = new ConversationStore(dir, log);
+    expect(later.conversationAt('la')).toBe('from-a');
+    expect(later.conversationAt('lb')).toBe('from-b');
+  });
+
+  test('an unreadable file is reported and the bridge starts afresh', () => {
+    writeFileSync(path.join(dir, STATE_FILE_NAME), '{"version": 1, "conversations": [{"id": 3}]}');
+    const store = new ConversationStore(dir, log);
+    expect(store.conversationAt('anything')).toBeUndefined();
+    expect(warnings.join('\n')).toMatch(/unreadable.*conversations\[0\]\.id/);
+    store.rememberLink('conv-1', 'l1');
+    store.flush();
+    expect(JSON.parse(readFileSync(path.join(dir, STATE_FILE_NAME), 'utf8')).conversations).toHaveLength(1);
+  });
+});

@@ -1,0 +1,84 @@
+import { jest } from '@jest/globals';
+import { Subject, type Observable } from 'rxjs';
+import type { AgentSession, TurnInput } from '../../src/agents/agent-stream.js';
+import { SessionPool } from '../../src/agents/session-pool.js';
+import type { ResponsePart } from '../../src/protocol/messages.js';
+
+const INPUT: TurnInput = { newMessages: [], history: [], canceled: false, askedKept: false, tools: [], config: {} };
+
+/** Agent sessions that record their opening and closing; each turn runs until its subject completes. */
+class Agent {
+  readonly events: string[] = [];
+  readonly turns: Subject<ResponsePart>[] = [];
+  private next = 1;
+  open = (name: string) => (): AgentSession => {
+    const id = `${name}#${this.next++}`;
+    this.events.push(`open ${id}`);
+    return {
+      turn: (): Observable<ResponsePart> => {
+        const turn = new Subject<ResponsePart>();
+        this.turns.push(turn);
+        return turn;
+      },
+      close: () => this.events.push(`close ${id}`),
+    };
+  };
+}
+
+describe('SessionPool', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  test('an agent session unused for idleMs closes; the next turn opens another', () => {
+    const agent = new Agent();
+    const pool = new SessionPool({ idleMs: 1000, maxOpen: 8 });
+    const session = pool.session('k', agent.open('a'));
+    session.turn(INPUT).subscribe();
+    agent.turns[0].complete();
+    jest.advanceTimersByTime(999);
+    expect(agent.events).toEqual(['open a#1']);
+    jest.advanceTimersByTime(1);
+    expect(agent.events).toEqual(['open a#1', 'close a#1']);
+    session.turn(INPUT).subscribe();
+    expect(agent.events).toEqual(['open a#1', 'close a#1', 'open a#2']);
+  });
+
+  test('a session is not closed while a turn runs, however long', () => {
+    const agent = new Agent();
+    const pool = new SessionPool({ idleMs: 1000, maxOpen: 8 });
+    pool.session('k', agent.open('a')).turn(INPUT).subscribe();
+    jest.advanceTimersByTime(60_000);
+    expect(agent.events).toEqual(['open a#1']);
+  });
+
+  test('beyond maxOpen, the least recently used idle session closes; busy ones stay', () => {
+    const agent = new Agent();
+    const pool = new SessionPool({ idleMs: 60_000, maxOpen: 2 });
+    const a = pool.session('k', agent.open('a'));
+    const b = pool.session('k', agent.open('b'));
+    const c = pool.session('k', agent.open('c'));
+    a.turn(INPUT).subscribe(); // a stays busy
+    b.turn(INPUT).subscribe();
+    agent.turns[1].complete(); // b is idle
+    c.turn(INPUT).subscribe();
+    expect(agent.events).toEqual(['open a#1', 'open b#2', 'close b#2', 'open c#3']);
+    expect(pool.openCount).toBe(2);
+  });
+
+  test('the agent is told when it has no open session left and when it has one again', () => {
+    const agent = new Agent();
+    const idle: [string, boolean][] = [];
+    const pool = new SessionPool({ idleMs: 10, maxOpen: 8, onAgentIdle: (key, isIdle) => idle.push([key, isIdle]) });
+    const a = pool.session('x', agent.open('a'));
+    a.turn(INPUT).subscribe();
+    agent.turns[0].complete();
+    jest.advanceTimersByTime(10);
+    a.close();
+    a.turn(INPUT).subscribe();
+    expect(idle).toEqual([
+      ['x', false],
+      ['x', true],
+      ['x', false],
+    ]);
+  });
+});
