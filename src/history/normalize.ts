@@ -37,6 +37,7 @@ export function normalizeMessages(messages: readonly Message[]): Message[] {
 export function identityOf(message: Message): Message | undefined {
   if (message.role === 'assistant') return message;
   if (message.role === 'system') return undefined;
+  if (message.content.every(isOwnWords)) return message;
   const content: Part[] = [];
   for (const part of message.content) {
     if (part.type === 'tool_result') content.push(part);
@@ -46,6 +47,14 @@ export function identityOf(message: Message): Message | undefined {
     }
   }
   return content.length === 0 ? undefined : { role: 'user', content };
+}
+
+/** A part that is its own identity: a tool result, or text with no tags and nothing to trim (the common case, kept cheap). */
+function isOwnWords(part: Part): boolean {
+  if (part.type === 'tool_result') return true;
+  if (part.type !== 'text') return false;
+  const { value } = part;
+  return value !== '' && !value.includes('<') && value.trim().length === value.length;
 }
 
 /** The assistant message a consumer builds from the parts we streamed, in normalized form. */
