@@ -18,7 +18,7 @@ import path from 'node:path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { LmClient, textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
-import type { AgentDefinition, Message, ResponsePart, ToolCallPart } from '../../src/protocol/messages.js';
+import type { AgentDefinition, AgentInfoParams, Message, ResponsePart, ToolCallPart } from '../../src/protocol/messages.js';
 import {
   AnthropicMock,
   blocksOf,
@@ -122,6 +122,10 @@ let mock: AnthropicMock;
 let claude: AgentDefinition;
 let workspace: string;
 let home: string;
+/** The bridge's --state-dir: the index of conversations a restarted bridge resumes from. */
+let stateDir: string;
+/** What the bridge reported about agents (symposium/agentInfo), in order. */
+const agentInfos: AgentInfoParams[] = [];
 let client: LmClient;
 let bridge: ChildProcess;
 const bridgeLog: Buffer[] = [];
@@ -213,8 +217,10 @@ beforeAll(async () => {
       env: mock.claudeEnv({ home, configDir: path.join(home, '.claude') }),
     },
   };
-  ({ client, child: bridge } = LmClient.spawn({ cliPath: CLI, args: ['--log-level', 'debug', '--cwd', workspace], stderr: 'pipe' }));
+  stateDir = path.join(root, 'state');
+  ({ client, child: bridge } = LmClient.spawn({ cliPath: CLI, args: ['--log-level', 'debug', '--cwd', workspace, '--state-dir', stateDir], stderr: 'pipe' }));
   bridge.stderr!.on('data', (chunk: Buffer) => bridgeLog.push(chunk));
+  client.onAgentInfo((params) => agentInfos.push(params));
 }, TEST_TIMEOUT_MS);
 
 afterEach(() => {
@@ -422,6 +428,53 @@ test(
     expect(two.messages).toHaveLength(one.messages.length + 2);
     expect(two.messages.slice(-2).map((m) => m.role)).toEqual(['assistant', 'user']);
     expect(two.messages.flatMap((m) => blocksOf(m)).filter(isToolUseBlock)).toEqual([]);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "after a restart (VS Code reloaded) a new bridge resumes the conversation's Claude session: the model sees the earlier exchange",
+  async () => {
+    const FIRST = 'Remember this word for me: pelican.';
+    const SECOND = 'Which word did I ask you to remember?';
+    const A1 = 'I will remember it.';
+    scripts.set(FIRST, (request): Reply => (lastUserText(request) === SECOND ? textReply('You asked me to remember ', 'pelican.') : textReply(A1)));
+    const first = await chat([user(FIRST)]);
+    expect(textOfParts(first)).toBe(A1);
+    // Written within 200 ms of the reply's completion.
+    expect(await waitUntil(() => existsSync(path.join(stateDir, 'conversations.json')), 5_000)).toBe(true);
+
+    const log: Buffer[] = [];
+    const restarted = LmClient.spawn({ cliPath: CLI, args: ['--log-level', 'debug', '--cwd', workspace, '--state-dir', stateDir], stderr: 'pipe' });
+    restarted.child.stderr!.on('data', (chunk: Buffer) => log.push(chunk));
+    try {
+      const second = await restarted.client.collectChatResponse({ modelId: 'claude', messages: [user(FIRST), assistantOf(first), user(SECOND)], agent: claude });
+      expect(textOfParts(second)).toBe('You asked me to remember pelican.');
+      expect(Buffer.concat(log).toString('utf8')).toMatch(/resumed ACP session \S+ \(session\/resume\)/);
+      // The model saw the first exchange as history (a transcript would have been one user message).
+      const requests = conversationOf(FIRST);
+      const last = bodyOf(requests[requests.length - 1]);
+      expect(userTexts(last)).toEqual([FIRST, SECOND]);
+      expect(assistantTexts(last)).toEqual([A1]);
+    } finally {
+      restarted.client.dispose();
+      restarted.child.stdin!.end();
+      await new Promise((resolve) => (restarted.child.exitCode !== null ? resolve(undefined) : restarted.child.once('exit', resolve)));
+    }
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "Claude's models and context window reach the client (symposium/agentInfo)",
+  async () => {
+    const reported = agentInfos.filter((p) => JSON.stringify(p.agent) === JSON.stringify(claude)).at(-1);
+    expect(reported?.info.models?.configId).toBeDefined();
+    expect(reported!.info.models!.choices.length).toBeGreaterThan(0);
+    expect(reported!.info.models!.choices.map((c) => c.value)).toContain(reported!.info.models!.current);
+    // claude-agent-acp accepts images and reports its context window with usage_update.
+    expect(reported!.info.imageInput).toBe(true);
+    expect(reported!.info.contextWindow).toBeGreaterThan(0);
   },
   TEST_TIMEOUT_MS,
 );
