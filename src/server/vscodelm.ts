@@ -50,6 +50,9 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
     messageStrategy: ids.strategy,
   });
   const store = new ConversationStore(options.stateDir, log);
+  // The extension ends the bridge with SIGTERM (a reload, a restart): what is pending is written on the way out.
+  const flushAtExit = () => store.flush();
+  process.once('exit', flushAtExit);
   const agents = new AgentRegistry({
     ...options,
     acp: { ...options.acp, log, agentSessions: store },
@@ -84,6 +87,7 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
       subscription.unsubscribe();
       agents.dispose();
       store.flush();
+      process.off('exit', flushAtExit);
       resolve();
     });
     connection.listen();

@@ -3,11 +3,11 @@
  * lazily and once, requests streamed, cancellation, a bridge dying under a request (a readable error,
  * never a hang) and the restart after it.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
-import { BridgeExitedError, BridgeProcess } from '../../src/extension/bridge-process.js';
+import { BridgeExitedError, BridgeProcess, type BridgeLaunch } from '../../src/extension/bridge-process.js';
 import { createExtensionLog } from '../../src/extension/log.js';
 import type { ProvideChatResponseParams, ResponsePart } from '../../src/protocol/messages.js';
 
@@ -21,12 +21,12 @@ const request = (text: string): ProvideChatResponseParams => ({
 
 const bridges: BridgeProcess[] = [];
 
-function makeBridge(options: { bridgePath?: string; paceMs?: number } = {}) {
+function makeBridge(options: { bridgePath?: string; paceMs?: number; launch?: Partial<BridgeLaunch> } = {}) {
   const lines: string[] = [];
   const channel = { error: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), info: (m: string) => lines.push(m) };
   const bridge = new BridgeProcess({
     bridgePath: options.bridgePath ?? CLI,
-    launch: () => ({ cwd: os.tmpdir(), logLevel: 'info' }),
+    launch: () => ({ cwd: os.tmpdir(), logLevel: 'info', ...options.launch }),
     log: createExtensionLog(channel, () => 'debug'),
     extraArgs: ['--eliza-pace-ms', String(options.paceMs ?? 0)],
   });
@@ -57,6 +57,20 @@ test('starts lazily, once, with --cwd and --log-level, and streams responses', a
   ]);
   // The bridge's own log lines reach the channel.
   expect(lines.some((l) => l.startsWith('bridge: '))).toBe(true);
+});
+
+test('passes the storage folder and the context policy on, and the bridge keeps its index there', async () => {
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), 'symposium-state-'));
+  try {
+    const { bridge, lines } = makeBridge({ launch: { stateDir, contextPolicy: 'system' } });
+    expect(await collect(bridge, 'I am worried about my exams')).toMatch(/\S/);
+    expect(lines.find((l) => l.startsWith('bridge started'))).toContain(`--state-dir ${stateDir} --context system`);
+    // Stopped at once (SIGTERM, as on a reload), well within the index's write delay: it is written anyway.
+    await bridge.dispose();
+    expect(JSON.parse(readFileSync(path.join(stateDir, 'conversations.json'), 'utf8')).conversations).toHaveLength(1);
+  } finally {
+    rmSync(stateDir, { recursive: true, force: true });
+  }
 });
 
 test('runs the bridge with ELECTRON_RUN_AS_NODE=1', async () => {
