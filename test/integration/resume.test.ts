@@ -30,65 +30,58 @@ afterEach(async () => {
 
 const scripted = (...flags: string[]): AgentDefinition => ({ mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, ...flags], env: [] } });
 
+/**
+ * `say one` on one bridge, which is then closed; then, on a new bridge with the same arguments, the same
+ * chat goes on with `next` (`history` or `echo`).
+ */
+async function acrossRestart(bridgeArgs: string[], agent: AgentDefinition, next: string): Promise<{ text: string; log: string }> {
+  const first = startBridge(bridgeArgs);
+  const one = await first.chat([user('say one')], agent);
+  expect(textOfParts(one)).toBe('one');
+  await first.close();
+  const second = startBridge(bridgeArgs);
+  const text = textOfParts(await second.chat([user('say one'), replied(one), user(next)], agent));
+  return { text, log: second.stderr() };
+}
+
 describe('across a bridge restart, through the index in --state-dir', () => {
   test('an agent that can load sessions goes on in the same session (session/load)', async () => {
-    const [state, agentState] = [tempDir(), tempDir()];
-    const agent = scripted('--load-session', '--state-dir', agentState);
-    const first = startBridge(['--state-dir', state]);
-    const one = await first.chat([user('say one')], agent);
-    await first.close();
-    const second = startBridge(['--state-dir', state]);
-    const seen = await second.chat([user('say one'), replied(one), user('history')], agent);
-    expect(JSON.parse(textOfParts(seen))).toEqual(['say one']);
-    expect(await second.logged(/resumed ACP session \S+ \(session\/load\)/)).toMatch(/resumed ACP session \S+ \(session\/load\)/);
+    const { text, log } = await acrossRestart(['--state-dir', tempDir()], scripted('--load-session', '--state-dir', tempDir()), 'history');
+    expect(JSON.parse(text)).toEqual(['say one']);
+    expect(log).toMatch(/resumed ACP session \S+ \(session\/load\)/);
   });
 
   test('an agent that can resume sessions is resumed, which it prefers (session/resume)', async () => {
-    const [state, agentState] = [tempDir(), tempDir()];
-    const agent = scripted('--load-session', '--resume-session', '--state-dir', agentState);
-    const first = startBridge(['--state-dir', state]);
-    const one = await first.chat([user('say one')], agent);
-    await first.close();
-    const second = startBridge(['--state-dir', state]);
-    const seen = await second.chat([user('say one'), replied(one), user('history')], agent);
-    expect(JSON.parse(textOfParts(seen))).toEqual(['say one']);
-    expect(await second.logged(/\(session\/resume\)/)).toMatch(/resumed ACP session \S+ \(session\/resume\)/);
+    const { text, log } = await acrossRestart(['--state-dir', tempDir()], scripted('--load-session', '--resume-session', '--state-dir', tempDir()), 'history');
+    expect(JSON.parse(text)).toEqual(['say one']);
+    expect(log).toMatch(/resumed ACP session \S+ \(session\/resume\)/);
   });
 
   test('an agent that can do neither gets a new session told the conversation so far', async () => {
-    const state = tempDir();
-    const agent = scripted();
-    const first = startBridge(['--state-dir', state]);
-    const one = await first.chat([user('say one')], agent);
-    await first.close();
-    const second = startBridge(['--state-dir', state]);
-    const echoed = textOfParts(await second.chat([user('say one'), replied(one), user('echo')], agent));
-    expect(echoed).toContain('This conversation began before this session');
-    expect(echoed).toContain('User: say one\\nAssistant: one');
-    expect(await second.logged(/cannot resume sessions/)).toMatch(/cannot resume sessions/);
+    const { text, log } = await acrossRestart(['--state-dir', tempDir()], scripted(), 'echo');
+    expect(text).toContain('This conversation began before this session');
+    expect(text).toContain('User: say one\\nAssistant: one');
+    expect(log).toMatch(/cannot resume sessions/);
   });
 
   test('a session the agent no longer has: a new session, told the conversation so far', async () => {
-    const [state, agentState] = [tempDir(), tempDir()];
+    const agentState = tempDir();
+    const agent = scripted('--load-session', '--state-dir', agentState);
+    const state = tempDir();
     const first = startBridge(['--state-dir', state]);
-    const one = await first.chat([user('say one')], scripted('--load-session', '--state-dir', agentState));
+    const one = await first.chat([user('say one')], agent);
     await first.close();
     rmSync(agentState, { recursive: true });
     const second = startBridge(['--state-dir', state]);
-    const echoed = textOfParts(await second.chat([user('say one'), replied(one), user('echo')], scripted('--load-session', '--state-dir', agentState)));
-    // Another agent definition is another conversation: the definitions must be the same for the index.
-    expect(echoed).toContain('This conversation began before this session');
+    const echoed = textOfParts(await second.chat([user('say one'), replied(one), user('echo')], agent));
+    expect(echoed).toContain('User: say one\\nAssistant: one');
+    expect(second.stderr()).toMatch(/session\/load of \S+ failed/);
   });
 
   test('without --state-dir a restarted bridge starts the conversation afresh, with the transcript', async () => {
-    const agentState = tempDir();
-    const agent = scripted('--load-session', '--state-dir', agentState);
-    const first = startBridge([]);
-    const one = await first.chat([user('say one')], agent);
-    await first.close();
-    const second = startBridge([]);
-    const echoed = textOfParts(await second.chat([user('say one'), replied(one), user('echo')], agent));
-    expect(echoed).toContain('User: say one\\nAssistant: one');
+    const { text, log } = await acrossRestart([], scripted('--load-session', '--state-dir', tempDir()), 'echo');
+    expect(text).toContain('User: say one\\nAssistant: one');
+    expect(log).not.toMatch(/resumed ACP session/);
   });
 });
 
