@@ -5,6 +5,7 @@
  */
 import { ELIZA_MODEL } from '../agents/models.js';
 import type { AgentDefinition, AgentInfo, ModelInformation, SessionConfig } from '../protocol/messages.js';
+import { createHash } from 'node:crypto';
 import { canonicalJson } from '../history/fingerprint.js';
 import { BUILTIN_AGENTS, commandLine, findBuiltin, resolveBuiltin, type BuiltinOverrides, type CatalogEntry, type ResolveContext } from './agent-catalog.js';
 
@@ -48,9 +49,12 @@ export interface ModelSettings {
   readonly learned?: ReadonlyMap<string, AgentInfo>;
 }
 
-/** Which learned information belongs to which agent: the same key the bridge gives its agents. */
+/**
+ * Which learned information belongs to which agent: a digest of its definition, which is kept (in
+ * VS Code's global state) without the definition's env values, API keys among them.
+ */
 export function agentKey(agent: AgentDefinition): string {
-  return canonicalJson(agent);
+  return createHash('sha256').update(canonicalJson(agent)).digest('hex');
 }
 
 /** ACP agents manage their own context windows; these are what the consumer may send and expect. */

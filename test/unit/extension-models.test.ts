@@ -193,6 +193,12 @@ describe('modelsOf', () => {
     expect(findModel(settings, 'symposium-agent-scripted/deep')?.config).toEqual({ model: 'deep' });
   });
 
+  test("learned information is keyed by a digest of the agent's definition, never its env values", () => {
+    const [, plain] = modelsOf({ agents, elizaDeterministic: false });
+    expect(agentKey(plain!.agent)).toMatch(/^[0-9a-f]{64}$/);
+    expect(agentKey(plain!.agent)).not.toContain('V');
+  });
+
   test('learned information about another agent changes nothing', () => {
     const learned = new Map([['{"other":1}', { imageInput: true, models: { configId: 'model', current: 'a', choices: [{ value: 'a', name: 'A' }] } }]]);
     expect(modelsOf({ agents, elizaDeterministic: false, learned }).map((m) => m.model.id)).toEqual(['symposium-eliza', 'symposium-agent-scripted']);
