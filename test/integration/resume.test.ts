@@ -57,6 +57,18 @@ describe('across a bridge restart, through the index in --state-dir', () => {
     expect(log).toMatch(/resumed ACP session \S+ \(session\/resume\)/);
   });
 
+  test("a loaded session's replayed history never reaches the next response, however long", async () => {
+    const [state, agentState] = [tempDir(), tempDir()];
+    const agent = scripted('--load-session', '--state-dir', agentState);
+    const first = startBridge(['--state-dir', state]);
+    const flood = await first.chat([user('flood 3000')], agent);
+    await first.close();
+    const second = startBridge(['--state-dir', state]);
+    const next = await second.chat([user('flood 3000'), replied(flood), user('say two')], agent);
+    expect(textOfParts(next)).toBe('two');
+    expect(second.stderr()).toMatch(/resumed ACP session \S+ \(session\/load\)/);
+  });
+
   test('an agent that can do neither gets a new session told the conversation so far', async () => {
     const { text, log } = await acrossRestart(['--state-dir', tempDir()], scripted(), 'echo');
     expect(text).toContain('This conversation began before this session');
