@@ -70,8 +70,10 @@ export class AcpAgent implements AgentStream, SessionHost {
     const resumed = previous === undefined ? undefined : await this.resume(process, init, previous, mcpServers, conversationId);
     let sessionId: string;
     let configOptions: readonly acp.SessionConfigOption[] | null | undefined;
-    if (resumed !== undefined && previous !== undefined) ({ sessionId, configOptions } = { sessionId: previous, configOptions: resumed.configOptions });
-    else {
+    if (resumed !== undefined && previous !== undefined) {
+      sessionId = previous;
+      configOptions = resumed.configOptions;
+    } else {
       const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers });
       ({ sessionId, configOptions } = await this.startupStep(process, 'session/new', request).catch((error: unknown) => {
         throw new Error(this.explainSessionFailure(error, init));
