@@ -199,6 +199,34 @@ export class DirectAcp {
   }
 }
 
+/** How a row's turns are spread over conversations (ACP sessions). */
+export interface TurnPlan {
+  /** Turns recorded, after `warmup` turns that are not. */
+  readonly turns: number;
+  readonly warmup: number;
+  /** Turns per conversation; each conversation's first turn opens it and is not timed. */
+  readonly perConversation: number;
+  /** Pause between turns, as between a user's messages. */
+  readonly gapMs: number;
+}
+
+/**
+ * Runs a row's turns, bridged or direct alike: `turn(opening, index)` runs one (`opening`: the first of
+ * a new conversation) and returns how to record its times, which is called only for a timed turn past
+ * the warm-up.
+ */
+export async function runTurnPlan(plan: TurnPlan, turn: (opening: boolean, index: number) => Promise<() => void>): Promise<void> {
+  for (let i = 0, inConversation = 0; i < plan.warmup + plan.turns; ) {
+    const record = await turn(inConversation === 0, i);
+    if (inConversation > 0) {
+      if (i >= plan.warmup) record();
+      i++;
+    }
+    inConversation = (inConversation + 1) % plan.perConversation;
+    await sleep(plan.gapMs);
+  }
+}
+
 /** The length of what `stream N` says: `c1 ` … `cN `. */
 export function streamChars(n: number): number {
   let total = 0;

@@ -12,12 +12,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createLogger } from '../../src/log.js';
 import type { Message, ResponsePart } from '../../src/protocol/messages.js';
 import { BRIDGED_TOOLS_SERVER_NAME, BridgedToolsServer } from '../../src/tools/bridged-tools-server.js';
-import { Bridge, DirectAcp, median, now, percentile, replied, scriptedAgent, SEARCH, sleep, user, type Row } from '../lib.js';
+import { Bridge, DirectAcp, median, now, percentile, replied, runTurnPlan, scriptedAgent, SEARCH, user, type Row, type TurnPlan } from '../lib.js';
 
 const WARMUP = 10;
-const ITERATIONS = 60;
-const CALLS_PER_CONVERSATION = 15;
-const GAP_MS = 70;
+/** 15 round trips per conversation, 14 of them timed. */
+const LOOPS: TurnPlan = { turns: 60, warmup: WARMUP, perConversation: 15, gapMs: 70 };
 const MCP_ITERATIONS = 300;
 const CALL = 'mcp-call search_workspace {"query":"x"}';
 const RESULT = 'result search_workspace: 3 matches';
@@ -35,9 +34,9 @@ async function bridgedLoops(args: string[]): Promise<Loop> {
   const agent = scriptedAgent('--mcp-http');
   try {
     let history: Message[] = [];
-    for (let i = 0, inConversation = 0; i < WARMUP + ITERATIONS; ) {
-      if (inConversation === 0) history = [user(`say conversation ${i}`)];
-      if (inConversation === 0) history.push(replied((await bridge.turn([...history], agent, [SEARCH])).parts));
+    await runTurnPlan(LOOPS, async (opening, i) => {
+      if (opening) history = [user(`say conversation ${i}`)];
+      if (opening) history.push(replied((await bridge.turn([...history], agent, [SEARCH])).parts));
       history.push(user(CALL));
       const asked = await bridge.turn([...history], agent, [SEARCH]);
       const call = asked.parts.find((p): p is Extract<ResponsePart, { type: 'tool_call' }> => p.type === 'tool_call');
@@ -47,18 +46,13 @@ async function bridgedLoops(args: string[]): Promise<Loop> {
       const said = answered.parts.map((p) => (p.type === 'text' ? p.value : '')).join('');
       if (said !== RESULT) throw new Error(`row 7: the agent said ${JSON.stringify(said)}`);
       history.push(replied(answered.parts));
-      if (inConversation > 0) {
-        if (i >= WARMUP) {
-          out.loop.push(answered.firstAt - asked.startAt);
-          out.toCall.push(asked.firstAt - asked.startAt);
-          out.settle.push(asked.endAt - asked.firstAt);
-          out.back.push(answered.firstAt - asked.endAt);
-        }
-        i++;
-      }
-      inConversation = (inConversation + 1) % CALLS_PER_CONVERSATION;
-      await sleep(GAP_MS);
-    }
+      return () => {
+        out.loop.push(answered.firstAt - asked.startAt);
+        out.toCall.push(asked.firstAt - asked.startAt);
+        out.settle.push(asked.endAt - asked.firstAt);
+        out.back.push(answered.firstAt - asked.endAt);
+      };
+    });
   } finally {
     await bridge.close();
   }
@@ -71,16 +65,11 @@ async function directLoops(server: BridgedToolsServer): Promise<number[]> {
   const mcpServers = [{ type: 'http' as const, name: BRIDGED_TOOLS_SERVER_NAME, url: server.url, headers: [{ name: 'Authorization', value: server.authorization }] }];
   try {
     let session = '';
-    for (let i = 0, inConversation = 0; i < WARMUP + ITERATIONS; ) {
-      if (inConversation === 0) session = await acp.newSession(mcpServers);
+    await runTurnPlan(LOOPS, async (opening) => {
+      if (opening) session = await acp.newSession(mcpServers);
       const t = await acp.prompt(session, CALL, RESULT.length);
-      if (inConversation > 0) {
-        if (i >= WARMUP) loops.push(t.firstAt - t.startAt);
-        i++;
-      }
-      inConversation = (inConversation + 1) % CALLS_PER_CONVERSATION;
-      await sleep(GAP_MS);
-    }
+      return () => loops.push(t.firstAt - t.startAt);
+    });
   } finally {
     await acp.close();
   }
@@ -116,7 +105,7 @@ export async function toolRoundTrip(): Promise<Row[]> {
   }
   const shipped = await bridgedLoops([]);
   const noSettle = await bridgedLoops(['--tool-settle-ms', '0']);
-  const counts = `${ITERATIONS} round trips (+${WARMUP} warm-up) each side, ${CALLS_PER_CONVERSATION - 1} timed per conversation, ${GAP_MS} ms apart`;
+  const counts = `${LOOPS.turns} round trips (+${LOOPS.warmup} warm-up) each side, ${LOOPS.perConversation - 1} timed per conversation, ${LOOPS.gapMs} ms apart`;
   const added = (loop: number[]): number => median(loop) - median(direct);
   const segments = (l: Loop): string =>
     `to tool_call ${median(l.toCall).toFixed(1)}, settle ${median(l.settle).toFixed(1)}, result back ${median(l.back).toFixed(1)}`;

@@ -1,17 +1,13 @@
 /** Rows 1 and 2: a short turn, and streaming, through the bridge and over direct ACP to the same agent. */
 import type { Message } from '../../src/protocol/messages.js';
-import { Bridge, DirectAcp, median, percentile, replied, scriptedAgent, sleep, streamChars, user, type Row } from '../lib.js';
+import { Bridge, DirectAcp, median, percentile, replied, runTurnPlan, scriptedAgent, sleep, streamChars, user, type Row, type TurnPlan } from '../lib.js';
 
-const TURN_WARMUP = 20;
-const TURN_ITERATIONS = 150;
-/** Turns per conversation (session) before a new one starts; a conversation's first turn is not timed. */
-const TURNS_PER_CONVERSATION = 25;
 /**
- * Pause between turns, as between a user's messages. Longer than the bridge's late-update grace (50 ms):
- * a prompt sent sooner after the agent's last update first waits that out (by design, so that updates
- * trailing a turn never reach the next response).
+ * 25 turns per conversation, 24 of them timed. The gap is longer than the bridge's late-update grace
+ * (50 ms): a prompt sent sooner after the agent's last update first waits that out (by design, so that
+ * updates trailing a turn never reach the next response).
  */
-const GAP_MS = 70;
+const TURNS: TurnPlan = { turns: 150, warmup: 20, perConversation: 25, gapMs: 70 };
 
 const STREAM_CHUNKS = 100_000;
 const STREAM_WARMUP = 1;
@@ -20,27 +16,20 @@ const STREAM_ITERATIONS = 3;
 export async function turnOverhead(): Promise<Row[]> {
   const bridged = { first: [] as number[], whole: [] as number[] };
   const direct = { first: [] as number[], whole: [] as number[] };
-  const total = TURN_WARMUP + TURN_ITERATIONS;
-
   const bridge = new Bridge();
   const agent = scriptedAgent();
   try {
     let history: Message[] = [];
-    for (let i = 0, inConversation = 0; i < total; ) {
-      if (inConversation === 0) history = [];
-      history.push(user(inConversation === 0 ? `say hello ${i}` : 'say hello'));
+    await runTurnPlan(TURNS, async (opening, i) => {
+      if (opening) history = [];
+      history.push(user(opening ? `say hello ${i}` : 'say hello'));
       const t = await bridge.turn([...history], agent);
       history.push(replied(t.parts));
-      if (inConversation > 0) {
-        if (i >= TURN_WARMUP) {
-          bridged.first.push(t.firstAt - t.startAt);
-          bridged.whole.push(t.endAt - t.startAt);
-        }
-        i++;
-      }
-      inConversation = (inConversation + 1) % TURNS_PER_CONVERSATION;
-      await sleep(GAP_MS);
-    }
+      return () => {
+        bridged.first.push(t.firstAt - t.startAt);
+        bridged.whole.push(t.endAt - t.startAt);
+      };
+    });
   } finally {
     await bridge.close();
   }
@@ -48,24 +37,19 @@ export async function turnOverhead(): Promise<Row[]> {
   const acp = new DirectAcp();
   try {
     let session = '';
-    for (let i = 0, inConversation = 0; i < total; ) {
-      if (inConversation === 0) session = await acp.newSession();
-      const t = await acp.prompt(session, inConversation === 0 ? `say hello ${i}` : 'say hello', 'hello'.length);
-      if (inConversation > 0) {
-        if (i >= TURN_WARMUP) {
-          direct.first.push(t.firstAt - t.startAt);
-          direct.whole.push(t.endAt - t.startAt);
-        }
-        i++;
-      }
-      inConversation = (inConversation + 1) % TURNS_PER_CONVERSATION;
-      await sleep(GAP_MS);
-    }
+    await runTurnPlan(TURNS, async (opening, i) => {
+      if (opening) session = await acp.newSession();
+      const t = await acp.prompt(session, opening ? `say hello ${i}` : 'say hello', 'hello'.length);
+      return () => {
+        direct.first.push(t.firstAt - t.startAt);
+        direct.whole.push(t.endAt - t.startAt);
+      };
+    });
   } finally {
     await acp.close();
   }
 
-  const counts = `${TURN_ITERATIONS} turns (+${TURN_WARMUP} warm-up), ${TURNS_PER_CONVERSATION - 1} timed per conversation, ${GAP_MS} ms apart`;
+  const counts = `${TURNS.turns} turns (+${TURNS.warmup} warm-up), ${TURNS.perConversation - 1} timed per conversation, ${TURNS.gapMs} ms apart`;
   const firstAdded = median(bridged.first) - median(direct.first);
   return [
     {
