@@ -156,6 +156,26 @@ async function answerWithTool(c, model, history, first, call, tools) {
   return send(model, history, { tools });
 }
 
+/**
+ * A round trip of the driver's echo tool: `prompt` makes the model call it once with `input`, the driver
+ * runs it and sends the result back, and the model's reply must be `reply`. Returns the first response.
+ */
+async function echoRoundTrip(c, model, { prompt, input, reply, timeoutMs }) {
+  const tools = offeredTools();
+  const history = [user(prompt)];
+  const first = await send(model, history, { tools, timeoutMs });
+  c.note('first', summary(first));
+  c.noError(first, 'first request');
+  c.equal(first.toolCalls.length, 1, 'tool calls in the first response');
+  const call = first.toolCalls[0];
+  c.equal(call.name, ECHO_TOOL, 'tool call name');
+  c.equal(JSON.stringify(call.input), JSON.stringify(input), 'tool call input');
+  const second = c.note('second', summary(await answerWithTool(c, model, history, first, call, tools)));
+  c.noError(second, 'second request');
+  c.equal(second.text, reply, 'reply to the tool result');
+  return { first, call };
+}
+
 const user = (text) => vscode.LanguageModelChatMessage.User(text);
 
 /** The tools offered in requests: the driver's own and the bridge's permission tool, as vscode.lm.tools has them. */
@@ -300,19 +320,8 @@ const SCENARIOS = [
     name: 'tool round trip through Eliza',
     async run(c) {
       const model = await findModel(ELIZA);
-      const tools = offeredTools();
-      const history = [user('use tool driver_echo with {"text":"hi"}')];
-      const first = await send(model, history, { tools });
-      c.note('first', summary(first));
-      c.noError(first, 'first request');
-      c.equal(first.toolCalls.length, 1, 'tool calls in the first response');
-      const call = first.toolCalls[0];
-      c.equal(call.name, ECHO_TOOL, 'tool call name');
-      c.equal(JSON.stringify(call.input), '{"text":"hi"}', 'tool call input');
+      const { first, call } = await echoRoundTrip(c, model, { prompt: 'use tool driver_echo with {"text":"hi"}', input: { text: 'hi' }, reply: 'OK: echo: hi' });
       c.ok(first.parts[first.parts.length - 1] === call, 'the response does not end with the tool call');
-      const second = c.note('second', summary(await answerWithTool(c, model, history, first, call, tools)));
-      c.noError(second, 'second request');
-      c.equal(second.text, 'OK: echo: hi', 'reply to the tool result');
     },
   },
   {
@@ -423,18 +432,7 @@ const SCENARIOS = [
       // The tool offered in the request reaches the agent through the bridge's MCP server; the agent's call
       // comes back as a tool call part, and the result the consumer sends goes back to the agent.
       const model = await findModel(SCRIPTED);
-      const tools = offeredTools();
-      const history = [user('mcp-call driver_echo {"text":"over mcp"}')];
-      const first = await send(model, history, { tools, timeoutMs: 45_000 });
-      c.note('first', summary(first));
-      c.noError(first, 'first request');
-      c.equal(first.toolCalls.length, 1, 'tool calls in the first response');
-      const call = first.toolCalls[0];
-      c.equal(call.name, ECHO_TOOL, 'tool call name');
-      c.equal(JSON.stringify(call.input), '{"text":"over mcp"}', 'tool call input');
-      const second = c.note('second', summary(await answerWithTool(c, model, history, first, call, tools)));
-      c.noError(second, 'second request');
-      c.equal(second.text, 'result driver_echo: echo: over mcp', 'what the agent got back from the tool');
+      await echoRoundTrip(c, model, { prompt: 'mcp-call driver_echo {"text":"over mcp"}', input: { text: 'over mcp' }, reply: 'result driver_echo: echo: over mcp', timeoutMs: 45_000 });
     },
   },
   {
