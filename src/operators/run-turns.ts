@@ -1,6 +1,6 @@
 import { concat, filter, finalize, groupBy, mergeMap, of, switchMap, type Observable, type OperatorFunction } from 'rxjs';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
-import type { AgentSession } from '../agents/agent-stream.js';
+import type { AgentSession, TurnInput } from '../agents/agent-stream.js';
 import type { ResponseEvent, Turn, TurnDecision } from '../pipeline/events.js';
 import { respondTo } from './respond-to.js';
 import { applyContextPolicy, type ContextPolicy } from '../history/context-policy.js';
@@ -37,7 +37,18 @@ function runConversation(turns: Observable<Turn>, openSession: (turn: Turn) => A
     switchMap((turn) => {
       session ??= openSession(turn);
       const { request, supersedes } = turn;
-      const input = { newMessages: applyContextPolicy(turn.newMessages, policy), history: applyContextPolicy(turn.history, policy), canceled: turn.canceled, askedKept: turn.askedKept, tools: request.params.options?.tools ?? [], config: request.params.config ?? {} };
+      const input: TurnInput = {
+        newMessages: applyContextPolicy(turn.newMessages, policy),
+        // The whole history is read only by a session that has not seen it (its first prompt): filtering
+        // it on every turn would cost time linear in the conversation's length each time.
+        get history() {
+          return applyContextPolicy(turn.history, policy);
+        },
+        canceled: turn.canceled,
+        askedKept: turn.askedKept,
+        tools: request.params.options?.tools ?? [],
+        config: request.params.config ?? {},
+      };
       const superseded: ResponseEvent[] =
         supersedes === undefined ? [] : [{ kind: 'cancelled', requestId: supersedes, reason: 'A newer request in the same conversation replaced this one.' }];
       return concat(of(...superseded), session.turn(input).pipe(respondTo(request)));

@@ -237,7 +237,8 @@ export class AcpSession implements AgentSession {
     if (results.size > 0) blocks.unshift({ type: 'text', text: orphanedResultsText(results) });
     if (this.owesHistory) {
       this.owesHistory = false;
-      const before = input.history.slice(0, input.history.length - askedMessages(input.newMessages).length);
+      const { history } = input;
+      const before = history.slice(0, history.length - askedMessages(input.newMessages).length);
       const transcript = transcriptOf(before);
       if (transcript !== undefined) blocks.unshift({ type: 'text', text: transcript });
     }
