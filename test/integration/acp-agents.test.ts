@@ -34,9 +34,11 @@ afterEach(async () => {
 
 describe('a spawned ACP agent', () => {
   test('streams message chunks as text and thoughts as thinking', async () => {
-    const parts = await bridge.chat([user('think let me see', 'stream 4')], scripted());
+    // Chunks 30 ms apart: each arrives after the one before was written. (Chunks arriving while a write is
+    // out are joined; with none between them, a loaded machine could join the first ones to the thinking's write.)
+    const parts = await bridge.chat([user('think let me see', 'stream 4 30')], scripted());
     expect(parts[0]).toEqual({ type: 'thinking', value: 'let me see' });
-    // The first chunk goes out at once; chunks arriving while it is written may be joined.
+    // The first chunk goes out at once, not held back for more.
     expect(parts[1]).toEqual({ type: 'text', value: 'c1 ' });
     expect(parts.slice(1).every((p) => p.type === 'text')).toBe(true);
     expect(textOfParts(parts)).toBe('c1 c2 c3 c4 ');
