@@ -1,6 +1,7 @@
 import { canonicalJson } from '../history/fingerprint.js';
 import { splitConsumerText } from '../history/consumer-context.js';
 import type { Message, Part } from '../protocol/messages.js';
+import { toolResultText } from '../tools/tool-results.js';
 
 /** Long enough for the gist of a message, short enough that one pasted file does not crowd out the rest. */
 const MAX_MESSAGE_CHARS = 4_000;
@@ -54,10 +55,8 @@ function partText(part: Part, fromUser: boolean): string {
       return fromUser ? splitConsumerText(part.value).request : part.value;
     case 'tool_call':
       return `[called the tool ${part.toolName} with ${canonicalJson(part.parameters)}]`;
-    case 'tool_result': {
-      const text = part.result.map((item) => (item.type === 'text' ? item.value : `(${item.mimeType})`)).join(' ');
-      return `[tool result: ${text}]`;
-    }
+    case 'tool_result':
+      return `[tool result: ${toolResultText(part)}]`;
     case 'data':
       return part.mimeType.includes('/') ? `[attachment: ${part.mimeType}]` : '';
     case 'thinking':

@@ -14,6 +14,11 @@ export function toCallToolResult(part: ToolResultPart): CallToolResult {
   return { content };
 }
 
+/** A tool result as text, for an agent told it rather than sent it: text as it is, other content by its mime type. */
+export function toolResultText(part: ToolResultPart): string {
+  return part.result.map((item) => (item.type === 'text' ? item.value : `(${item.mimeType})`)).join(' ');
+}
+
 /** The result of a call the user never let run: VS Code cancelled the turn (a rejected confirmation, a stop). */
 export function declinedResult(toolName: string): CallToolResult {
   return { content: [{ type: 'text', text: `The user declined or cancelled the ${toolName} tool call.` }], isError: true };

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { textOfParts } from '../../src/client/lm-client.js';
-import type { AgentDefinition, AgentInfoParams, Message } from '../../src/protocol/messages.js';
+import type { AgentDefinition, AgentInfoParams, Message, ToolCallPart, ToolDefinition } from '../../src/protocol/messages.js';
 import { AgentBridge, SCRIPTED_AGENT, replied, sleep, user } from './agent-bridge.js';
 
 const dirs: string[] = [];
@@ -106,6 +106,33 @@ describe('idle sessions and agents', () => {
     const seen = await bridge.chat([user('say one'), replied(one), user('history')], agent);
     expect(JSON.parse(textOfParts(seen))).toEqual(['say one']);
     expect(bridge.stderr()).toMatch(/resumed ACP session \S+ \(session\/resume\)/);
+  });
+
+  test('a tool result that comes after its session closed is told to the new session, with the conversation so far', async () => {
+    const agent = scripted('--mcp-http');
+    const bridge = startBridge(['--session-idle-ms', '200']);
+    const tools: ToolDefinition[] = [{ name: 'lookup', description: 'Looks a word up', inputSchema: { type: 'object' } }];
+    const asked: Message[] = [user('mcp-call lookup {"word":"pelican"}')];
+    const called = await bridge.chat(asked, agent, tools);
+    const call = called.find((p): p is ToolCallPart => p.type === 'tool_call');
+    expect(call?.toolName).toBe('lookup');
+    // The user takes a while: the session (and the agent's call waiting on it) is closed meanwhile; the
+    // transcript below shows the next turn ran in a new one.
+    await sleep(600);
+    const answer: Message = {
+      role: 'user',
+      content: [
+        { type: 'tool_result', toolCallId: call!.toolCallId, result: [{ type: 'text', value: 'a large bird' }] },
+        { type: 'text', value: 'echo' },
+      ],
+    };
+    const blocks = JSON.parse(textOfParts(await bridge.chat([...asked, replied(called), answer], agent, tools))) as { text: string }[];
+    expect(blocks.map((b) => b.text.split('\n')[0])).toEqual([
+      'This conversation began before this session. What was said so far:',
+      'Results of tool calls from earlier in this conversation:',
+      'echo',
+    ]);
+    expect(blocks[1]!.text).toContain(`${call!.toolCallId}: a large bird`);
   });
 
   test('beyond --max-sessions the least recently used idle session is closed', async () => {

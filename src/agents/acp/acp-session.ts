@@ -6,7 +6,7 @@ import type { ResponsePart, SessionConfig, ToolDefinition, ToolResultPart } from
 import { AGENT_ACTION_TOOL } from '../../protocol/methods.js';
 import { isBridgedToolPermission } from '../../tools/bridged-permission.js';
 import { BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
-import { declinedResult, toCallToolResult } from '../../tools/tool-results.js';
+import { declinedResult, toCallToolResult, toolResultText } from '../../tools/tool-results.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import type { AgentSession, TurnInput } from '../agent-stream.js';
@@ -407,7 +407,7 @@ export class AcpSession implements AgentSession {
 }
 
 function orphanedResultsText(results: ReadonlyMap<string, ToolResultPart>): string {
-  const lines = [...results.values()].map((r) => `- ${r.toolCallId}: ${r.result.map((item) => (item.type === 'text' ? item.value : `(${item.mimeType})`)).join(' ')}`);
+  const lines = [...results.values()].map((r) => `- ${r.toolCallId}: ${toolResultText(r)}`);
   return ['Results of tool calls from earlier in this conversation:', ...lines].join('\n');
 }
 
