@@ -28,11 +28,9 @@ describe('splitConsumerText', () => {
   });
 
   test('hostile input of many unclosed tags is read in linear time', () => {
+    // Quadratic scanning of these 1.8 MB would take minutes and exceed the test's timeout.
     const text = '<context>'.repeat(200_000);
-    const started = process.hrtime.bigint();
     expect(splitConsumerText(text).request).toBe(text);
-    // Quadratic scanning would take minutes here; this guards the algorithm, not the machine's speed.
-    expect(Number(process.hrtime.bigint() - started) / 1e9).toBeLessThan(20);
   });
 });
 
