@@ -82,12 +82,19 @@ export function ensureHost() {
   step('code-server', () => {
     mkdirSync(csDir, { recursive: true });
     writeFileSync(join(csDir, 'package.json'), '{"private": true}\n');
-    run('npm', ['install', '--no-audit', '--no-fund', '--no-save', `code-server@${CODE_SERVER_VERSION}`], { cwd: csDir, env: env24 });
-    // npm 11 does not run these install scripts; run them by hand.
-    run('npx', ['--no-install', 'node-gyp-build'], { cwd: join(csDir, 'node_modules', 'argon2'), env: env24 });
+    // npm runs install scripts with the Node that runs npm (Node 20 here), and code-server's refuses any Node
+    // but 24; whether npm runs them at all depends on its config. So install without them, then run the two
+    // there are (argon2's native build, code-server's postinstall.sh) with Node 24 first on PATH, where the
+    // npm that postinstall.sh calls for VS Code's own modules runs on Node 24 too.
+    run('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--ignore-scripts', `code-server@${CODE_SERVER_VERSION}`], {
+      cwd: csDir,
+      env: env24,
+    });
+    const scriptsEnv = { ...env24, npm_config_ignore_scripts: 'false' };
+    run('npx', ['--no-install', 'node-gyp-build'], { cwd: join(csDir, 'node_modules', 'argon2'), env: scriptsEnv });
     run('sh', ['./postinstall.sh'], {
       cwd: join(csDir, 'node_modules', 'code-server'),
-      env: { ...env24, npm_config_user_agent: 'npm/11 node/v24 linux x64' },
+      env: { ...scriptsEnv, npm_config_user_agent: `npm/11 node/v${NODE24_VERSION} linux x64` },
     });
     if (!existsSync(entry)) throw new Error(`no ${entry} after install`);
   });
