@@ -1,6 +1,6 @@
 /** ESM all the way: the ACP SDK ships only ESM, so jest runs with --experimental-vm-modules. */
 export default {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/environment/closes-what-it-opens.js',
   extensionsToTreatAsEsm: ['.ts'],
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],

@@ -3,14 +3,15 @@ import { fileURLToPath } from 'node:url';
 import {
   CancellationTokenSource,
   createMessageConnection,
-  StreamMessageReader,
   StreamMessageWriter,
   type CancellationToken,
   type Message as RpcMessage,
   type MessageConnection,
+  type MessageReader,
   type MessageWriter,
   type RequestMessage,
 } from 'vscode-jsonrpc/node.js';
+import { messageReader } from '../transport/message-reader.js';
 import { decodeOrThrow } from '../protocol/decode.js';
 import {
   AgentInfoParams,
@@ -48,7 +49,7 @@ export class LmClient {
   private lastRequestId: RequestId | undefined;
   readonly connection: MessageConnection;
 
-  constructor(reader: StreamMessageReader, writer: StreamMessageWriter) {
+  constructor(reader: MessageReader, writer: StreamMessageWriter) {
     this.connection = createMessageConnection(reader, this.recordingIds(writer));
     this.connection.onNotification(Methods.responsePart, (raw: unknown) => {
       const { requestId, part } = decodeOrThrow(ResponsePartParams, raw);
@@ -71,7 +72,7 @@ export class LmClient {
   static spawn(options: SpawnOptions = {}): { client: LmClient; child: ChildProcess } {
     const { cliPath = CLI_PATH, args = [], cwd, env, stderr = 'inherit' } = options;
     const child = spawn(process.execPath, [cliPath, 'vscodelm', ...args], { stdio: ['pipe', 'pipe', stderr], cwd, env });
-    const client = new LmClient(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const client = new LmClient(messageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     // vscode-jsonrpc leaves pending requests waiting when the peer dies; disposing rejects them.
     child.once('exit', () => client.dispose());
     return { client, child };

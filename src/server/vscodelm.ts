@@ -1,4 +1,4 @@
-import { createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node.js';
+import { createMessageConnection, ResponseError, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node.js';
 import type { Readable, Writable } from 'node:stream';
 import type { AcpAgentOptions } from '../agents/acp/acp-agent.js';
 import { AgentRegistry, type AgentRegistryOptions } from '../agents/registry.js';
@@ -14,6 +14,7 @@ import {
   type ProvideTokenCountResult,
 } from '../protocol/messages.js';
 import { Methods } from '../protocol/methods.js';
+import { messageReader } from '../transport/message-reader.js';
 import { ChatRequestStream } from '../streams/chat-requests.js';
 import { invalidParams } from '../streams/invalid-params.js';
 import { countTokens } from '../tokens/count.js';
@@ -46,7 +47,7 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
   const { log } = options;
   const ids = new RequestIdTracker();
   const input = options.input.pipe(new FrameSizeLimit(options.maxMessageBytes));
-  const connection = createMessageConnection(new StreamMessageReader(input), new StreamMessageWriter(options.output), connectionLogger(log), {
+  const connection = createMessageConnection(messageReader(input), new StreamMessageWriter(options.output), connectionLogger(log), {
     messageStrategy: ids.strategy,
   });
   const store = new ConversationStore(options.stateDir, log);

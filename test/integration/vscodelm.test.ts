@@ -477,6 +477,14 @@ describe('the process', () => {
     expect(stderr).toMatch(/^\[\S+ info\] /m);
   });
 
+  test('exits when its stdin ends in the middle of a frame', async () => {
+    const bridge = new RawBridge();
+    bridge.child.stdin!.write('Content-Length: 200\r\n\r\n{"jsonrpc":"2.0","id":1,');
+    bridge.closeInput();
+    expect(await within(bridge.exited, 5000, 'exit after stdin ended mid-frame')).toEqual({ code: 0, signal: null });
+    expect(bridge.output.framingProblems()).toEqual([]);
+  });
+
   test('exits promptly when stdin closes in the middle of a response', async () => {
     const bridge = new RawBridge({ paceMs: 5 });
     const chat = bridge.startChat([user(`I am ${'very '.repeat(2000)}tired`)]); // ~10 s of streaming
