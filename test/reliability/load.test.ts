@@ -37,7 +37,8 @@ afterEach(async () => {
 async function conversation(n: number, cancel: boolean): Promise<void> {
   const agent = agents[n % 3]!;
   const tag = `conv${n}`;
-  let history: Message[] = [user(`say ${tag}:`, 'stream 50 2', `say ${tag}.`)];
+  // 20 ms a chunk: the cancel sent at the first part lands before the stream ends, even on a loaded machine.
+  let history: Message[] = [user(`say ${tag}:`, 'stream 50 20', `say ${tag}.`)];
   if (cancel) {
     const token = new CancellationTokenSource();
     const parts: ResponsePart[] = [];
