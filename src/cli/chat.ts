@@ -4,8 +4,8 @@ import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
 import { LmClient } from '../client/lm-client.js';
 import { ELIZA_MODEL } from '../agents/models.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
-import type { AgentDefinition, Message, ResponsePart, ToolCallPart } from '../protocol/messages.js';
-import { AGENT_ACTION_TOOL } from '../protocol/methods.js';
+import { AGENT_ACTION_TOOL, actionIdOf, approvalText, describeAction } from '../protocol/agent-action.js';
+import type { AgentDefinition, Message, ResponsePart, ToolCallPart, ToolDefinition } from '../protocol/messages.js';
 
 export interface ChatOptions {
   /** One message to send, then exit; "-" reads it from stdin. */
@@ -25,7 +25,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
   try {
     if (options.prompt !== undefined) {
       const message = options.prompt === '-' ? (await readAll(process.stdin)).trim() : options.prompt;
-      return (await session.send(message, denyWithoutTerminal)) === 'failed' ? 1 : 0;
+      return (await session.send(message, undefined)) === 'failed' ? 1 : 0;
     }
     return await session.converse();
   } finally {
@@ -35,6 +35,9 @@ export async function runChat(options: ChatOptions): Promise<number> {
 }
 
 type Outcome = 'answered' | 'rejected' | 'cancelled' | 'failed';
+
+/** Offered when there is someone to ask: an agent's permission requests then come as calls of it. */
+const AGENT_ACTION: ToolDefinition = { name: AGENT_ACTION_TOOL, description: "Asks the user to allow an agent's action." };
 
 /** Asks the user to allow an agent's action; resolves false when there is no one to ask. */
 type Confirm = (question: string) => Promise<boolean>;
@@ -50,13 +53,15 @@ class ChatSession {
 
   /**
    * Sends one user message and streams the reply to stdout. Permission requests are asked as VS Code
-   * asks them: approving all sends their results and the turn goes on; rejecting one cancels the turn,
-   * which then leaves the history.
+   * asks them: approving all sends their approvals and the turn goes on; rejecting one cancels the turn,
+   * which then leaves the history. Without `confirm` (no terminal) nothing can be asked, the tool is not
+   * offered, and the bridge refuses what the agent asks, saying so.
    */
-  async send(text: string, confirm: Confirm): Promise<Outcome> {
+  async send(text: string, confirm: Confirm | undefined): Promise<Outcome> {
     const exchange: Message[] = [{ role: 'user', content: [{ type: 'text', value: text }] }];
+    const tools = confirm === undefined ? [] : [AGENT_ACTION];
     for (;;) {
-      const parts = await this.respond([...this.history, ...exchange]);
+      const parts = await this.respond([...this.history, ...exchange], tools);
       if (typeof parts === 'string') return parts;
       exchange.push({ role: 'assistant', content: parts });
       const calls = parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
@@ -65,24 +70,27 @@ class ChatSession {
         return 'answered';
       }
       for (const call of calls) {
-        const allowed = call.toolName === AGENT_ACTION_TOOL && (await confirm(permissionQuestion(call)));
+        const allowed = call.toolName === AGENT_ACTION_TOOL && confirm !== undefined && (await confirm(permissionQuestion(call)));
         if (!allowed) {
           process.stderr.write(call.toolName === AGENT_ACTION_TOOL ? '(rejected: the turn is cancelled)\n' : `(the agent called ${call.toolName}, a tool this chat does not offer)\n`);
           return 'rejected';
         }
       }
-      exchange.push({ role: 'user', content: calls.map((call) => ({ type: 'tool_result', toolCallId: call.toolCallId, result: [{ type: 'text', value: 'The user approved.' }] })) });
+      exchange.push({
+        role: 'user',
+        content: calls.map((call) => ({ type: 'tool_result', toolCallId: call.toolCallId, result: [{ type: 'text', value: approvalText(actionIdOf(call.parameters) ?? '') }] })),
+      });
     }
   }
 
   /** One request: its parts, or how it ended without them. */
-  private async respond(messages: Message[]): Promise<ResponsePart[] | Exclude<Outcome, 'answered' | 'rejected'>> {
+  private async respond(messages: Message[], tools: ToolDefinition[]): Promise<ResponsePart[] | Exclude<Outcome, 'answered' | 'rejected'>> {
     const parts: ResponsePart[] = [];
     const cancellation = (this.running = new CancellationTokenSource());
     const modelId = 'eliza' in this.agent ? ELIZA_MODEL.id : this.agent.mcp_server.name;
     try {
       await this.client.provideChatResponse(
-        { modelId, messages, agent: this.agent },
+        { modelId, messages, agent: this.agent, options: { tools } },
         (part) => {
           parts.push(part);
           if (part.type === 'text') process.stdout.write(part.value);
@@ -124,12 +132,12 @@ class ChatSession {
         process.exit(130);
       }
     });
-    const confirm: Confirm = interactive
+    const confirm: Confirm | undefined = interactive
       ? async (question) => {
           process.stdout.write(`${question} [y/N] `);
           return /^y(es)?$/i.test((await reader.next())?.trim() ?? '');
         }
-      : denyWithoutTerminal;
+      : undefined;
     let failed = false;
     if (interactive) lines.prompt();
     for (let line = await reader.next(); line !== undefined; line = await reader.next()) {
@@ -141,15 +149,8 @@ class ChatSession {
   }
 }
 
-export async function denyWithoutTerminal(question: string): Promise<boolean> {
-  process.stderr.write(`${question} (no terminal to ask: rejected)\n`);
-  return false;
-}
-
 function permissionQuestion(call: ToolCallPart): string {
-  const { title, raw_input: rawInput } = call.parameters as { title?: unknown; raw_input?: unknown };
-  const command = typeof rawInput === 'object' && rawInput !== null && typeof (rawInput as { command?: unknown }).command === 'string' ? (rawInput as { command: string }).command : undefined;
-  return `Allow the agent to ${command !== undefined ? `run \`${command}\`` : typeof title === 'string' ? title : 'act'}?`;
+  return `Allow the agent to ${describeAction(call.parameters)}?`;
 }
 
 /** Lines on demand, so that a permission question can read its answer between messages. */

@@ -1,10 +1,11 @@
 /**
- * The `symposium-agent-action` tool in VS Code: confirming it is how the user answers an ACP agent's
- * permission request. Approving returns the approval text (the bridge then allows the action);
- * rejecting cancels the chat turn, which the bridge reads as a rejection.
+ * The `symposium-agent-action` tool in VS Code: its confirmation is how the person answers an ACP
+ * agent's permission request. VS Code calls `invoke` only after the person allowed the call, and only
+ * then does the result carry the approval the bridge requires; skipping, stopping or a disabled tool
+ * leave the bridge without it, so the action is refused.
  */
 import * as vscode from 'vscode';
-import { AGENT_ACTION_TOOL, APPROVAL_TEXT, CONFIRMATION_TITLE, confirmationMessage, type AgentActionInput } from './agent-action.js';
+import { AGENT_ACTION_TOOL, CONFIRMATION_TITLE, confirmationMessage, invocationResult, type AgentActionInput } from './agent-action.js';
 
 export function registerAgentActionTool(): vscode.Disposable {
   return vscode.lm.registerTool<AgentActionInput>(AGENT_ACTION_TOOL, {
@@ -15,8 +16,8 @@ export function registerAgentActionTool(): vscode.Disposable {
         confirmationMessages: { title: CONFIRMATION_TITLE, message: confirmationMessage(options.input) },
       };
     },
-    invoke() {
-      return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(APPROVAL_TEXT)]);
+    invoke(options) {
+      return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(invocationResult(options.input))]);
     },
   });
 }

@@ -17,6 +17,9 @@ import type { ResponsePart } from '../protocol/messages.js';
  *
  * events:  -u--u--s
  * result:  -a--a--|
+ *
+ * events:  -u--r--u--s               r: a permission refused (nobody could be asked): a line, and on
+ * result:  -a--R--a--|
  * ```
  */
 export interface Settle {
@@ -41,6 +44,8 @@ export function acpTurnToParts(rendering: TurnRendering, settle: Settle, schedul
             return rendering.partsOf(event.update);
           case 'permission':
             return [rendering.permissionPart(event.permission)];
+          case 'refused':
+            return [rendering.refusedPart(event.permission)];
           case 'tool':
             return [rendering.toolCallPart(event.call)];
           default:

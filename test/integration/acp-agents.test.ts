@@ -4,20 +4,15 @@
  * prompt lines say what it does.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
-import type { AgentDefinition, Message, ResponsePart } from '../../src/protocol/messages.js';
+import type { AgentDefinition, Message, ResponsePart, ToolCallPart } from '../../src/protocol/messages.js';
 
-import { AgentBridge as Bridge, SCRIPTED_AGENT as AGENT, rejection, replied, sleep, user } from './agent-bridge.js';
-
-const toolResult = (...ids: string[]): Message => ({
-  role: 'user',
-  content: ids.map((toolCallId) => ({ type: 'tool_result' as const, toolCallId, result: [{ type: 'text' as const, value: 'approved' }] })),
-});
+import { AGENT_ACTION, AgentBridge as Bridge, SCRIPTED_AGENT as AGENT, approvals, rejection, replied, skipped, sleep, toolCallsOf, user } from './agent-bridge.js';
 
 function scripted(flags: string[] = [], name = 'scripted'): AgentDefinition {
   return { mcp_server: { name, command: process.execPath, args: [AGENT, ...flags], env: [] } };
@@ -73,40 +68,89 @@ describe('a spawned ACP agent', () => {
 });
 
 describe('permission requests', () => {
-  test('become a symposium-agent-action tool call, and a tool result approves with the allow option', async () => {
+  test('become a symposium-agent-action tool call; the approval of that very call allows it', async () => {
     const agent = scripted();
     const first = [user('permission touch x')];
-    const asked = await bridge.chat(first, agent);
-    const call = asked[asked.length - 1];
+    const asked = await bridge.chat(first, agent, [AGENT_ACTION]);
+    const [call] = toolCallsOf(asked);
     expect(call).toMatchObject({
-      type: 'tool_call',
       toolName: 'symposium-agent-action',
-      parameters: { kind: 'execute', title: 'touch x', raw_input: { command: 'touch x' } },
+      parameters: { kind: 'execute', title: 'touch x', raw_input: { command: 'touch x' }, action_id: expect.any(String) as unknown },
     });
-    const id = call.type === 'tool_call' ? call.toolCallId : '';
-    const rest = await bridge.chat([...first, replied(asked), toolResult(id)], agent);
+    const rest = await bridge.chat([...first, replied(asked), approvals(call!)], agent, [AGENT_ACTION]);
     expect(textOfParts(rest)).toContain('permission touch x: allow_once');
   });
 
   test('several at once are shown together and matched by id; a missing result rejects that one', async () => {
     const agent = scripted();
     const first = [user('permissions 3')];
-    const asked = await bridge.chat(first, agent);
-    const calls = asked.filter((p): p is Extract<ResponsePart, { type: 'tool_call' }> => p.type === 'tool_call');
+    const asked = await bridge.chat(first, agent, [AGENT_ACTION]);
+    const calls = toolCallsOf(asked);
     expect(calls.map((c) => c.parameters.title)).toEqual(['action 1', 'action 2', 'action 3']);
-    const rest = textOfParts(await bridge.chat([...first, replied(asked), toolResult(calls[0].toolCallId, calls[2].toolCallId)], agent));
+    const rest = textOfParts(await bridge.chat([...first, replied(asked), approvals(calls[0]!, calls[2]!)], agent, [AGENT_ACTION]));
     expect(rest).toContain('permission action 1: allow_once');
     expect(rest).toContain('permission action 2: reject_once');
     expect(rest).toContain('permission action 3: allow_once');
   });
 
+  test.each([
+    ['skipped (a result that is not the approval)', (call: ToolCallPart) => skipped(call)],
+    ['answered by another call\'s approval', (call: ToolCallPart) => approvals({ ...call, parameters: { ...call.parameters, action_id: 'another' } })],
+    ['answered with an error', (call: ToolCallPart): Message => ({ role: 'user', content: [{ type: 'tool_result', toolCallId: call.toolCallId, result: [{ type: 'text', value: 'Tool symposium-agent-action is currently disabled by the user, and cannot be called' }] }] })],
+  ])('%s: the action is rejected and never runs; the turn goes on', async (_name, answer) => {
+    const agent = scripted();
+    const marker = path.join(mkdtempSync(path.join(tmpdir(), 'consent-')), 'ran');
+    const first = [user(`run touch ${marker}`)];
+    const asked = await bridge.chat(first, agent, [AGENT_ACTION]);
+    const [call] = toolCallsOf(asked);
+    const rest = await bridge.chat([...first, replied(asked), answer(call!)], agent, [AGENT_ACTION]);
+    expect(textOfParts(rest)).toContain(`did not run touch ${marker}: reject_once`);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  test('with the approval, the command really runs', async () => {
+    const agent = scripted();
+    const marker = path.join(mkdtempSync(path.join(tmpdir(), 'consent-')), 'ran');
+    const first = [user(`run touch ${marker}`)];
+    const asked = await bridge.chat(first, agent, [AGENT_ACTION]);
+    const rest = await bridge.chat([...first, replied(asked), approvals(...toolCallsOf(asked))], agent, [AGENT_ACTION]);
+    expect(textOfParts(rest)).toContain(`ran touch ${marker}`);
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  test('a consumer that offers no way to ask (Ask mode): refused at once, and the response says so', async () => {
+    const agent = scripted();
+    const marker = path.join(mkdtempSync(path.join(tmpdir(), 'consent-')), 'ran');
+    const parts = await bridge.chat([user(`run touch ${marker}`)], agent, []);
+    expect(toolCallsOf(parts)).toEqual([]);
+    expect(textOfParts(parts)).toContain(`Not allowed: the agent asked to run \`touch ${marker}\`, and this chat cannot ask you`);
+    expect(textOfParts(parts)).toContain(`did not run touch ${marker}: reject_once`);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  test('the person moves on without allowing (stop, then a new message): the paused turn is cancelled, nothing of it shows, the message is answered', async () => {
+    const agent = scripted();
+    const marker = path.join(mkdtempSync(path.join(tmpdir(), 'consent-')), 'ran');
+    const first = [user(`run touch ${marker}`, 'say the rest of the stopped turn')];
+    const asked = await bridge.chat(first, agent, [AGENT_ACTION]);
+    const [call] = toolCallsOf(asked);
+    // Copilot records "The user cancelled the tool call." when stop is pressed while the confirmation shows.
+    const cancelled: Message = { role: 'user', content: [{ type: 'tool_result', toolCallId: call!.toolCallId, result: [{ type: 'text', value: 'The user cancelled the tool call.' }] }] };
+    for (const answer of [[cancelled, user('say next')], [user('say next')]]) {
+      const next = await bridge.chat([...first, replied(asked), ...answer], agent, [AGENT_ACTION]);
+      expect(textOfParts(next)).toBe('next');
+    }
+    expect(await bridge.logged(/permission '.*': cancelled/)).toMatch(new RegExp(`permission 'touch ${marker}': cancelled`));
+    expect(existsSync(marker)).toBe(false);
+  });
+
   test('a request that leaves the tool call out cancels the paused turn and starts afresh', async () => {
     const agent = scripted();
     const first = user('say before', 'permission rm -rf x');
-    const asked = await bridge.chat([first], agent);
+    const asked = await bridge.chat([first], agent, [AGENT_ACTION]);
     expect(asked[asked.length - 1]).toMatchObject({ type: 'tool_call', toolName: 'symposium-agent-action' });
     // VS Code cancels the whole turn when the user rejects: the next request lacks the tool call.
-    const next = await bridge.chat([first, user('say something else')], agent);
+    const next = await bridge.chat([first, user('say something else')], agent, [AGENT_ACTION]);
     expect(textOfParts(next)).toBe('something else');
     expect(bridge.stderr()).not.toMatch(/permission rm -rf x: (allow|reject)/);
   });

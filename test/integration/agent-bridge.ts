@@ -7,7 +7,8 @@ import { createConnection } from 'node:net';
 import path from 'node:path';
 import { ResponseError, type CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { LmClient } from '../../src/client/lm-client.js';
-import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
+import { AGENT_ACTION_TOOL, actionIdOf, approvalText } from '../../src/protocol/agent-action.js';
+import type { AgentDefinition, Message, ResponsePart, ToolCallPart, ToolDefinition } from '../../src/protocol/messages.js';
 
 /** The built CLI; SYMPOSIUM_LM_CLI points the tests at another build (as in harness.ts). */
 export const CLI = path.resolve(process.env.SYMPOSIUM_LM_CLI ?? 'dist/src/cli/main.js');
@@ -18,6 +19,28 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
 export const user = (...lines: string[]): Message => ({ role: 'user', content: [{ type: 'text', value: lines.join('\n') }] });
 /** The assistant message VS Code builds from a response: its parts, as they came. */
 export const replied = (parts: readonly ResponsePart[]): Message => ({ role: 'assistant', content: [...parts] });
+
+/** The consumer's `symposium-agent-action` tool: offered, it lets the bridge ask the person. */
+export const AGENT_ACTION: ToolDefinition = { name: AGENT_ACTION_TOOL, description: 'Confirms an action of the agent' };
+
+/** The tool calls among a response's parts. */
+export const toolCallsOf = (parts: readonly ResponsePart[]): ToolCallPart[] => parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
+
+/** The person allowed these `symposium-agent-action` calls: the results the confirmed tool returns. */
+export function approvals(...calls: readonly ToolCallPart[]): Message {
+  return {
+    role: 'user',
+    content: calls.map((call) => ({ type: 'tool_result', toolCallId: call.toolCallId, result: [{ type: 'text', value: approvalText(actionIdOf(call.parameters) ?? '') }] })),
+  };
+}
+
+/** Results that are not consent: what Copilot records when the person skips a confirmation. */
+export function skipped(...calls: readonly ToolCallPart[]): Message {
+  return {
+    role: 'user',
+    content: calls.map((call) => ({ type: 'tool_result', toolCallId: call.toolCallId, result: [{ type: 'text', value: 'The user chose to skip the tool call, they want to proceed without running it' }] })),
+  };
+}
 
 export class AgentBridge {
   readonly client: LmClient;

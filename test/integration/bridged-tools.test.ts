@@ -12,7 +12,7 @@ import { textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
 
-import { AgentBridge as Bridge, SCRIPTED_AGENT as AGENT, connects, rejection, replied, sleep, user } from './agent-bridge.js';
+import { AGENT_ACTION, AgentBridge as Bridge, SCRIPTED_AGENT as AGENT, approvals, connects, rejection, replied, skipped, sleep, user } from './agent-bridge.js';
 
 type ToolCall = Extract<ResponsePart, { type: 'tool_call' }>;
 type ResultItem = Extract<Message['content'][number], { type: 'tool_result' }>['result'][number];
@@ -31,8 +31,6 @@ function tool(name: string, description = `the ${name} tool`, properties: Record
 }
 
 const SEARCH = tool('search_workspace', 'Searches the workspace for text', { query: { type: 'string' } });
-/** The tool through which VS Code answers permission requests: never an MCP tool. */
-const AGENT_ACTION = tool('symposium-agent-action', 'Confirms an action of the agent');
 
 const HTTP_AGENT: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [AGENT, '--mcp-http'], env: [] } };
 const STDIO_AGENT: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [AGENT], env: [] } };
@@ -289,11 +287,11 @@ describe('permission requests for bridged tools', () => {
 
   test('but one for a tool not offered is shown to VS Code', async () => {
     const first = [user('permission-mcp delete_everything')];
-    const asked = await bridge.chat(first, HTTP_AGENT, [SEARCH]);
+    const asked = await bridge.chat(first, HTTP_AGENT, [SEARCH, AGENT_ACTION]);
     const call = endsOnOneCall(asked);
     expect(call).toMatchObject({ toolName: 'symposium-agent-action', parameters: { title: 'Use delete_everything' } });
     expect(textOfParts(asked)).not.toContain('permission-mcp delete_everything:');
-    const rest = await bridge.chat([...first, replied(asked), results([call.toolCallId, [text('approved')]])], HTTP_AGENT, [SEARCH]);
+    const rest = await bridge.chat([...first, replied(asked), approvals(call)], HTTP_AGENT, [SEARCH, AGENT_ACTION]);
     expect(textOfParts(rest)).toContain('permission-mcp delete_everything: allow_once');
   });
 });
@@ -314,13 +312,22 @@ describe('tools through Eliza', () => {
     expect(textOfParts(rest)).toBe('OK: 3 matches');
   });
 
-  test('asks permission: an approval grants it', async () => {
+  test('asks permission: the approval of that call grants it, any other result refuses it', async () => {
     const first = [user('request permission delete the build folder')];
     const asked = await bridge.chat(first, ELIZA, tools);
     const call = endsOnOneCall(asked);
     expect(call).toMatchObject({ toolName: 'symposium-agent-action', parameters: { title: 'delete the build folder' } });
-    const rest = await bridge.chat([...first, replied(asked), results([call.toolCallId, [text('approved')]])], ELIZA, tools);
+    const rest = await bridge.chat([...first, replied(asked), approvals(call)], ELIZA, tools);
     expect(textOfParts(rest)).toBe('Permission granted.');
+    const again = [...first, replied(asked), approvals(call), replied(rest), user('request permission delete the cache')];
+    const askedAgain = await bridge.chat(again, ELIZA, tools);
+    const skippedRest = await bridge.chat([...again, replied(askedAgain), skipped(endsOnOneCall(askedAgain))], ELIZA, tools);
+    expect(textOfParts(skippedRest)).toBe('Permission refused.');
+  });
+
+  test('asks permission only where the consumer can ask the person', async () => {
+    const reply = textOfParts(await bridge.chat([user('request permission delete the build folder')], ELIZA, [SEARCH]));
+    expect(reply).toBe('I cannot ask you whether to delete the build folder: this chat offers no tools (as in Ask mode), so I will not.');
   });
 
   test('asks permission: a rejection (the next request leaves the call out) gets an ordinary reply', async () => {

@@ -19,6 +19,7 @@ import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { LmClient, textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentDefinition, AgentInfoParams, Message, ResponsePart, ToolCallPart } from '../../src/protocol/messages.js';
+import { AGENT_ACTION as AGENT_ACTION_DEFINITION, approvals } from './agent-bridge.js';
 import {
   AnthropicMock,
   blocksOf,
@@ -44,7 +45,7 @@ const CLAUDE_AGENT_ACP = path.resolve('node_modules/@agentclientprotocol/claude-
 const TEST_TIMEOUT_MS = 60_000;
 /** How long one response may take (the first one also starts the agent: a few seconds). */
 const RESPONSE_MS = 30_000;
-const AGENT_ACTION = 'symposium-agent-action';
+const AGENT_ACTION = AGENT_ACTION_DEFINITION.name;
 
 // ---------------------------------------------------------------------------------------------------
 // Messages as VS Code sends them.
@@ -62,9 +63,7 @@ function assistantOf(parts: readonly ResponsePart[]): Message {
 }
 
 /** The user message that approves tool calls, as VS Code sends it once the user clicked "Allow". */
-function approve(...calls: readonly ToolCallPart[]): Message {
-  return { role: 'user', content: calls.map((c) => ({ type: 'tool_result' as const, toolCallId: c.toolCallId, result: [{ type: 'text' as const, value: 'approved' }] })) };
-}
+const approve = approvals;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -148,7 +147,7 @@ async function chat(messages: readonly Message[], onPart?: (part: ResponsePart) 
     timer = setTimeout(() => reject(new Error(`no response within ${RESPONSE_MS} ms; the bridge's log ends with:\n${logTail()}`)), RESPONSE_MS);
   });
   const response = client.provideChatResponse(
-    { modelId: 'claude', messages: [...messages], agent: claude },
+    { modelId: 'claude', messages: [...messages], agent: claude, options: { tools: [AGENT_ACTION_DEFINITION] } },
     (part) => {
       parts.push(part);
       onPart?.(part);

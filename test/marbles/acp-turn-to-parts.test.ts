@@ -17,6 +17,7 @@ const permission = (id: string, title: string): AcpTurnEvent => ({
       { optionId: 'x1', name: 'Allow', kind: 'allow_once' },
       { optionId: 'x2', name: 'Reject', kind: 'reject_once' },
     ],
+    actionId: `action-${id}`,
   },
 });
 const stopped: AcpTurnEvent = { kind: 'stopped', stopReason: 'end_turn' };
@@ -26,7 +27,7 @@ const action = (id: string, title: string): ResponsePart => ({
   type: 'tool_call',
   toolCallId: id,
   toolName: 'symposium-agent-action',
-  parameters: { kind: 'execute', title, raw_input: { command: title } },
+  parameters: { kind: 'execute', title, raw_input: { command: title }, action_id: `action-${id}` },
 });
 
 describe('acpTurnToParts', () => {
@@ -47,6 +48,18 @@ describe('acpTurnToParts', () => {
       const events = cold('a-p---------b', { a: chunk('Let me run it.'), p: permission('call-1', 'touch x'), b: chunk('after') });
       expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('a-p----|', { a: text('Let me run it.'), p: action('call-1', 'touch x') });
       expectSubscriptions(events.subscriptions).toBe('^------!');
+    });
+  });
+
+  test('a permission refused because nobody can be asked is told in a line, and the response goes on', () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const refused: AcpTurnEvent = { kind: 'refused', permission: (permission('call-1', 'touch x') as Extract<AcpTurnEvent, { kind: 'permission' }>).permission };
+      const events = cold('a-r-b-s', { a: chunk('Let me run it.'), r: refused, b: chunk('I could not.'), s: stopped });
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('a-r-b-|', {
+        a: text('Let me run it.'),
+        r: text('\n\n> ⛔ Not allowed: the agent asked to run `touch x`, and this chat cannot ask you (it offers no tools, as in Ask mode). Use Agent mode to allow actions.\n\n'),
+        b: text('I could not.'),
+      });
     });
   });
 

@@ -13,7 +13,7 @@ import { textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentDefinition, Message, ResponsePart } from '../../src/protocol/messages.js';
 import { BridgeProcess } from '../../src/extension/bridge-process.js';
-import { AgentBridge, CLI, SCRIPTED_AGENT, rejection, replied, sleep, user } from '../integration/agent-bridge.js';
+import { AGENT_ACTION, AgentBridge, CLI, SCRIPTED_AGENT, approvals, rejection, replied, sleep, toolCallsOf, user } from '../integration/agent-bridge.js';
 
 /** The flood tests take seconds on a 2-core machine. */
 const SLOW = 40_000;
@@ -197,7 +197,7 @@ describe('a flood of updates: memory stays bounded', () => {
     bridge = bridgeWith(HEAP);
     const agent = scripted();
     const first = [user(`permission-flood ${PAUSED_FLOOD}`)];
-    const paused = await bridge.chat(first, agent);
+    const paused = await bridge.chat(first, agent, [AGENT_ACTION]);
     const call = paused.find((p) => p.type === 'tool_call');
     expect(call).toBeDefined();
     // No response is attached now: the agent floods while the bridge waits for the user's decision.
@@ -207,11 +207,7 @@ describe('a flood of updates: memory stays bounded', () => {
     expect(bridge.stderr()).not.toMatch(/heap out of memory/i);
     // Consecutive text is joined while buffered, so the flood costs its text, not an object per chunk:
     // before, 200,000 buffered chunks took ~190 MB, far beyond this bridge's 32 MB heap.
-    const approve: Message = {
-      role: 'user',
-      content: [{ type: 'tool_result', toolCallId: call!.type === 'tool_call' ? call!.toolCallId : '', result: [{ type: 'text', value: 'ok' }] }],
-    };
-    const rest = await bridge.chat([...first, replied(paused), approve], agent);
+    const rest = await bridge.chat([...first, replied(paused), approvals(...toolCallsOf(paused))], agent, [AGENT_ACTION]);
     // Nothing is dropped.
     expect(textOfParts([...paused, ...rest])).toContain(`f${PAUSED_FLOOD - 1} f${PAUSED_FLOOD} `);
     expect(textOfParts([...paused, ...rest])).toContain('permission flooded: allow_once');

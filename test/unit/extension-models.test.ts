@@ -1,6 +1,7 @@
 /** The extension's model list and agent definitions, from its settings; its log; the manifest's contract. */
 import { readFileSync } from 'node:fs';
-import { confirmationMessage, AGENT_ACTION_TOOL, APPROVAL_TEXT, CONFIRMATION_TITLE } from '../../src/extension/agent-action.js';
+import { confirmationMessage, AGENT_ACTION_TOOL, CONFIRMATION_TITLE, invocationResult } from '../../src/extension/agent-action.js';
+import { approvalText } from '../../src/protocol/agent-action.js';
 import { createExtensionLog } from '../../src/extension/log.js';
 import { BUILTIN_AGENTS, commandLine, findBuiltin, launchOf, type ResolveContext } from '../../src/extension/agent-catalog.js';
 import { agentKey, agentModelId, agentsOfSettings, findModel, modelsOf, parseAgentSettings, VENDOR } from '../../src/extension/models.js';
@@ -218,7 +219,7 @@ describe('the agent-action confirmation', () => {
   });
 
   test('a title, with the kind when it says something', () => {
-    expect(confirmationMessage({ kind: 'edit', title: 'Write notes.md', raw_input: { file_path: 'notes.md' } })).toBe('Allow the agent to write notes.md? (edit)');
+    expect(confirmationMessage({ kind: 'edit', title: 'Write notes.md', raw_input: { file_path: 'notes.md' } })).toBe('Allow the agent to write notes.md (edit)?');
     expect(confirmationMessage({ kind: 'other', title: 'delete everything', raw_input: null })).toBe('Allow the agent to delete everything?');
     expect(confirmationMessage({ kind: 'other', title: 'README edits', raw_input: null })).toBe('Allow the agent to README edits?');
   });
@@ -231,7 +232,13 @@ describe('the agent-action confirmation', () => {
   test('texts', () => {
     expect(AGENT_ACTION_TOOL).toBe('symposium-agent-action');
     expect(CONFIRMATION_TITLE).toBe('Allow agent action?');
-    expect(APPROVAL_TEXT).toBe('The user approved this action.');
+  });
+
+  test('the confirmed tool returns the approval of the action it was called for, and only of that', () => {
+    expect(invocationResult({ kind: 'execute', title: 't', raw_input: null, action_id: 'a1' })).toBe(approvalText('a1'));
+    expect(invocationResult({ kind: 'execute', title: 't', raw_input: null })).not.toContain('allowed');
+    expect(invocationResult({ action_id: 42 })).not.toContain('allowed');
+    expect(invocationResult(undefined)).not.toContain('allowed');
   });
 });
 
@@ -287,7 +294,9 @@ describe('package.json, the extension manifest', () => {
     expect(pkg.engines.vscode).toBe('^1.106.0');
     expect(pkg.contributes.languageModelChatProviders).toEqual([{ vendor: VENDOR, displayName: 'Symposium', managementCommand: 'symposium.manageAgents' }]);
     expect(pkg.contributes.languageModelTools.map((t) => t.name)).toEqual([AGENT_ACTION_TOOL]);
-    expect(Object.keys(pkg.contributes.languageModelTools[0]!.inputSchema.properties)).toEqual(['kind', 'title', 'raw_input']);
+    expect(Object.keys(pkg.contributes.languageModelTools[0]!.inputSchema.properties)).toEqual(['kind', 'title', 'raw_input', 'action_id']);
+    // VS Code 1.139 offers an extension's tool to Copilot's agent mode only when it can be referenced in prompts.
+    expect(pkg.contributes.languageModelTools[0]).toMatchObject({ canBeReferencedInPrompt: true, toolReferenceName: expect.stringMatching(/^[\w-]+$/) as unknown });
     expect(pkg.contributes.commands.map((c) => c.command).sort()).toEqual(['symposium.manageAgents', 'symposium.restartBridge', 'symposium.showLog']);
     const settings = pkg.contributes.configuration.properties;
     expect(Object.keys(settings).sort()).toEqual(['symposium.agents', 'symposium.contextPolicy', 'symposium.eliza.deterministic', 'symposium.enableExperimentalLM', 'symposium.logLevel']);

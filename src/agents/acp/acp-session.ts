@@ -2,8 +2,8 @@ import * as acp from '@agentclientprotocol/sdk';
 import { defer, EMPTY, from, mergeMap, Observable, of, switchMap, type Subscription } from 'rxjs';
 import type { Logger } from '../../log.js';
 import { acpTurnToParts } from '../../operators/acp-turn-to-parts.js';
-import type { ResponsePart, SessionConfig, ToolDefinition, ToolResultPart } from '../../protocol/messages.js';
-import { AGENT_ACTION_TOOL } from '../../protocol/methods.js';
+import type { Message, ResponsePart, SessionConfig, ToolDefinition, ToolResultPart } from '../../protocol/messages.js';
+import { AGENT_ACTION_TOOL, isApprovalOf, newActionId } from '../../protocol/agent-action.js';
 import { isBridgedToolPermission } from '../../tools/bridged-permission.js';
 import { BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
 import { declinedResult, toCallToolResult, toolResultText } from '../../tools/tool-results.js';
@@ -56,6 +56,8 @@ export interface AcpSessionOptions {
 interface PendingEntry {
   /** VS Code was shown it (it reached a response that then completed). */
   shown: boolean;
+  /** Whether this answer lets the agent go on: the person's approval for a permission, any result for a tool. */
+  goesAhead(result: ToolResultPart | undefined): boolean;
   /** VS Code answered: with the tool result, or without one (the user did not let it run). */
   resolve(result: ToolResultPart | undefined): void;
   /** The turn was cancelled. */
@@ -97,6 +99,8 @@ export class AcpSession implements AgentSession {
   /** The synthetic MCP server of this conversation's VS Code tools, once it offered any. */
   private tools: Promise<BridgedToolsServer> | undefined;
   private offered: readonly string[] = [];
+  /** The consumer offers `symposium-agent-action`, through which the person is asked. */
+  private canAsk = false;
 
   constructor(
     private readonly host: SessionHost,
@@ -164,9 +168,16 @@ export class AcpSession implements AgentSession {
     const prompt = this.prompt;
     if (prompt === undefined || prompt.state === 'cancelling') return { outcome: { outcome: 'cancelled' } };
     if (isBridgedToolPermission(request.toolCall, this.offered)) return { outcome: choose(request.options, ALLOW) };
+    const permission = { toolCall: request.toolCall, options: request.options, actionId: newActionId() };
+    if (!this.canAsk) {
+      // Nobody can be asked (Ask mode, a consumer without tools): refused, and the person is told.
+      prompt.events.push({ kind: 'refused', permission });
+      return { outcome: choose(request.options, REJECT) };
+    }
     const outcome = await this.waitForVsCode(prompt, request.toolCall.toolCallId, signal, {
-      event: { kind: 'permission', permission: { toolCall: request.toolCall, options: request.options } },
-      answered: (result) => choose(request.options, result !== undefined ? ALLOW : REJECT),
+      event: { kind: 'permission', permission },
+      goesAhead: (result) => isApprovalOf(permission.actionId, result),
+      answered: (result) => choose(request.options, isApprovalOf(permission.actionId, result) ? ALLOW : REJECT),
       cancelled: (): acp.RequestPermissionOutcome => ({ outcome: 'cancelled' }),
     });
     return { outcome };
@@ -179,6 +190,7 @@ export class AcpSession implements AgentSession {
     const id = `vscode-tool-${randomUUID()}`;
     return this.waitForVsCode(prompt, id, call.signal, {
       event: { kind: 'tool', call: { toolCallId: id, name: call.name, arguments: call.arguments } },
+      goesAhead: (result) => result !== undefined,
       answered: (result) => (result !== undefined ? toCallToolResult(result) : declinedResult(call.name)),
       cancelled: () => declinedResult(call.name),
     });
@@ -193,14 +205,14 @@ export class AcpSession implements AgentSession {
     prompt: Prompt,
     id: string,
     withdrawn: AbortSignal,
-    how: { readonly event: AcpTurnEvent; answered(result: ToolResultPart | undefined): T; cancelled(): T },
+    how: { readonly event: AcpTurnEvent; goesAhead(result: ToolResultPart | undefined): boolean; answered(result: ToolResultPart | undefined): T; cancelled(): T },
   ): Promise<T> {
     return new Promise((resolve) => {
       const answer = (value: T) => {
         prompt.pending.delete(id);
         resolve(value);
       };
-      prompt.pending.set(id, { shown: false, resolve: (result) => answer(how.answered(result)), cancel: () => answer(how.cancelled()) });
+      prompt.pending.set(id, { shown: false, goesAhead: how.goesAhead, resolve: (result) => answer(how.answered(result)), cancel: () => answer(how.cancelled()) });
       withdrawn.addEventListener('abort', () => prompt.pending.delete(id), { once: true });
       prompt.events.push(how.event);
     });
@@ -218,14 +230,15 @@ export class AcpSession implements AgentSession {
    * one it continues, a new one, or none when there is nothing to ask.
    */
   private async begin(input: TurnInput, unsubscribed: () => boolean): Promise<Prompt | undefined> {
-    if (input.canceled) this.cancel();
+    const results = toolResultsOf(input.newMessages);
+    const movedOn = this.movedOn(results, input.newMessages);
+    if (input.canceled || movedOn) this.cancel();
     await this.settle();
     await this.offerTools(input.tools);
     const opened = await this.open();
     await this.configure(opened, input.config);
     if (unsubscribed()) return undefined;
     const blocks = promptBlocks(input.newMessages, { images: opened.images });
-    const results = toolResultsOf(input.newMessages);
     const paused = this.prompt;
     if (paused !== undefined && paused.state === 'paused') {
       this.answerShown(paused, results);
@@ -234,7 +247,8 @@ export class AcpSession implements AgentSession {
       return paused;
     }
     // Nothing waits for these results any more (the session was closed or replaced since): they are told.
-    if (results.size > 0) blocks.unshift({ type: 'text', text: orphanedResultsText(results) });
+    // Those of a turn the person moved on from are not: they answer what was cancelled.
+    if (results.size > 0 && !input.canceled && !movedOn) blocks.unshift({ type: 'text', text: orphanedResultsText(results) });
     if (this.owesHistory) {
       this.owesHistory = false;
       const { history } = input;
@@ -298,6 +312,7 @@ export class AcpSession implements AgentSession {
     const tools = await this.tools;
     tools.setTools(bridged);
     this.offered = tools.toolNames;
+    this.canAsk = definitions.some((t) => t.name === AGENT_ACTION_TOOL);
   }
 
   private startPrompt(opened: OpenedSession, blocks: acp.ContentBlock[]): Prompt {
@@ -355,6 +370,18 @@ export class AcpSession implements AgentSession {
     for (const entry of prompt.pending.values()) entry.shown = true;
   }
 
+  /**
+   * Whether the person went on to say something new without letting the paused turn go ahead: stopped
+   * it while a confirmation showed, skipped and typed, or left a request unanswered. That turn is over
+   * (cancelled, nothing of it shown later); the new words start a fresh one. A turn whose calls all got
+   * what they need continues, with the new words queued behind it (Cline appends a line to results).
+   */
+  private movedOn(results: ReadonlyMap<string, ToolResultPart>, newMessages: readonly Message[]): boolean {
+    const paused = this.prompt;
+    if (paused?.state !== 'paused' || !saysSomething(newMessages)) return false;
+    return [...paused.pending].some(([id, entry]) => entry.shown && !entry.goesAhead(results.get(id)));
+  }
+
   /** Answers what VS Code was shown: with its tool result, or as declined when the request has none. */
   private answerShown(prompt: Prompt, results: ReadonlyMap<string, ToolResultPart>): void {
     for (const [id, entry] of [...prompt.pending]) if (entry.shown) entry.resolve(results.get(id));
@@ -404,6 +431,11 @@ export class AcpSession implements AgentSession {
       await delay(lateUpdateGraceMs - quiet);
     }
   }
+}
+
+/** Whether the messages say something beyond tool results: words or attachments for the agent. */
+function saysSomething(messages: readonly Message[]): boolean {
+  return promptBlocks(messages, { images: true }).length > 0;
 }
 
 function orphanedResultsText(results: ReadonlyMap<string, ToolResultPart>): string {

@@ -1,4 +1,5 @@
 import type { PlanEntry, ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
+import { describeAction } from '../../protocol/agent-action.js';
 
 /**
  * Markdown for what an agent does besides talking: one short line when a tool starts and one when it
@@ -40,4 +41,9 @@ function inline(text: string): string {
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
+}
+
+/** An action refused because the consumer could not ask the person (no tools offered, as in Ask mode). */
+export function refusedLine(action: { kind: string; title: string; raw_input: unknown }): string {
+  return `\n\n> ⛔ Not allowed: the agent asked to ${describeAction(action)}, and this chat cannot ask you (it offers no tools, as in Ask mode). Use Agent mode to allow actions.\n\n`;
 }

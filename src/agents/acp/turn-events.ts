@@ -4,6 +4,8 @@ import type { PermissionOption, SessionUpdate, StopReason, ToolCallUpdate } from
 export interface PendingPermission {
   readonly toolCall: ToolCallUpdate;
   readonly options: readonly PermissionOption[];
+  /** The id only the person's approval of this request returns (src/protocol/agent-action.ts). */
+  readonly actionId: string;
 }
 
 /** The agent's call of a bridged VS Code tool, waiting for VS Code to run it. */
@@ -17,5 +19,7 @@ export interface PendingToolCall {
 export type AcpTurnEvent =
   | { readonly kind: 'update'; readonly update: SessionUpdate }
   | { readonly kind: 'permission'; readonly permission: PendingPermission }
+  /** A permission request refused because the consumer offers no way to ask the person. */
+  | { readonly kind: 'refused'; readonly permission: PendingPermission }
   | { readonly kind: 'tool'; readonly call: PendingToolCall }
   | { readonly kind: 'stopped'; readonly stopReason: StopReason };

@@ -1,7 +1,7 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ResponsePart } from '../../protocol/messages.js';
-import { planChecklist, toolEndedLine, toolStartedLine } from './render.js';
-import { AGENT_ACTION_TOOL } from '../../protocol/methods.js';
+import { planChecklist, refusedLine, toolEndedLine, toolStartedLine } from './render.js';
+import { AGENT_ACTION_TOOL, type AgentActionParameters } from '../../protocol/agent-action.js';
 import type { PendingPermission, PendingToolCall } from './turn-events.js';
 
 /**
@@ -52,14 +52,19 @@ export class TurnRendering {
 
   /** The `symposium-agent-action` tool call through which VS Code asks the user. */
   permissionPart(permission: PendingPermission): ResponsePart {
+    const parameters: AgentActionParameters = { ...this.describe(permission), action_id: permission.actionId };
+    return { type: 'tool_call', toolCallId: permission.toolCall.toolCallId, toolName: AGENT_ACTION_TOOL, parameters: { ...parameters } };
+  }
+
+  /** The line that tells the person an action was refused because nobody could be asked. */
+  refusedPart(permission: PendingPermission): ResponsePart {
+    return { type: 'text', value: refusedLine(this.describe(permission)) };
+  }
+
+  private describe(permission: PendingPermission): { kind: string; title: string; raw_input: unknown } {
     const { toolCall } = permission;
     if (toolCall.title) this.titles.set(toolCall.toolCallId, toolCall.title);
-    return {
-      type: 'tool_call',
-      toolCallId: toolCall.toolCallId,
-      toolName: AGENT_ACTION_TOOL,
-      parameters: { kind: toolCall.kind ?? 'other', title: this.titleOf(toolCall.toolCallId), raw_input: toolCall.rawInput ?? null },
-    };
+    return { kind: toolCall.kind ?? 'other', title: this.titleOf(toolCall.toolCallId), raw_input: toolCall.rawInput ?? null };
   }
 
   /** A bridged VS Code tool call, which VS Code runs (and confirms) itself. */

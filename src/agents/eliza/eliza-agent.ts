@@ -1,7 +1,7 @@
 import { asyncScheduler, concatMap, defer, from, map, of, timer, type Observable, type SchedulerLike } from 'rxjs';
 import type { AgentSession, AgentStream, TurnInput } from '../agent-stream.js';
-import type { Message, ResponsePart, ToolDefinition } from '../../protocol/messages.js';
-import { AGENT_ACTION_TOOL } from '../../protocol/methods.js';
+import type { Message, ResponsePart, ToolDefinition, ToolResultPart } from '../../protocol/messages.js';
+import { AGENT_ACTION_TOOL, isApprovalOf, newActionId, type AgentActionParameters } from '../../protocol/agent-action.js';
 import { parseCommand, type ElizaCommand } from './commands.js';
 import { elizaRespond, initialElizaState, type ElizaState, type ReassemblyChoice } from './engine.js';
 
@@ -28,10 +28,7 @@ export class ElizaAgent implements AgentStream {
 const NO_TEXT_REPLY = 'I can only read words. Please tell me, in words, what is on your mind.';
 
 /** A tool call Eliza made and is waiting to see answered. */
-interface WaitingCall {
-  readonly toolCallId: string;
-  readonly kind: 'tool' | 'permission';
-}
+type WaitingCall = { readonly toolCallId: string } & ({ readonly kind: 'tool' } | { readonly kind: 'permission'; readonly actionId: string });
 
 class ElizaSession implements AgentSession {
   /** Eliza's state after the exchanges the consumer accepted; a discarded exchange rolls back to it. */
@@ -55,7 +52,8 @@ class ElizaSession implements AgentSession {
       // A call that the consumer answered gets its reply; one it dropped (rejected, cancelled) gets none.
       const result = waiting === undefined || input.canceled ? undefined : resultFor(waiting.toolCallId, input.newMessages);
       if (waiting !== undefined && result !== undefined) {
-        return this.stream(waiting.kind === 'permission' ? 'Permission granted.' : `OK: ${result}`);
+        if (waiting.kind === 'tool') return this.stream(`OK: ${textOfResult(result)}`);
+        return this.stream(isApprovalOf(waiting.actionId, result) ? 'Permission granted.' : 'Permission refused.');
       }
       const users = input.newMessages.filter((m) => m.role === 'user' && !m.content.every((p) => p.type === 'tool_result'));
       // Every user message is heard, so that a conversation first seen with history (a restarted bridge)
@@ -89,17 +87,26 @@ class ElizaSession implements AgentSession {
         return this.stream(`I cannot use ${command.name}: ${command.problem}.`);
       case 'use-tool':
         if (!offered.includes(command.name)) return this.stream(`There is no tool named ${command.name}.`);
-        return this.call('tool', command.name, command.input);
-      case 'request-permission':
-        return this.call('permission', AGENT_ACTION_TOOL, { kind: 'other', title: command.title, raw_input: null });
+        return this.call(command.name, command.input);
+      case 'request-permission': {
+        if (!tools.some((t) => t.name === AGENT_ACTION_TOOL)) return this.stream(`I cannot ask you whether to ${command.title}: this chat offers no tools (as in Ask mode), so I will not.`);
+        const parameters: AgentActionParameters = { kind: 'other', title: command.title, raw_input: null, action_id: newActionId() };
+        const toolCallId = this.nextCallId();
+        this.waiting = { toolCallId, kind: 'permission', actionId: parameters.action_id };
+        return of({ type: 'tool_call', toolCallId, toolName: AGENT_ACTION_TOOL, parameters: { ...parameters } });
+      }
     }
   }
 
-  /** Ends the response on a tool call; the next request answers it. */
-  private call(kind: WaitingCall['kind'], toolName: string, parameters: Record<string, unknown>): Observable<ResponsePart> {
-    const toolCallId = `eliza-call-${++this.calls}`;
-    this.waiting = { toolCallId, kind };
+  /** Ends the response on a call of a consumer's tool; the next request answers it. */
+  private call(toolName: string, parameters: Record<string, unknown>): Observable<ResponsePart> {
+    const toolCallId = this.nextCallId();
+    this.waiting = { toolCallId, kind: 'tool' };
     return of({ type: 'tool_call', toolCallId, toolName, parameters });
+  }
+
+  private nextCallId(): string {
+    return `eliza-call-${++this.calls}`;
   }
 
   close(): void {}
@@ -113,16 +120,16 @@ class ElizaSession implements AgentSession {
   }
 }
 
-/** The text of the tool result for `toolCallId` among the messages, if there is one. */
-function resultFor(toolCallId: string, messages: readonly Message[]): string | undefined {
+/** The tool result for `toolCallId` among the messages, if there is one. */
+function resultFor(toolCallId: string, messages: readonly Message[]): ToolResultPart | undefined {
   for (const message of messages) {
-    for (const part of message.content) {
-      if (part.type === 'tool_result' && part.toolCallId === toolCallId) {
-        return part.result.map((r) => (r.type === 'text' ? r.value : `[${r.mimeType}]`)).join('');
-      }
-    }
+    for (const part of message.content) if (part.type === 'tool_result' && part.toolCallId === toolCallId) return part;
   }
   return undefined;
+}
+
+function textOfResult(result: ToolResultPart): string {
+  return result.result.map((r) => (r.type === 'text' ? r.value : `[${r.mimeType}]`)).join('');
 }
 
 function textOf(message: Message): string {

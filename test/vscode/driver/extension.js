@@ -13,6 +13,8 @@ const VENDOR = 'symposium';
 const ELIZA = 'symposium-eliza';
 const SCRIPTED = 'symposium-agent-scripted';
 const AGENT_ACTION_TOOL = 'symposium-agent-action';
+/** What the confirmed tool returns (src/protocol/agent-action.ts), for hosts without a dialog to answer. */
+const approvalOf = (call) => `The user allowed this action (${call.input.action_id}).`;
 const ECHO_TOOL = 'driver_echo';
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -352,7 +354,7 @@ const SCENARIOS = [
           'no confirmation dialog mentioning "touch x" was answered Yes',
         );
       } else {
-        content = [new vscode.LanguageModelTextPart('The user approved.')];
+        content = [new vscode.LanguageModelTextPart(approvalOf(call))];
       }
       c.note('toolResult', content.map((p) => p.value));
       history.push(assistantMessage(first));
@@ -453,7 +455,7 @@ const SCENARIOS = [
         const dialogs = c.note('dialogs', readDialogs(env));
         c.ok(dialogs.some((d) => d.text.includes('touch y') && d.clicked === 'Yes'), 'no confirmation dialog mentioning "touch y" was answered Yes');
       } else {
-        content = [new vscode.LanguageModelTextPart('The user approved.')];
+        content = [new vscode.LanguageModelTextPart(approvalOf(call))];
       }
       history.push(assistantMessage(first));
       history.push(vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(call.callId, content)]));

@@ -1,0 +1,43 @@
+/**
+ * `symposium-lm chat`, the README's main job: the CLI plays VS Code against the built bridge. Permission
+ * questions need a terminal; `script` (util-linux) gives the CLI one.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { elizaRespond, initialElizaState } from '../../src/agents/eliza/engine.js';
+import { CLI } from './agent-bridge.js';
+
+const run = promisify(execFile);
+
+test('chat -p sends one message and prints the reply', async () => {
+  const { stdout } = await run(process.execPath, [CLI, 'chat', '--deterministic', '-p', 'I am worried about my exams'], { timeout: 20_000 });
+  expect(stdout.trim()).toBe(elizaRespond(initialElizaState(), 'I am worried about my exams', { kind: 'cycle' }).reply);
+});
+
+test('without a terminal nobody can be asked: the agent is told no, and the reply says so', async () => {
+  const { stdout } = await run(process.execPath, [CLI, 'chat', '--deterministic', '-p', 'request permission delete x'], { timeout: 20_000 });
+  expect(stdout).toContain('I cannot ask you whether to delete x');
+});
+
+/** Runs `chat` in a terminal (`script` gives it one), types `input`, and resolves with what it printed. */
+function inTerminal(input: string): Promise<string> {
+  const child = spawn('script', ['-qec', `${process.execPath} ${CLI} chat --deterministic`, '/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const out: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+  child.stdin.end(input);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  return new Promise((resolve) =>
+    child.once('close', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(out).toString('utf8'));
+    }),
+  );
+}
+
+test('in a terminal the question is asked; yes allows, no rejects', async () => {
+  // Typed lines: a message, the answer to its question, a second message, its answer, then end of input.
+  const printed = await inTerminal('request permission delete x\ny\nrequest permission delete y\nn\n');
+  expect(printed).toContain('Allow the agent to delete x? [y/N] Permission granted.');
+  expect(printed).toContain('Allow the agent to delete y? [y/N]');
+  expect(printed).not.toContain('Permission refused');
+});
