@@ -5,17 +5,33 @@
  * it is history; Cline appends `<environment_details>` to each request. The user's words stay the same.
  */
 
-/** Blocks consumers add to a user message; a message of nothing else carries no words of the user. */
-const CONTEXT_TAGS: ReadonlySet<string> = new Set([
-  // Copilot Chat (prompt-tsx `Tag`s of its agent prompts)
+/** Blocks Copilot Chat adds to user messages (prompt-tsx `Tag`s of its agent prompts, 0.67). */
+const COPILOT_TAGS: ReadonlySet<string> = new Set([
   'attachments',
+  'availableDeferredTools',
   'context',
   'conversation-summary',
+  'customizationsUpdate',
   'editorContext',
   'environment_info',
+  'memoryGuidelines',
+  'memoryInstructions',
+  'memoryScopes',
+  'modeInstructions',
+  'notebookFormatInstructions',
   'reminderInstructions',
+  'repoMemory',
+  'sessionMemory',
+  'todoList',
+  'toolReferences',
+  'userMemory',
   'userPreferences',
   'workspace_info',
+]);
+
+/** Blocks consumers add to a user message; a message of nothing else carries no words of the user. */
+const CONTEXT_TAGS: ReadonlySet<string> = new Set([
+  ...COPILOT_TAGS,
   // Cline
   'environment_details',
 ]);
@@ -39,7 +55,37 @@ export function splitConsumerText(text: string): ConsumerText {
     const around = [text.slice(0, open), text.slice(close + USER_REQUEST_CLOSE.length)].map((s) => s.trim()).filter((s) => s !== '');
     return { request: text.slice(open + USER_REQUEST_OPEN.length, close).trim(), context: around };
   }
-  return stripContextBlocks(text);
+  return copilotContextOnly(text) ?? stripContextBlocks(text);
+}
+
+/**
+ * A message made only of top-level tag blocks, one of them Copilot's, is Copilot's context (its global
+ * context message: environment, workspace, memories…), whatever other tags it has that are not known
+ * here yet. Other consumers' blocks do not count: Cline wraps the user's words in `<task>`.
+ */
+function copilotContextOnly(text: string): ConsumerText | undefined {
+  const blocks: string[] = [];
+  let copilots = false;
+  let at = skipSpace(text, 0);
+  while (at < text.length) {
+    OPEN_TAG.lastIndex = at;
+    const open = text[at] === '<' ? OPEN_TAG.exec(text) : null;
+    const tag = open?.[1];
+    if (open === null || tag === undefined) return undefined;
+    const closeTag = `</${tag}>`;
+    const close = text.indexOf(closeTag, at + open[0].length);
+    if (close < 0) return undefined;
+    copilots ||= COPILOT_TAGS.has(tag);
+    blocks.push(text.slice(at, close + closeTag.length));
+    at = skipSpace(text, close + closeTag.length);
+  }
+  return copilots ? { request: '', context: blocks } : undefined;
+}
+
+function skipSpace(text: string, from: number): number {
+  let at = from;
+  while (at < text.length && /\s/.test(text[at]!)) at++;
+  return at;
 }
 
 /**

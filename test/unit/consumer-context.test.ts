@@ -23,6 +23,24 @@ describe('splitConsumerText', () => {
     expect(splitConsumerText('<environment_info>Linux</environment_info>\n<workspace_info x="1">a.ts</workspace_info>').request).toBe('');
   });
 
+  test("Copilot's own context message is context whole, blocks not seen before included (memories, new tags)", () => {
+    const text = [
+      '<environment_info>\nThe user\'s current OS is: Linux\n</environment_info>',
+      '<workspace_info>\nfolders\n</workspace_info>',
+      '<userMemory>\nNo user preferences or notes saved yet.\n</userMemory>',
+      '<sessionMemory>\nEmpty\n</sessionMemory>',
+      '<repoMemory>\nEmpty\n</repoMemory>',
+      '<someBlockOfCopilot1_0 scope="x">\nanything\n</someBlockOfCopilot1_0>',
+    ].join('\n');
+    expect(splitConsumerText(text).request).toBe('');
+    expect(splitConsumerText(text).context).toHaveLength(6);
+  });
+
+  test('blocks of tags no consumer is known for are the user\'s, and so is Cline\'s <task>', () => {
+    expect(splitConsumerText('<div>\nhello\n</div>\n<p>x</p>').request).toBe('<div>\nhello\n</div>\n<p>x</p>');
+    expect(splitConsumerText('<task>\nfix it\n</task>\n<environment_details>\nx\n</environment_details>').request).toBe('<task>\nfix it\n</task>');
+  });
+
   test('an unclosed context tag is kept as the user wrote it', () => {
     expect(splitConsumerText('see <context> here')).toEqual({ request: 'see <context> here', context: [] });
   });
