@@ -123,6 +123,14 @@ describe('acpTurnToParts', () => {
     });
   });
 
+  test("the agent's context usage becomes a usage data part, as Copilot's context meter reads it", () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const events = cold('u-s', { u: update({ sessionUpdate: 'usage_update', used: 53000, size: 200000 }), s: stopped });
+      const usage = Buffer.from(JSON.stringify({ prompt_tokens: 53000, completion_tokens: 0, total_tokens: 53000 })).toString('base64');
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('u-|', { u: { type: 'data', mimeType: 'usage', data: usage } });
+    });
+  });
+
   test('a plan becomes a checklist when it changes, and unknown updates are ignored', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const plan = (first: 'in_progress' | 'completed'): AcpTurnEvent =>

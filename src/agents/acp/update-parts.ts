@@ -39,6 +39,8 @@ export class TurnRendering {
         const status = update.status;
         return status === 'completed' || status === 'failed' ? this.end(update.toolCallId, status, update.content) : [];
       }
+      case 'usage_update':
+        return [usagePart(update.used)];
       case 'plan': {
         const checklist = planChecklist(update.entries);
         if (checklist === this.lastPlan) return [];
@@ -81,4 +83,14 @@ export class TurnRendering {
   private titleOf(id: string): string {
     return this.titles.get(id) ?? 'tool call';
   }
+}
+
+/**
+ * How full the agent's context is, as Copilot reads a model's usage for its context meter: a data part
+ * of its `usage` kind with OpenAI-style token counts (a bookkeeping part: no consumer shows it as content).
+ */
+function usagePart(used: number): ResponsePart {
+  const tokens = Math.max(0, Math.round(used));
+  const usage = { prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens };
+  return { type: 'data', mimeType: 'usage', data: Buffer.from(JSON.stringify(usage)).toString('base64') };
 }
