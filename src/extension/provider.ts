@@ -11,6 +11,7 @@ import { BridgeExitedError, type BridgeProcess } from './bridge-process.js';
 import { fromWireResponsePart, toWireContent, toWireRequest, type ConvertOptions, type ResponsePartFactory } from './convert.js';
 import type { ExtensionLog } from './log.js';
 import { findModel, modelsOf, type ModelEntry, type ModelSettings } from './models.js';
+import { sideRequestAnswer } from './side-requests.js';
 
 /** `LanguageModelThinkingPart` is a proposed API: present in some VS Code builds, absent in others. */
 type ThinkingPartClass = new (value: string | string[], id?: string, metadata?: { readonly [key: string]: unknown }) => object;
@@ -52,6 +53,12 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
     if (entry === undefined) throw vscode.LanguageModelError.NotFound(`Symposium has no model "${model.id}" (any more): check the symposium.agents setting.`);
     const request = toWireRequest(messages, options, this.convertOptions());
     log.debug(`request to ${model.id}: ${request.messages.length} messages, ${request.options.tools?.length ?? 0} tools`);
+    const answer = sideRequestAnswer(request.messages);
+    if (answer !== undefined) {
+      log.debug(`answered a side request (the chat's title) without the agent`);
+      progress.report(new vscode.LanguageModelTextPart(answer));
+      return;
+    }
     const factory = responsePartFactory();
     try {
       await bridge.provideChatResponse(
