@@ -13,6 +13,7 @@ import { hostResolveContext } from './extension/agent-catalog.js';
 import { runManageAgents } from './extension/manage-agents.js';
 import { agentKey, agentsOfSettings, VENDOR, type ModelSettings } from './extension/models.js';
 import type { AgentInfo } from './protocol/messages.js';
+import { isConsumerToolsChoice, type ConsumerToolsChoice } from './extension/offered-tools.js';
 import { isContextPolicy, type ContextPolicy } from './history/context-policy.js';
 import { SymposiumChatProvider } from './extension/provider.js';
 
@@ -33,6 +34,10 @@ export function activate(context: vscode.ExtensionContext): void {
   const contextPolicy = (): ContextPolicy => {
     const policy = config().get<string>('contextPolicy', 'user');
     return isContextPolicy(policy) ? policy : 'user';
+  };
+  const consumerTools = (): ConsumerToolsChoice => {
+    const choice = config().get<string>('consumerTools', 'all');
+    return isConsumerToolsChoice(choice) ? choice : 'all';
   };
   const log = createExtensionLog(channel, logLevel);
   // What the bridge learned about agents (their models, …), kept across reloads so the picker has it at once.
@@ -58,7 +63,7 @@ export function activate(context: vscode.ExtensionContext): void {
     const enabled = config().get<boolean>('enableExperimentalLM', false);
     if (enabled && registration === undefined) {
       readAgents(config(), log, true);
-      provider = new SymposiumChatProvider({ bridge, settings, log });
+      provider = new SymposiumChatProvider({ bridge, settings, consumerTools, log });
       registration = vscode.Disposable.from(vscode.lm.registerLanguageModelChatProvider(VENDOR, provider), registerAgentActionTool(), provider);
       log.info('language models registered (symposium.enableExperimentalLM is on)');
     } else if (!enabled) {

@@ -11,6 +11,8 @@ import { BridgeExitedError, type BridgeProcess } from './bridge-process.js';
 import { fromWireResponsePart, toWireContent, toWireRequest, type ConvertOptions, type ResponsePartFactory } from './convert.js';
 import type { ExtensionLog } from './log.js';
 import { findModel, modelsOf, type ModelEntry, type ModelSettings } from './models.js';
+import { offeredTools, type ConsumerToolsChoice } from './offered-tools.js';
+import { requestRecorder } from './request-recorder.js';
 import { sideRequestAnswer } from './side-requests.js';
 
 /** `LanguageModelThinkingPart` is a proposed API: present in some VS Code builds, absent in others. */
@@ -23,11 +25,14 @@ export function thinkingPartClass(): ThinkingPartClass | undefined {
 export interface ProviderDeps {
   readonly bridge: BridgeProcess;
   readonly settings: () => ModelSettings;
+  /** Which of the consumer's tools reach agents (`symposium.consumerTools`). */
+  readonly consumerTools: () => ConsumerToolsChoice;
   readonly log: ExtensionLog;
 }
 
 export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<vscode.LanguageModelChatInformation>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
+  private readonly record = requestRecorder(process.env.SYMPOSIUM_RECORD_REQUESTS);
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
 
   constructor(private readonly deps: ProviderDeps) {}
@@ -51,8 +56,17 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
     const { bridge, log } = this.deps;
     const entry = findModel(this.deps.settings(), model.id);
     if (entry === undefined) throw vscode.LanguageModelError.NotFound(`Symposium has no model "${model.id}" (any more): check the symposium.agents setting.`);
-    const request = toWireRequest(messages, options, this.convertOptions());
+    const converted = toWireRequest(messages, options, this.convertOptions());
+    const tools = converted.options.tools === undefined ? undefined : offeredTools(converted.options.tools, this.deps.consumerTools());
+    const request = { ...converted, options: { ...converted.options, ...(tools === undefined ? {} : { tools }) } };
     log.debug(`request to ${model.id}: ${request.messages.length} messages, ${request.options.tools?.length ?? 0} tools`);
+    this.record?.({
+      modelId: model.id,
+      messages: request.messages,
+      tools: request.options.tools?.map((t) => t.name) ?? [],
+      modelOptionKeys: Object.keys(options.modelOptions ?? {}),
+      modelConfiguration: (options as { modelConfiguration?: unknown }).modelConfiguration,
+    });
     const answer = sideRequestAnswer(request.messages);
     if (answer !== undefined) {
       log.debug(`answered a side request (the chat's title) without the agent`);

@@ -299,7 +299,7 @@ describe('package.json, the extension manifest', () => {
     expect(pkg.contributes.languageModelTools[0]).toMatchObject({ canBeReferencedInPrompt: true, toolReferenceName: expect.stringMatching(/^[\w-]+$/) as unknown });
     expect(pkg.contributes.commands.map((c) => c.command).sort()).toEqual(['symposium.manageAgents', 'symposium.restartBridge', 'symposium.showLog']);
     const settings = pkg.contributes.configuration.properties;
-    expect(Object.keys(settings).sort()).toEqual(['symposium.agents', 'symposium.contextPolicy', 'symposium.eliza.deterministic', 'symposium.enableExperimentalLM', 'symposium.logLevel']);
+    expect(Object.keys(settings).sort()).toEqual(['symposium.agents', 'symposium.consumerTools', 'symposium.contextPolicy', 'symposium.eliza.deterministic', 'symposium.enableExperimentalLM', 'symposium.logLevel']);
     // The setting's values are the bridge's --context policies.
     expect(settings['symposium.contextPolicy']!.enum).toEqual([...CONTEXT_POLICIES]);
     expect(settings['symposium.contextPolicy']!.default).toBe('user');
