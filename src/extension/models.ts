@@ -4,7 +4,7 @@
  * `vscode`): the adapter reads the settings and hands them in, with `which` and the environment.
  */
 import { ELIZA_MODEL } from '../agents/models.js';
-import type { AgentDefinition, AgentInfo, ModelInformation, SessionConfig } from '../protocol/messages.js';
+import type { AgentConfigOption, AgentDefinition, AgentInfo, ModelInformation, SessionConfig } from '../protocol/messages.js';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../history/fingerprint.js';
 import { BUILTIN_AGENTS, commandLine, findBuiltin, resolveBuiltin, type BuiltinOverrides, type CatalogEntry, type ResolveContext } from './agent-catalog.js';
@@ -32,7 +32,19 @@ export type ConfiguredAgent =
   | ({ readonly kind: 'builtin'; readonly index: number; readonly id: string; readonly entry: CatalogEntry } & BuiltinOverrides);
 
 /** What VS Code gets for each model: the protocol's information plus the picker flag. */
-export type ModelEntry = ModelInformation & { readonly isUserSelectable: true; readonly detail?: string; readonly tooltip?: string };
+export type ModelEntry = ModelInformation & {
+  readonly isUserSelectable: true;
+  readonly detail?: string;
+  readonly tooltip?: string;
+  /** Per-model options in the picker (VS Code 1.139 reads it from the model information; not yet in its typings). */
+  readonly configurationSchema?: ConfigurationSchema;
+};
+
+/** A JSON schema of the options VS Code shows for a model: each enum property becomes a choice in the picker. */
+export interface ConfigurationSchema {
+  readonly type: 'object';
+  readonly properties: Record<string, { type: 'string'; title: string; enum: string[]; enumItemLabels: string[]; enumDescriptions: string[]; default: string; group: 'navigation' }>;
+}
 
 /** A model and the agent behind it. */
 export interface ModelWithAgent {
@@ -198,6 +210,7 @@ function agentModels(agent: AgentSetting, learned: ModelSettings['learned']): Mo
     version: '1.0.0',
     ...AGENT_LIMITS,
     ...(info?.contextWindow === undefined ? {} : { maxInputTokens: info.contextWindow }),
+    ...(info?.options === undefined || info.options.length === 0 ? {} : { configurationSchema: configurationSchemaOf(info.options) }),
     capabilities: { toolCalling: true, imageInput: info?.imageInput ?? false },
     isUserSelectable: true,
     detail: 'ACP agent',
@@ -210,13 +223,47 @@ function agentModels(agent: AgentSetting, learned: ModelSettings['learned']): Mo
       ...base,
       id: `${base.id}/${choice.value}`,
       name: `${agent.name} · ${choice.name}`,
-      family: choice.value,
+      // Not the model's own name: Copilot picks prompts by family (claude…, gemini…, gpt-…, grok…), and ours must stay its default.
+      family: base.family,
       detail: choice.value === models.current ? 'ACP agent (its default model)' : 'ACP agent',
       tooltip: choice.description === undefined || choice.description === '' ? base.tooltip : `${choice.description} (${base.tooltip})`,
     },
     agent: definition,
     config: { [models.configId]: choice.value },
   }));
+}
+
+/** The agent's select options as per-model options: shown next to the model name, set per request. */
+export function configurationSchemaOf(options: readonly AgentConfigOption[]): ConfigurationSchema {
+  const properties: ConfigurationSchema['properties'] = {};
+  for (const option of options) {
+    properties[option.configId] = {
+      type: 'string',
+      title: option.name,
+      enum: option.choices.map((c) => c.value),
+      enumItemLabels: option.choices.map((c) => c.name),
+      enumDescriptions: option.choices.map((c) => c.description ?? ''),
+      default: option.current,
+      group: 'navigation',
+    };
+  }
+  return { type: 'object', properties };
+}
+
+/**
+ * The session config a request sets: the entry's model, then the person's choices among the agent's
+ * options (VS Code's `modelConfiguration`), only those the agent offers and with values it offers.
+ */
+export function requestConfig(entry: ModelWithAgent, modelConfiguration: unknown): SessionConfig | undefined {
+  const schema = entry.model.configurationSchema;
+  const chosen: Record<string, string> = {};
+  if (schema !== undefined && typeof modelConfiguration === 'object' && modelConfiguration !== null) {
+    for (const [configId, value] of Object.entries(modelConfiguration)) {
+      if (typeof value === 'string' && schema.properties[configId]?.enum.includes(value) === true) chosen[configId] = value;
+    }
+  }
+  const config = { ...chosen, ...entry.config };
+  return Object.keys(config).length === 0 ? undefined : config;
 }
 
 /**

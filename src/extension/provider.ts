@@ -10,7 +10,7 @@ import { countTokens } from '../tokens/count.js';
 import { BridgeExitedError, type BridgeProcess } from './bridge-process.js';
 import { fromWireResponsePart, toWireContent, toWireRequest, type ConvertOptions, type ResponsePartFactory } from './convert.js';
 import type { ExtensionLog } from './log.js';
-import { findModel, modelsOf, type ModelEntry, type ModelSettings } from './models.js';
+import { findModel, modelsOf, requestConfig, type ModelEntry, type ModelSettings } from './models.js';
 import { offeredTools, type ConsumerToolsChoice } from './offered-tools.js';
 import { requestRecorder } from './request-recorder.js';
 import { sideRequestAnswer } from './side-requests.js';
@@ -73,10 +73,12 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
       progress.report(new vscode.LanguageModelTextPart(answer));
       return;
     }
+    // The person's per-model options (VS Code 1.139's `modelConfiguration`, absent from older typings and hosts).
+    const config = requestConfig(entry, (options as { modelConfiguration?: unknown }).modelConfiguration);
     const factory = responsePartFactory();
     try {
       await bridge.provideChatResponse(
-        { modelId: model.id, messages: request.messages, agent: entry.agent, options: request.options, ...(entry.config === undefined ? {} : { config: entry.config }) },
+        { modelId: model.id, messages: request.messages, agent: entry.agent, options: request.options, ...(config === undefined ? {} : { config }) },
         (part) => {
           if (token.isCancellationRequested) return;
           const converted = fromWireResponsePart(part, factory);

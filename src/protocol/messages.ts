@@ -119,6 +119,10 @@ export type ResponsePart = t.TypeOf<typeof ResponsePart>;
 export const AgentModelChoice = t.intersection([t.type({ value: t.string, name: t.string }), t.partial({ description: t.string })], 'AgentModelChoice');
 export type AgentModelChoice = t.TypeOf<typeof AgentModelChoice>;
 
+/** A select session config option of an agent: its id, name, current value and choices. */
+export const AgentConfigOption = t.type({ configId: t.string, name: t.string, current: t.string, choices: t.array(AgentModelChoice) }, 'AgentConfigOption');
+export type AgentConfigOption = t.TypeOf<typeof AgentConfigOption>;
+
 /** What the bridge learned about an agent from `initialize`, its sessions and their updates. */
 export const AgentInfo = t.intersection(
   [
@@ -128,6 +132,8 @@ export const AgentInfo = t.intersection(
       models: t.type({ configId: t.string, current: t.string, choices: t.array(AgentModelChoice) }),
       /** The context window the agent reported (`usage_update.size`), in tokens. */
       contextWindow: t.number,
+      /** Its other select config options (mode, thought level, …): per-model options in the picker. */
+      options: t.array(AgentConfigOption),
     }),
   ],
   'AgentInfo',

@@ -163,13 +163,28 @@ describe("the agent's models", () => {
     for (let waited = 0; infos.length < 2 && waited < 2000; waited += 20) await sleep(20);
     expect(infos.at(-1)).toEqual({
       agent,
-      info: { imageInput: false, models: { configId: 'model', current: 'fast', choices: [{ value: 'fast', name: 'Model fast' }, { value: 'deep', name: 'Model deep' }] } },
+      info: { imageInput: false, models: { configId: 'model', current: 'fast', choices: [{ value: 'fast', name: 'Model fast' }, { value: 'deep', name: 'Model deep' }] }, options: [] },
     });
     const asked: Message[] = [user('say hi')];
     const hi = await bridge.client.collectChatResponse({ modelId: 'm', messages: asked, agent, config: { model: 'deep' } });
     const now = await bridge.client.collectChatResponse({ modelId: 'm', messages: [...asked, replied(hi), user('model')], agent, config: { model: 'deep' } });
     expect(textOfParts(now)).toBe('deep');
     expect(await bridge.logged(/set_config_option model=deep/)).toMatch(/set_config_option model=deep/);
+  });
+
+  test("its other options (a mode) are reported too, and a request's config sets them", async () => {
+    const agent = scripted('--models', 'fast,deep', '--modes', 'ask,code');
+    const bridge = startBridge([]);
+    const infos: AgentInfoParams[] = [];
+    bridge.client.onAgentInfo((params) => infos.push(params));
+    expect(textOfParts(await bridge.chat([user('mode')], agent))).toBe('ask');
+    for (let waited = 0; infos.length < 2 && waited < 2000; waited += 20) await sleep(20);
+    expect(infos.at(-1)?.info.options).toEqual([{ configId: 'mode', name: 'Mode', current: 'ask', choices: [{ value: 'ask', name: 'Mode ask' }, { value: 'code', name: 'Mode code' }] }]);
+    const asked: Message[] = [user('say hi')];
+    const hi = await bridge.client.collectChatResponse({ modelId: 'm', messages: asked, agent, config: { model: 'fast', mode: 'code' } });
+    const now = await bridge.client.collectChatResponse({ modelId: 'm', messages: [...asked, replied(hi), user('mode')], agent, config: { model: 'fast', mode: 'code' } });
+    expect(textOfParts(now)).toBe('code');
+    expect(await bridge.logged(/set_config_option mode=code/)).toMatch(/set_config_option mode=code/);
   });
 
   test('a model the agent refuses fails the turn, saying so', async () => {

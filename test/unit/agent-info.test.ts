@@ -48,8 +48,20 @@ describe('AgentInfoState', () => {
     state.learnUsage({ size: 0 });
     expect(reports).toEqual([
       { imageInput: true },
-      { imageInput: true, models: { configId: 'model', current: 'a', choices: [{ value: 'a', name: 'A' }] } },
-      { imageInput: true, models: { configId: 'model', current: 'a', choices: [{ value: 'a', name: 'A' }] }, contextWindow: 200_000 },
+      { imageInput: true, models: { configId: 'model', current: 'a', choices: [{ value: 'a', name: 'A' }] }, options: [] },
+      { imageInput: true, models: { configId: 'model', current: 'a', choices: [{ value: 'a', name: 'A' }] }, options: [], contextWindow: 200_000 },
+    ]);
+  });
+
+  test("an agent's other select options (its mode, thought level) are learned for the picker's per-model options", () => {
+    const reports: AgentInfo[] = [];
+    const state = new AgentInfoState((info) => reports.push(info));
+    state.learnConfigOptions([
+      { id: 'mode', name: 'Mode', category: 'mode', type: 'select', currentValue: 'ask', options: [{ value: 'ask', name: 'Ask' }, { value: 'code', name: 'Code', description: 'Edits files' }] },
+      { id: 'fast', name: 'Fast', type: 'boolean', currentValue: true },
+    ]);
+    expect(reports).toEqual([
+      { imageInput: false, options: [{ configId: 'mode', name: 'Mode', current: 'ask', choices: [{ value: 'ask', name: 'Ask' }, { value: 'code', name: 'Code', description: 'Edits files' }] }] },
     ]);
   });
 });

@@ -4,7 +4,7 @@ import { confirmationMessage, AGENT_ACTION_TOOL, CONFIRMATION_TITLE, invocationR
 import { approvalText } from '../../src/protocol/agent-action.js';
 import { createExtensionLog } from '../../src/extension/log.js';
 import { BUILTIN_AGENTS, commandLine, findBuiltin, launchOf, type ResolveContext } from '../../src/extension/agent-catalog.js';
-import { agentKey, agentModelId, agentsOfSettings, findModel, modelsOf, parseAgentSettings, VENDOR } from '../../src/extension/models.js';
+import { agentKey, requestConfig, agentModelId, agentsOfSettings, findModel, modelsOf, parseAgentSettings, VENDOR } from '../../src/extension/models.js';
 import type { LogLevel } from '../../src/log.js';
 import { CONTEXT_POLICIES } from '../../src/history/context-policy.js';
 
@@ -192,6 +192,23 @@ describe('modelsOf', () => {
     expect(findModel(settings, 'symposium-agent-scripted')).toMatchObject({ agent: plain!.agent });
     expect(findModel(settings, 'symposium-agent-scripted')?.config).toBeUndefined();
     expect(findModel(settings, 'symposium-agent-scripted/deep')?.config).toEqual({ model: 'deep' });
+  });
+
+  test("an agent's other options become per-model options in the picker, and a request sets only what the agent offers", () => {
+    const [, plain] = modelsOf({ agents, elizaDeterministic: false });
+    const mode = { configId: 'mode', name: 'Mode', current: 'ask', choices: [{ value: 'ask', name: 'Ask' }, { value: 'code', name: 'Code', description: 'Edits files' }] };
+    const learned = new Map([[agentKey(plain!.agent), { imageInput: false, models: { configId: 'model', current: 'fast', choices: [{ value: 'fast', name: 'Fast' }] }, options: [mode] }]]);
+    const [, entry] = modelsOf({ agents, elizaDeterministic: false, learned });
+    expect(entry!.model.configurationSchema).toEqual({
+      type: 'object',
+      properties: { mode: { type: 'string', title: 'Mode', enum: ['ask', 'code'], enumItemLabels: ['Ask', 'Code'], enumDescriptions: ['', 'Edits files'], default: 'ask', group: 'navigation' } },
+    });
+    expect(requestConfig(entry!, { mode: 'code' })).toEqual({ mode: 'code', model: 'fast' });
+    // Values and options the agent does not offer, and the entry's own model, are not the consumer's to change.
+    expect(requestConfig(entry!, { mode: 'yolo', sandbox: 'off', model: 'other' })).toEqual({ model: 'fast' });
+    expect(requestConfig(entry!, undefined)).toEqual({ model: 'fast' });
+    // Copilot picks its prompts by model family: the agent's model names must not leak into it.
+    expect(entry!.model.family).toBe('acp-agent');
   });
 
   test("learned information is keyed by a digest of the agent's definition, never its env values", () => {

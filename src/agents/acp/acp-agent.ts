@@ -8,7 +8,7 @@ import { AgentProcess } from './agent-process.js';
 import { AcpSession, type AcpSessionOptions, type OpenedSession, type SessionHost } from './acp-session.js';
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
 import type { AgentInfo } from '../../protocol/messages.js';
-import { AgentInfoState, modelsOf } from './agent-info.js';
+import { AgentInfoState, currentValuesOf } from './agent-info.js';
 
 export interface AcpAgentOptions extends AcpSessionOptions {
   /** Where sessions run: the user's workspace folder. */
@@ -83,11 +83,10 @@ export class AcpAgent implements AgentStream, SessionHost {
     this.info.learnConfigOptions(configOptions);
     this.sessions.set(sessionId, { session, process, init });
     this.options.agentSessions.rememberAgentSession(conversationId, sessionId);
-    const models = modelsOf(configOptions);
     return {
       sessionId,
       fresh: resumed === undefined,
-      config: new Map(models === undefined ? [] : [[models.configId, models.current]]),
+      config: currentValuesOf(configOptions),
       agent: process.connection.agent,
       images: init.agentCapabilities?.promptCapabilities?.image === true,
       explain: (error) => process.explain(error),

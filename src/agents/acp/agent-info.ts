@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { AgentInfo } from '../../protocol/messages.js';
+import type { AgentConfigOption, AgentInfo } from '../../protocol/messages.js';
 
 /**
  * What the bridge knows about one agent, learned as it goes: image support from `initialize`, its models
@@ -20,8 +20,9 @@ export class AgentInfoState {
   }
 
   learnConfigOptions(options: readonly acp.SessionConfigOption[] | null | undefined): void {
+    if (options == null) return;
     const models = modelsOf(options);
-    if (models !== undefined) this.change({ models });
+    this.change({ ...(models === undefined ? {} : { models }), options: otherOptionsOf(options) });
   }
 
   learnUsage(usage: { readonly size: number }): void {
@@ -39,10 +40,26 @@ export class AgentInfoState {
 /** The model-category select option, its choices flattened out of their groups. */
 export function modelsOf(options: readonly acp.SessionConfigOption[] | null | undefined): AgentInfo['models'] | undefined {
   const option = options?.find((o) => o.category === 'model' && o.type === 'select');
-  if (option === undefined || option.type !== 'select') return undefined;
+  const select = option === undefined ? undefined : selectOption(option);
+  return select === undefined ? undefined : { configId: select.configId, current: select.current, choices: select.choices };
+}
+
+/** The select options other than the model (mode, thought level, …), for the picker's per-model options. */
+export function otherOptionsOf(options: readonly acp.SessionConfigOption[]): AgentConfigOption[] {
+  return options.filter((o) => o.category !== 'model').flatMap((o) => selectOption(o) ?? []);
+}
+
+/** The current value of every select option, by config id: what the session is set to. */
+export function currentValuesOf(options: readonly acp.SessionConfigOption[] | null | undefined): Map<string, string> {
+  return new Map((options ?? []).flatMap((o) => (o.type === 'select' ? [[o.id, o.currentValue] as const] : [])));
+}
+
+function selectOption(option: acp.SessionConfigOption): AgentConfigOption | undefined {
+  if (option.type !== 'select') return undefined;
   const choices = option.options.flatMap((entry) => ('group' in entry ? entry.options : [entry]));
   return {
     configId: option.id,
+    name: option.name,
     current: option.currentValue,
     choices: choices.map((c) => ({ value: c.value, name: c.name, ...(c.description == null ? {} : { description: c.description }) })),
   };
