@@ -11,7 +11,8 @@ import { join } from 'node:path';
 export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE24_VERSION = '24.21.0';
 export const CHROMIUM = '/usr/bin/chromium';
-const DEBIAN_PACKAGES = ['libkrb5-dev', 'libx11-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config', 'chromium'];
+// fonts-noto-color-emoji: the screenshots show the emoji the bridge renders (🔧, ✓) as a person sees them.
+const DEBIAN_PACKAGES = ['libkrb5-dev', 'libx11-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config', 'chromium', 'fonts-noto-color-emoji'];
 
 export const cacheDir = () =>
   process.env.SYMPOSIUM_VSCODE_HOST_CACHE || join(homedir(), '.cache', 'symposium-vscode-host');

@@ -18,12 +18,13 @@
 // The last line printed is `vscode: N passed, N failed`; the exit code is 0 only when every planned scenario passed
 // and no process the run started outlived it.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, closeSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, closeSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureHost } from './host.mjs';
+import { runChatView } from './chat-view.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..');
@@ -32,6 +33,8 @@ const DRIVER_DIR = join(HERE, 'driver');
 const SCRIPTED_AGENT = join(REPO, 'dist', 'test', 'fixtures', 'scripted-agent.js');
 const REPORT_TIMEOUT_MS = Number(process.env.SYMPOSIUM_VSCODE_TIMEOUT_MS || 180_000);
 const RUN_MARKER = 'SYMPOSIUM_VSCODE_RUN';
+/** Screenshots and recorded requests of the Chat view scenarios, kept after the run. */
+const ARTIFACTS = process.env.SYMPOSIUM_VSCODE_ARTIFACTS || join(REPO, 'artifacts', 'vscode');
 
 const t0 = Date.now();
 const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -91,7 +94,7 @@ function scriptedAgent() {
   return SCRIPTED_AGENT;
 }
 
-function settings(reportPath, confirmations) {
+function settings(dirs, confirmations) {
   const only = (process.env.SYMPOSIUM_VSCODE_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
   return {
     'security.workspace.trust.enabled': false,
@@ -107,8 +110,20 @@ function settings(reportPath, confirmations) {
     'symposium.eliza.deterministic': true,
     'symposium.logLevel': 'debug',
     // The scripted ACP agent runs with this Node (20, the project's), not the host's Node 24.
-    'symposium.agents': [{ id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent()] }],
-    'symposiumTest.reportPath': reportPath,
+    // It keeps its sessions in the run dir and resumes them: a window reload continues the same ACP session.
+    'symposium.agents': [
+      {
+        id: 'scripted',
+        name: 'Scripted',
+        command: process.execPath,
+        args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--resume-session', '--state-dir', join(dirs.runDir, 'agent-sessions')],
+      },
+    ],
+    // The Chat view answers through our models without a GitHub sign-in; its side requests (titles) come to them too.
+    'chat.allowAnonymousAccess': true,
+    'chat.byokUtilityModelDefault': 'mainAgent',
+    'remote.autoForwardPorts': false,
+    'symposiumTest.reportPath': dirs.report,
     'symposiumTest.confirmations': confirmations,
     'symposiumTest.only': only,
   };
@@ -123,8 +138,12 @@ function prepareRunDir() {
     workspace: join(runDir, 'workspace'),
     report: join(runDir, 'report.json'),
     dialogs: join(runDir, 'dialogs.json'),
+    promptLog: join(runDir, 'prompts.jsonl'),
+    requests: join(runDir, 'requests.jsonl'),
+    home: join(runDir, 'home'),
+    tmp: join(runDir, 'tmp'),
   };
-  for (const d of [dirs.userData, dirs.extensions, dirs.workspace, join(dirs.userData, 'User')]) mkdirSync(d, { recursive: true });
+  for (const d of [dirs.userData, dirs.extensions, dirs.workspace, dirs.home, dirs.tmp, join(dirs.userData, 'User')]) mkdirSync(d, { recursive: true });
   writeFileSync(join(dirs.workspace, 'README.md'), 'A workspace for the symposium-lm VS Code tests.\n');
   writeFileSync(dirs.dialogs, '[]\n');
   return dirs;
@@ -257,13 +276,17 @@ async function runCodeServer(dirs, vsixPath, state) {
   log('host ready');
   const driverVsix = join(dirs.runDir, 'driver.vsix');
   vsce(DRIVER_DIR, driverVsix);
-  writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings(dirs.report, 'dialog'), null, 2));
+  writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings(dirs, 'dialog'), null, 2));
 
   const env = {
     ...host.env24,
     [RUN_MARKER]: dirs.runDir,
     XDG_CONFIG_HOME: join(dirs.runDir, 'xdg-config'),
     XDG_DATA_HOME: join(dirs.runDir, 'xdg-data'),
+    // Copilot Chat writes ~/.copilot and $TMPDIR/mcp-*: the run's own.
+    HOME: dirs.home,
+    TMPDIR: dirs.tmp,
+    SYMPOSIUM_RECORD_REQUESTS: dirs.requests,
     // No extension gallery: the workbench would look for updates of the built-in extensions (open-vsx); a
     // closed loopback port makes that fail at once, without a name lookup.
     EXTENSIONS_GALLERY: JSON.stringify({ serviceUrl: 'http://127.0.0.1:9/gallery', itemUrl: 'http://127.0.0.1:9/item', resourceUrlTemplate: 'http://127.0.0.1:9/resource' }),
@@ -302,7 +325,7 @@ async function runCodeServer(dirs, vsixPath, state) {
   log('workbench opened; waiting for the driver');
 
   const dialogs = [];
-  return waitForReport(dirs, async () => {
+  const report = await waitForReport(dirs, async () => {
     // Confirmation dialogs (vscode.lm.invokeTool on a tool with confirmationMessages): answer Yes, except for
     // the permission scenario that rejects ("reject me"), which gets Cancel.
     const box = page.locator('.monaco-dialog-box');
@@ -315,6 +338,19 @@ async function runCodeServer(dirs, vsixPath, state) {
     await box.first().getByRole('button', { name: answer, exact: true }).click({ timeout: 5000 });
     await box.first().waitFor({ state: 'detached', timeout: 5000 }).catch(() => {});
   });
+  if (report?.done) {
+    const { elizaRespond, initialElizaState } = await import(join(REPO, 'dist', 'src', 'agents', 'eliza', 'engine.js'));
+    const ctx = {
+      workspace: dirs.workspace,
+      promptLog: dirs.promptLog,
+      artifacts: ARTIFACTS,
+      elizaReply: (text) => elizaRespond(initialElizaState(), text, { kind: 'cycle' }).reply,
+    };
+    report.scenarios.push(...(await runChatView(page, ctx, log)));
+    mkdirSync(ARTIFACTS, { recursive: true });
+    if (existsSync(dirs.requests)) copyFileSync(dirs.requests, join(ARTIFACTS, 'requests.jsonl'));
+  }
+  return report;
 }
 
 /** Polls the report until the driver is done (or the timeout), printing the driver's log as it grows. */
@@ -371,7 +407,7 @@ async function runElectron(dirs, vsixPath, state) {
   const testElectron = await import('@vscode/test-electron');
   const unpacked = join(dirs.runDir, 'extension-under-test');
   run('unzip', ['-q', vsixPath, 'extension/*', '-d', unpacked]);
-  writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings(dirs.report, 'direct'), null, 2));
+  writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings(dirs, 'direct'), null, 2));
   const launchArgs = [
     dirs.workspace,
     '--user-data-dir', dirs.userData,
