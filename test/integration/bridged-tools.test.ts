@@ -327,7 +327,7 @@ describe('tools through Eliza', () => {
 
   test('asks permission only where the consumer can ask the person', async () => {
     const reply = textOfParts(await bridge.chat([user('request permission delete the build folder')], ELIZA, [SEARCH]));
-    expect(reply).toBe('I cannot ask you whether to delete the build folder: this chat offers no tools (as in Ask mode), so I will not.');
+    expect(reply).toBe('I cannot ask you whether to delete the build folder: this chat has no way to ask (as in Ask mode), so I will not.');
   });
 
   test('asks permission: a rejection (the next request leaves the call out) gets an ordinary reply', async () => {

@@ -89,7 +89,7 @@ class ElizaSession implements AgentSession {
         if (!offered.includes(command.name)) return this.stream(`There is no tool named ${command.name}.`);
         return this.call(command.name, command.input);
       case 'request-permission': {
-        if (!tools.some((t) => t.name === AGENT_ACTION_TOOL)) return this.stream(`I cannot ask you whether to ${command.title}: this chat offers no tools (as in Ask mode), so I will not.`);
+        if (!tools.some((t) => t.name === AGENT_ACTION_TOOL)) return this.stream(`I cannot ask you whether to ${command.title}: this chat has no way to ask (as in Ask mode), so I will not.`);
         const parameters: AgentActionParameters = { kind: 'other', title: command.title, raw_input: null, action_id: newActionId() };
         const toolCallId = this.nextCallId();
         this.waiting = { toolCallId, kind: 'permission', actionId: parameters.action_id };
