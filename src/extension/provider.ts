@@ -3,7 +3,9 @@
  * `convert.ts`, the models in `models.ts`, the process in `bridge-process.ts`; this file only wires
  * them to VS Code's types.
  */
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { STATEFUL_MARKER, statefulMarkerData } from '../history/stateful-marker.js';
 import { ResponseError } from 'vscode-jsonrpc/node.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
 import { countTokens } from '../tokens/count.js';
@@ -76,9 +78,12 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
     // The person's per-model options (VS Code 1.139's `modelConfiguration`, absent from older typings and hosts).
     const config = requestConfig(entry, (options as { modelConfiguration?: unknown }).modelConfiguration);
     const factory = responsePartFactory();
+    // Copilot sends this back with the history, re-rendered or summarised, so the bridge finds the conversation.
+    const marker = randomUUID();
+    progress.report(new vscode.LanguageModelDataPart(statefulMarkerData(model.id, marker), STATEFUL_MARKER));
     try {
       await bridge.provideChatResponse(
-        { modelId: model.id, messages: request.messages, agent: entry.agent, options: request.options, ...(config === undefined ? {} : { config }) },
+        { modelId: model.id, messages: request.messages, agent: entry.agent, options: request.options, marker, ...(config === undefined ? {} : { config }) },
         (part) => {
           if (token.isCancellationRequested) return;
           const converted = fromWireResponsePart(part, factory);

@@ -1,13 +1,16 @@
 import type { Message, RequestId, ResponsePart } from '../protocol/messages.js';
 import type { ConversationIndex } from '../state/conversation-store.js';
 import { extendedLink, linksAt, type HistoryHash, type Link } from './fingerprint.js';
-import { assistantMessageOf, identityOf, normalizeMessages } from './normalize.js';
+import { assistantMessageOf, identityOf, normalizeMessage, normalizeMessages } from './normalize.js';
+import { statefulMarkersOf } from './stateful-marker.js';
 
 /** A request as the history sees it: who answers (`agentKey`) and the whole history it carries. */
 export interface HistoryRequest {
   readonly id: RequestId;
   readonly agentKey: string;
   readonly messages: readonly Message[];
+  /** The stateful marker the consumer gives the response to this request (see stateful-marker.ts). */
+  readonly marker?: string;
 }
 
 /** Which conversation a request continues, and what its agent must do for it. */
@@ -64,7 +67,12 @@ interface Conversation {
   provisionalEnd: Link | undefined;
   inFlight: RequestId | undefined;
   lastUsed: number;
+  /** The stateful markers of its latest responses, oldest first. */
+  readonly markers: string[];
 }
+
+/** How many of a conversation's markers are kept: Copilot sends the newest back; older ones only after edits. */
+const MARKERS_KEPT = 16;
 
 /**
  * Committed / provisional history for every conversation, as the seed describes. A request that extends
@@ -83,6 +91,7 @@ export class ConversationTracker {
   /** Conversations by the link after their committed and provisional user messages. */
   private readonly byUsersEnd = new Map<Link, Set<Conversation>>();
   private readonly byRequest = new Map<RequestId, Conversation>();
+  private readonly byMarker = new Map<string, Conversation>();
   private readonly stale = new Set<Conversation>();
   private readonly conversations = new Map<string, Conversation>();
   private readonly forgotten: string[] = [];
@@ -92,6 +101,12 @@ export class ConversationTracker {
   constructor(private readonly options: TrackerOptions = {}) {}
 
   decide(request: HistoryRequest): HistoryDecision {
+    const decision = this.decideTurn(request);
+    if (decision.kind === 'turn' && request.marker !== undefined) this.rememberMarker(decision.conversationId, request.marker);
+    return decision;
+  }
+
+  private decideTurn(request: HistoryRequest): HistoryDecision {
     const messages = normalizeMessages(request.messages);
     if (messages.length === 0) return { kind: 'reject', reason: 'The request carries no messages with content.' };
     this.refreshProvisionalEnds();
@@ -117,8 +132,32 @@ export class ConversationTracker {
     for (const candidate of matches) {
       if (candidate.match !== undefined && (best === undefined || candidate.match.index > best.match.index)) best = { match: candidate.match, discarded: candidate.discarded };
     }
-    if (best === undefined) return this.start(request.id, messages, read);
-    return this.continueWith(request.id, best.match.conversation, messages, read, best.match.index, best.discarded);
+    if (best !== undefined) return this.continueWith(request.id, best.match.conversation, messages, read, best.match.index, best.discarded);
+    // The history matches no conversation (the consumer re-rendered or summarised it), but a marker names one.
+    const marked = this.markedConversation(request.messages);
+    if (marked === undefined) return this.start(request.id, messages, read);
+    const discarded = marked.conversation.inFlight === undefined ? DISCARDED_NOTHING : DISCARDED_EXCHANGE;
+    return this.continueWith(request.id, marked.conversation, messages, read, marked.index, discarded);
+  }
+
+  /** The live conversation the newest known marker in the request names, and its message's normalized index. */
+  private markedConversation(raw: readonly Message[]): { conversation: Conversation; index: number } | undefined {
+    for (const { index, marker } of statefulMarkersOf(raw)) {
+      const conversation = this.byMarker.get(marker);
+      if (conversation === undefined || !this.conversations.has(conversation.id)) continue;
+      let normalized = -1;
+      for (let i = 0; i <= index; i++) if (normalizeMessage(raw[i]!) !== undefined) normalized++;
+      return normalized < 0 ? undefined : { conversation, index: normalized };
+    }
+    return undefined;
+  }
+
+  private rememberMarker(conversationId: string, marker: string): void {
+    const conversation = this.conversations.get(conversationId);
+    if (conversation === undefined) return;
+    conversation.markers.push(marker);
+    this.byMarker.set(marker, conversation);
+    for (const old of conversation.markers.splice(0, Math.max(0, conversation.markers.length - MARKERS_KEPT))) this.byMarker.delete(old);
   }
 
   /** Records a part streamed for `requestId`; parts of a turn that is no longer in flight are dropped. */
@@ -186,6 +225,7 @@ export class ConversationTracker {
       provisionalEnd: undefined,
       inFlight: undefined,
       lastUsed: 0,
+      markers: [],
     };
     const known = resumed?.known ?? 0;
     const decision = this.settle(requestId, conversation, messages, read, known, { isNew: true, ...DISCARDED_NOTHING, supersedes: undefined });
@@ -223,6 +263,7 @@ export class ConversationTracker {
     if (conversation.committedLength > 0) this.unindex(this.byCommittedEnd, conversation.committedEnd, conversation);
     this.unindex(this.byUsersEnd, conversation.usersEnd, conversation);
     if (conversation.provisionalEnd !== undefined) this.unindex(this.byProvisionalEnd, conversation.provisionalEnd, conversation);
+    for (const marker of conversation.markers) this.byMarker.delete(marker);
     this.forgotten.push(conversation.id);
   }
 

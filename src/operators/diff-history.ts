@@ -31,7 +31,7 @@ export function diffHistory(agentKeyOf: (agent: AgentDefinition) => string, opti
               const { request } = event;
               let decision: ReturnType<ConversationTracker['decide']>;
               try {
-                decision = tracker.decide({ id: request.id, agentKey: agentKeyOf(request.params.agent), messages: request.params.messages });
+                decision = tracker.decide({ id: request.id, agentKey: agentKeyOf(request.params.agent), messages: request.params.messages, marker: request.params.marker });
               } catch (error) {
                 // One request that cannot be read fails alone; the stream, and every other conversation, go on.
                 decision = { kind: 'reject', reason: `The request could not be read: ${error instanceof Error ? error.message : String(error)}` };

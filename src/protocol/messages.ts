@@ -76,7 +76,8 @@ export type SessionConfig = t.TypeOf<typeof SessionConfig>;
 export const ProvideChatResponseParams = t.intersection(
   [
     t.type({ modelId: t.string, messages: t.array(Message), agent: AgentDefinition }),
-    t.partial({ options: ChatRequestOptions, config: SessionConfig }),
+    /** marker: the stateful marker the consumer gives this response (Copilot's), by which later requests name the conversation. */
+    t.partial({ options: ChatRequestOptions, config: SessionConfig, marker: t.string }),
   ],
   'ProvideChatResponseParams',
 );
