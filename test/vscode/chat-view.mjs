@@ -236,11 +236,14 @@ export const CHAT_SCENARIOS = [
     name: "chat: Copilot's tools reach the agent and run in the view",
     async run(ui, c, ctx) {
       await ui.newChat();
-      await ui.send(`mcp-list\nmcp-call list_dir {"path": ${JSON.stringify(ctx.workspace)}}`);
+      await ui.send('mcp-list');
+      const listed = c.note('listed', await ui.response((t) => t.includes('list_dir'), "the agent's list of the tools"));
+      await ui.idle();
+      for (const tool of ['read_file', 'list_dir', 'run_in_terminal']) c.includes(listed, tool, "the tools the agent lists from the bridge's MCP server");
+      c.excludes(listed, 'symposium-agent-action', "the tools the agent lists (the confirmation tool is the bridge's, not the agent's)");
+      await ui.send(`mcp-call list_dir {"path": ${JSON.stringify(ctx.workspace)}}`);
       const text = c.note('response', await ui.response((t) => /result list_dir|error list_dir|failed list_dir/.test(t), 'the result of list_dir'));
       await ui.idle();
-      for (const tool of ['read_file', 'list_dir', 'run_in_terminal']) c.includes(text, tool, "the tools the agent lists from the bridge's MCP server");
-      c.excludes(text, 'symposium-agent-action', "the tools the agent lists (the confirmation tool is the bridge's, not the agent's)");
       c.includes(text, 'result list_dir', 'the tool result reaching the agent');
       c.includes(text, 'README.md', 'the tool result reaching the agent');
     },

@@ -33,6 +33,8 @@ function activate(context) {
   const config = vscode.workspace.getConfiguration('symposiumTest');
   const reportPath = config.get('reportPath') || process.env.SYMPOSIUM_TEST_REPORT;
   if (!reportPath) return;
+  // A window reload (the Chat view's reload scenario) activates the driver again: its scenarios ran once.
+  if (fs.existsSync(reportPath)) return;
   const report = new Report(reportPath);
   report.log(`driver activated in VS Code ${vscode.version} (${vscode.env.appName}, ${vscode.env.appHost})`);
   runAll(report, {
