@@ -123,7 +123,7 @@ describe('permission requests', () => {
     const marker = path.join(mkdtempSync(path.join(tmpdir(), 'consent-')), 'ran');
     const parts = await bridge.chat([user(`run touch ${marker}`)], agent, []);
     expect(toolCallsOf(parts)).toEqual([]);
-    expect(textOfParts(parts)).toContain(`Not allowed: the agent asked to run \`touch ${marker}\`, and this chat has no way to ask you`);
+    expect(textOfParts(parts)).toContain(`Not allowed: the agent asked to run \`touch ${marker}\`, and this chat cannot ask you`);
     expect(textOfParts(parts)).toContain(`did not run touch ${marker}: reject_once`);
     expect(existsSync(marker)).toBe(false);
   });

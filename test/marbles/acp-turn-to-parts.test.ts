@@ -57,7 +57,7 @@ describe('acpTurnToParts', () => {
       const events = cold('a-r-b-s', { a: chunk('Let me run it.'), r: refused, b: chunk('I could not.'), s: stopped });
       expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('a-r-b-|', {
         a: text('Let me run it.'),
-        r: text('\n\n> ⛔ Not allowed: the agent asked to run `touch x`, and this chat has no way to ask you (as in Ask mode). Use Agent mode to allow actions.\n\n'),
+        r: text('\n\n> ⛔ Not allowed: the agent asked to run `touch x`, and this chat cannot ask you: it offers no Symposium agent action tool (Ask and Plan do not; in Agent mode, Configure Tools can turn it off).\n\n'),
         b: text('I could not.'),
       });
     });

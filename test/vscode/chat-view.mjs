@@ -52,6 +52,27 @@ class ChatView {
     await this.page.locator('.chat-input-picker-item', { hasText: name }).first().waitFor({ timeout: 10_000 });
   }
 
+  /** Configure Tools: turns the Symposium tools (the confirmation of agent actions) off or on. */
+  async toggleSymposiumTools() {
+    await this.page.locator('a.action-label[aria-label^="Configure Tools"]').first().click();
+    await this.page.locator('.quick-input-widget input').first().waitFor({ timeout: 10_000 });
+    await this.page.keyboard.type('Symposium');
+    const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Symposium' }).first();
+    await row.waitFor({ timeout: 10_000 });
+    await row.locator('.monaco-checkbox').first().click();
+    await this.page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).first().click();
+  }
+
+  /** Picks a value of one of the model's own options, beside its name in the picker. */
+  async pickModelOption(label) {
+    await this.page.locator('.model-picker-config').first().click();
+    const row = this.page.locator('.context-view .monaco-list-row, .action-widget .monaco-list-row', { hasText: label }).first();
+    await row.waitFor({ timeout: 10_000 });
+    await row.click();
+    await this.page.locator('.model-picker-config', { hasText: label }).first().waitFor({ timeout: 10_000 });
+    await this.page.keyboard.press('Escape');
+  }
+
   async send(text) {
     this.responsesBefore = await this.page.locator('.interactive-response').count();
     await this.page.locator('.interactive-input-editor').first().click();
@@ -218,6 +239,37 @@ export const CHAT_SCENARIOS = [
       c.includes(text, 'Not allowed: the agent asked to run', 'the refusal shown to the person');
       c.ok(!existsSync(file), 'the command ran in Ask mode');
       await ui.pickMode('Agent');
+    },
+  },
+  {
+    name: 'chat: consent — the confirmation tool turned off refuses the action and says so',
+    async run(ui, c, ctx) {
+      await ui.newChat();
+      await ui.toggleSymposiumTools();
+      try {
+        const file = join(ctx.workspace, 'disabled.txt');
+        await ui.send('run touch disabled.txt');
+        const text = c.note('response', await ui.response((t) => t.includes('did not run touch'), 'the refusal'));
+        c.includes(text, 'Not allowed: the agent asked to run', 'the refusal shown to the person');
+        c.ok(!existsSync(file), 'the command ran with the confirmation tool turned off');
+      } finally {
+        await ui.idle();
+        await ui.toggleSymposiumTools();
+      }
+    },
+  },
+  {
+    name: "chat: an agent's own options are per-model options in the picker",
+    async run(ui, c) {
+      await ui.newChat();
+      await ui.send('mode');
+      c.note('before', await ui.response((t) => t.includes('ask'), 'the current mode'));
+      await ui.idle();
+      await ui.pickModelOption('Mode code');
+      await ui.send('mode');
+      c.note('after', await ui.response((t) => /(^|\n)code(\n|$)/.test(t), 'the mode picked in the picker'));
+      await ui.idle();
+      await ui.pickModelOption('Mode ask');
     },
   },
   {

@@ -116,7 +116,7 @@ function settings(dirs, confirmations) {
         id: 'scripted',
         name: 'Scripted',
         command: process.execPath,
-        args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--resume-session', '--state-dir', join(dirs.runDir, 'agent-sessions')],
+        args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--resume-session', '--state-dir', join(dirs.runDir, 'agent-sessions'), '--modes', 'ask,code'],
       },
     ],
     // The Chat view answers through our models without a GitHub sign-in; its side requests (titles) come to them too.

@@ -45,5 +45,5 @@ function oneLine(text: string): string {
 
 /** An action refused because the consumer could not ask the person (no tools offered, as in Ask mode). */
 export function refusedLine(action: { kind: string; title: string; raw_input: unknown }): string {
-  return `\n\n> ⛔ Not allowed: the agent asked to ${describeAction(action)}, and this chat has no way to ask you (as in Ask mode). Use Agent mode to allow actions.\n\n`;
+  return `\n\n> ⛔ Not allowed: the agent asked to ${describeAction(action)}, and this chat cannot ask you: it offers no Symposium agent action tool (Ask and Plan do not; in Agent mode, Configure Tools can turn it off).\n\n`;
 }
