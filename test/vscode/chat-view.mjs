@@ -41,7 +41,8 @@ class ChatView {
     const row = this.page.locator('.chat-model-picker-dropdown .monaco-list-row', { hasText: name }).first();
     await row.waitFor({ timeout: 10_000 });
     await this.page.keyboard.press('Enter');
-    await this.page.locator('.model-picker-item', { hasText: name }).first().waitFor({ timeout: 10_000 });
+    // The picker names the model in its label, or only in its aria-label when it shows the model's options instead.
+    await this.page.locator(`.model-picker-item [aria-label="Models, ${name}"]`).first().waitFor({ timeout: 10_000 });
   }
 
   async pickMode(name) {

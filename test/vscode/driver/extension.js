@@ -112,7 +112,8 @@ async function send(model, messages, { tools = [], cancelWhen, cancelOnResponse 
       source.cancel();
     }
     for await (const part of response.stream) {
-      result.arrivals.push(Date.now() - result.startedAt);
+      // When each text or tool call part arrived (bookkeeping data parts, such as the stateful marker, are not counted).
+      if (isToolCall(part) || isText(part)) result.arrivals.push(Date.now() - result.startedAt);
       if (isToolCall(part)) {
         result.toolCalls.push(part);
         result.parts.push(part);
