@@ -14,12 +14,11 @@ import {
   type ProvideTokenCountResult,
 } from '../protocol/messages.js';
 import { Methods } from '../protocol/methods.js';
-import { messageReader } from '../transport/message-reader.js';
+import { BAD_FRAME_METHOD, FrameReader, TOO_LARGE_METHOD, type BadFrameParams, type TooLargeParams } from '../transport/frame-reader.js';
 import { ChatRequestStream } from '../streams/chat-requests.js';
 import { invalidParams } from '../streams/invalid-params.js';
 import { countTokens } from '../tokens/count.js';
 import { RequestIdTracker } from './request-ids.js';
-import { FrameSizeLimit, TOO_LARGE_METHOD } from './frame-size-limit.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
 import { ConversationStore } from '../state/conversation-store.js';
 import { randomUUID } from 'node:crypto';
@@ -46,8 +45,7 @@ export interface VscodeLmOptions extends Omit<AgentRegistryOptions, 'acp'> {
 export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
   const { log } = options;
   const ids = new RequestIdTracker();
-  const input = options.input.pipe(new FrameSizeLimit(options.maxMessageBytes));
-  const connection = createMessageConnection(messageReader(input), new StreamMessageWriter(options.output), connectionLogger(log), {
+  const connection = createMessageConnection(new FrameReader(options.input, options.maxMessageBytes), new StreamMessageWriter(options.output), connectionLogger(log), {
     messageStrategy: ids.strategy,
   });
   const store = new ConversationStore(options.stateDir, log);
@@ -62,9 +60,12 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
   const chat = new ChatRequestStream(connection, ids.currentId);
 
   registerModelRequests(connection);
-  connection.onRequest(TOO_LARGE_METHOD, (raw: { bytes?: number; limit?: number }) => {
+  connection.onRequest(TOO_LARGE_METHOD, (raw: TooLargeParams) => {
     log.warn(`refused a request of ${raw.bytes} bytes (limit ${raw.limit})`);
     throw new ResponseError(ProtocolErrorCodes.InvalidRequest, `The request is too large: ${raw.bytes} bytes, over the limit of ${raw.limit} bytes.`);
+  });
+  connection.onRequest(BAD_FRAME_METHOD, ({ reason }: BadFrameParams) => {
+    throw new ResponseError(ProtocolErrorCodes.ParseError, `The request could not be read: ${reason}.`);
   });
   connection.onNotification((method) => log.debug(`ignoring unknown notification ${method}`));
   connection.onError(([error]) => log.error(`protocol error: ${error.message}`));
