@@ -1,4 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
+import type { Readable } from 'node:stream';
 import type { Logger } from '../../log.js';
 import type { AgentCommand } from '../../protocol/messages.js';
 import type { AgentStream } from '../agent-stream.js';
@@ -20,6 +21,8 @@ export interface AcpAgentOptions extends AcpSessionOptions {
   readonly log: Logger;
   /** The ACP session each conversation had, to resume it after its session was closed or the bridge restarted. */
   readonly agentSessions: AgentSessionIndex;
+  /** Holds an agent's output back while the consumer is behind (backpressure); none: read at once. */
+  readonly gate?: (stdout: Readable) => Readable;
 }
 
 /** The ACP error code for "authenticate first". */
@@ -167,7 +170,7 @@ export class AcpAgent implements AgentStream, SessionHost {
 
   private start(): Running {
     if (this.running !== undefined && this.running.process.alive) return this.running;
-    const process = new AgentProcess(this.command, { cwd: this.options.cwd, log: this.log }, {
+    const process = new AgentProcess(this.command, { cwd: this.options.cwd, log: this.log, gate: this.options.gate }, {
       onUpdate: ({ sessionId, update }) => {
         if (update.sessionUpdate === 'usage_update') this.info.learnUsage(update);
         if (update.sessionUpdate === 'config_option_update') this.info.learnConfigOptions(update.configOptions);

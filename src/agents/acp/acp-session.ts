@@ -411,13 +411,13 @@ function orphanedResultsText(results: ReadonlyMap<string, ToolResultPart>): stri
   return ['Results of tool calls from earlier in this conversation:', ...lines].join('\n');
 }
 
-/** Two message chunks of text in a row, as one: how a paused turn's buffered stream stays small. */
+/** Two message (or thought) chunks of text in a row, as one: how a paused turn's buffered stream stays small. */
 function joinMessageChunks(last: AcpTurnEvent, next: AcpTurnEvent): AcpTurnEvent | undefined {
   if (last.kind !== 'update' || next.kind !== 'update') return undefined;
   const [a, b] = [last.update, next.update];
-  if (a.sessionUpdate !== 'agent_message_chunk' || b.sessionUpdate !== 'agent_message_chunk') return undefined;
+  if ((a.sessionUpdate !== 'agent_message_chunk' && a.sessionUpdate !== 'agent_thought_chunk') || b.sessionUpdate !== a.sessionUpdate) return undefined;
   if (a.content.type !== 'text' || b.content.type !== 'text') return undefined;
-  return { kind: 'update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: a.content.text + b.content.text } } };
+  return { kind: 'update', update: { sessionUpdate: a.sessionUpdate, content: { type: 'text', text: a.content.text + b.content.text } } };
 }
 
 function choose(options: readonly acp.PermissionOption[], kinds: readonly acp.PermissionOptionKind[]): acp.RequestPermissionOutcome {

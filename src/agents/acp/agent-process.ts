@@ -3,6 +3,7 @@ import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentCommand } from '../../protocol/messages.js';
 import type { Logger } from '../../log.js';
+import { StderrTail } from './stderr-tail.js';
 
 const STDERR_LINES_KEPT = 20;
 
@@ -31,12 +32,12 @@ export class AgentProcess {
   /** Settles when the process is gone; never rejects. */
   readonly ended: Promise<ProcessEnd>;
   private readonly child: ChildProcess;
-  private readonly stderrTail: string[] = [];
+  private stderrTail: StderrTail | undefined;
   private endedAs: ProcessEnd | undefined;
 
   constructor(
     readonly command: AgentCommand,
-    options: { readonly cwd: string; readonly log: Logger },
+    options: { readonly cwd: string; readonly log: Logger; readonly gate?: (stdout: Readable) => Readable },
     callbacks: AgentCallbacks,
   ) {
     const { log } = options;
@@ -69,7 +70,7 @@ export class AgentProcess {
       .client({ name: 'symposium-lm' })
       .onNotification(acp.methods.client.session.update, ({ params }) => callbacks.onUpdate(params))
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => callbacks.onPermission(params, signal));
-    this.connection = app.connect(acp.ndJsonStream(Writable.toWeb(this.child.stdin!), Readable.toWeb(this.child.stdout!) as ReadableStream<Uint8Array>));
+    this.connection = app.connect(acp.ndJsonStream(Writable.toWeb(this.child.stdin!), Readable.toWeb(options.gate?.(this.child.stdout!) ?? this.child.stdout!) as ReadableStream<Uint8Array>));
     void this.ended.then((how) => {
       log.info(`agent ${command.name} ${this.describe(how)}`);
       this.connection.close(new Error(`Agent "${command.name}" ${this.describe(how)}`));
@@ -90,7 +91,8 @@ export class AgentProcess {
     }
     const status = how.signal !== null ? `was killed by ${how.signal}` : `exited with code ${how.code}`;
     const when = during === undefined ? '' : ` during ${during}`;
-    const tail = this.stderrTail.length === 0 ? '.' : `; its last output on stderr:\n${this.stderrTail.join('\n')}`;
+    const lines = this.stderrTail?.last ?? [];
+    const tail = lines.length === 0 ? '.' : `; its last output on stderr:\n${lines.join('\n')}`;
     return `${status}${when}${tail}`;
   }
 
@@ -127,19 +129,9 @@ export class AgentProcess {
   }
 
   private collectStderr(log: Logger): void {
-    let partial = '';
+    const tail = (this.stderrTail = new StderrTail(STDERR_LINES_KEPT, (line) => log.debug(`agent ${this.command.name}: ${line}`)));
     this.child.stderr!.setEncoding('utf8');
-    this.child.stderr!.on('data', (chunk: string) => {
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) this.noteStderr(line, log);
-    });
-    this.child.stderr!.on('end', () => partial !== '' && this.noteStderr(partial, log));
-  }
-
-  private noteStderr(line: string, log: Logger): void {
-    log.debug(`agent ${this.command.name}: ${line}`);
-    this.stderrTail.push(line);
-    if (this.stderrTail.length > STDERR_LINES_KEPT) this.stderrTail.shift();
+    this.child.stderr!.on('data', (chunk: string) => tail.write(chunk));
+    this.child.stderr!.on('end', () => tail.end());
   }
 }
