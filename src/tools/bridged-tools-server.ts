@@ -7,6 +7,7 @@ import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema, typ
 import type { Logger } from '../log.js';
 import type { ToolDefinition } from '../protocol/messages.js';
 import { canonicalJson } from '../history/fingerprint.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../protocol/bounded-depth.js';
 
 /** The name under which the bridged tools reach the agent: Claude Code calls them `mcp__vscode-tools__<tool>`. */
 export const BRIDGED_TOOLS_SERVER_NAME = 'vscode-tools';
@@ -150,6 +151,8 @@ export class BridgedToolsServer {
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const { name, arguments: args = {} } = request.params;
       if (!this.tools.some((t) => t.name === name)) return { content: [{ type: 'text', text: `There is no tool named ${name}.` }], isError: true };
+      // VS Code would hand them back in the next request, which the bridge would refuse: the call never leaves.
+      if (nestedDeeperThan(args, MAX_JSON_DEPTH)) return { content: [{ type: 'text', text: `The arguments of ${name} are nested deeper than ${MAX_JSON_DEPTH} levels, which VS Code tools cannot take.` }], isError: true };
       return this.onCall({ name, arguments: args, signal: extra.signal });
     });
     const transport = new StreamableHTTPServerTransport({

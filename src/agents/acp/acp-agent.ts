@@ -10,6 +10,7 @@ import { AcpSession, type AcpSessionOptions, type OpenedSession, type SessionHos
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
 import type { AgentInfo } from '../../protocol/messages.js';
 import { AgentInfoState, modelsOf } from './agent-info.js';
+import { MalformedAnswerError, checkInitialize, checkNewSession, checkPermissionRequest, checkResumedSession, checkUpdate } from './agent-answers.js';
 
 export interface AcpAgentOptions extends AcpSessionOptions {
   /** Where sessions run: the user's workspace folder. */
@@ -78,7 +79,7 @@ export class AcpAgent implements AgentStream, SessionHost {
       configOptions = resumed.configOptions;
     } else {
       const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers });
-      ({ sessionId, configOptions } = await this.startupStep(process, 'session/new', request).catch((error: unknown) => {
+      ({ sessionId, configOptions } = await this.startupStep(process, 'session/new', request.then((raw: unknown) => checkNewSession(this.name, raw))).catch((error: unknown) => {
         throw new Error(this.explainSessionFailure(error, init));
       }));
       this.log.info(`agent ${this.name}: conversation ${conversationId} is ACP session ${sessionId}`);
@@ -119,7 +120,7 @@ export class AcpAgent implements AgentStream, SessionHost {
       const { agent } = process.connection;
       const request: Promise<{ configOptions?: acp.SessionConfigOption[] | null }> =
         how === acp.methods.agent.session.resume ? agent.request(acp.methods.agent.session.resume, params) : agent.request(acp.methods.agent.session.load, params);
-      const response = await this.startupStep(process, how, request);
+      const response = await this.startupStep(process, how, request.then((raw: unknown) => checkResumedSession(this.name, how, raw)));
       this.log.info(`agent ${this.name}: conversation ${conversationId} resumed ACP session ${sessionId} (${how})`);
       return response;
     } catch (error) {
@@ -171,14 +172,27 @@ export class AcpAgent implements AgentStream, SessionHost {
   private start(): Running {
     if (this.running !== undefined && this.running.process.alive) return this.running;
     const process = new AgentProcess(this.command, { cwd: this.options.cwd, log: this.log, gate: this.options.gate }, {
-      onUpdate: ({ sessionId, update }) => {
+      onUpdate: (raw) => {
+        const { notification, problem } = checkUpdate(raw);
+        if (notification === undefined) {
+          this.log.warn(`agent ${this.name} sent a malformed session/update (${problem}): dropped`);
+          return;
+        }
+        const { sessionId, update } = notification;
         if (update.sessionUpdate === 'usage_update') this.info.learnUsage(update);
         if (update.sessionUpdate === 'config_option_update') this.info.learnConfigOptions(update.configOptions);
         const route = this.sessions.get(sessionId);
         if (route === undefined) this.log.debug(`agent ${this.name}: update for unknown session ${sessionId} dropped`);
         else route.session.onUpdate(update);
       },
-      onPermission: (request, signal) => {
+      onPermission: (raw, signal) => {
+        let request: acp.RequestPermissionRequest;
+        try {
+          request = checkPermissionRequest(raw);
+        } catch (error) {
+          this.log.warn(`agent ${this.name} sent a malformed session/request_permission (${error instanceof Error ? error.message : String(error)}): refused`);
+          return Promise.reject(error);
+        }
         const route = this.sessions.get(request.sessionId);
         if (route !== undefined) return route.session.onPermission(request, signal);
         this.log.debug(`agent ${this.name}: permission request for unknown session ${request.sessionId} cancelled`);
@@ -197,7 +211,7 @@ export class AcpAgent implements AgentStream, SessionHost {
       clientCapabilities: {},
       clientInfo: { name: 'symposium-lm', version: '0.1.0' },
     });
-    const initialized = this.startupStep(process, 'initialize', initialize).then((init) => {
+    const initialized = this.startupStep(process, 'initialize', initialize.then((raw: unknown) => checkInitialize(this.name, raw))).then((init) => {
       if (init.protocolVersion !== acp.PROTOCOL_VERSION) {
         throw new Error(`Agent "${this.name}" speaks ACP protocol version ${init.protocolVersion}; this bridge speaks version ${acp.PROTOCOL_VERSION}.`);
       }
@@ -221,7 +235,7 @@ export class AcpAgent implements AgentStream, SessionHost {
       }, startupTimeoutMs);
     });
     const answered = request.catch(async (error: unknown): Promise<never> => {
-      throw error instanceof acp.RequestError ? error : await process.explain(error, step);
+      throw error instanceof acp.RequestError || error instanceof MalformedAnswerError ? error : await process.explain(error, step);
     });
     const exit = process.ended.then((how): never => {
       throw new Error(`Agent "${this.name}" ${process.describe(how, step)}`);

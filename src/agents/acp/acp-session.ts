@@ -11,6 +11,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import type { AgentSession, TurnInput } from '../agent-stream.js';
 import { EventQueue } from './event-queue.js';
+import { checkPrompt, checkSetConfigOption, MalformedAnswerError } from './agent-answers.js';
 import { askedMessages, promptBlocks, toolResultsOf } from './prompt.js';
 import { transcriptOf } from '../transcript.js';
 import type { AcpTurnEvent } from './turn-events.js';
@@ -263,7 +264,7 @@ export class AcpSession implements AgentSession {
       }
       if (current === value) continue;
       try {
-        const response = await opened.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: opened.sessionId, configId, value });
+        const response = checkSetConfigOption(this.host.name, await opened.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: opened.sessionId, configId, value }));
         for (const option of response.configOptions) if (option.type === 'select' && opened.config.has(option.id)) opened.config.set(option.id, option.currentValue);
         this.host.log.info(`conversation ${this.conversationId}: ${configId} set to ${value}`);
       } catch (error) {
@@ -308,7 +309,7 @@ export class AcpSession implements AgentSession {
       // this prompt's, so they must reach it before it counts as ended.
       .then(async (response) => {
         await new Promise(setImmediate);
-        return response;
+        return checkPrompt(this.host.name, response);
       });
     const prompt: Prompt = {
       events,
@@ -322,7 +323,9 @@ export class AcpSession implements AgentSession {
         },
         async (error: unknown) => {
           this.endPrompt(prompt);
-          events.fail(error instanceof acp.RequestError ? new Error(`Agent "${this.host.name}" failed: ${error.message}`) : await opened.explain(error));
+          events.fail(
+            error instanceof acp.RequestError ? new Error(`Agent "${this.host.name}" failed: ${error.message}`) : error instanceof MalformedAnswerError ? error : await opened.explain(error),
+          );
         },
       ),
     };

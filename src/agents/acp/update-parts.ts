@@ -1,3 +1,4 @@
+import { clipDepth, MAX_JSON_DEPTH } from '../../protocol/bounded-depth.js';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ResponsePart } from '../../protocol/messages.js';
 import { planChecklist, toolEndedLine, toolStartedLine } from './render.js';
@@ -58,7 +59,8 @@ export class TurnRendering {
       type: 'tool_call',
       toolCallId: toolCall.toolCallId,
       toolName: AGENT_ACTION_TOOL,
-      parameters: { kind: toolCall.kind ?? 'other', title: this.titleOf(toolCall.toolCallId), raw_input: toolCall.rawInput ?? null },
+      // The next request carries these back, and the bridge reads nothing nested deeper than MAX_JSON_DEPTH.
+      parameters: { kind: toolCall.kind ?? 'other', title: this.titleOf(toolCall.toolCallId), raw_input: clipDepth(toolCall.rawInput ?? null, MAX_JSON_DEPTH - 1) },
     };
   }
 
