@@ -13,6 +13,8 @@ const StoredConversation = t.intersection([
     link: t.string,
     /** The agent's session id for it, for `session/load` or `session/resume`. */
     agentSession: t.string,
+    /** Which agent that session belongs to (a digest of its definition): ids are only unique per agent, if at all. */
+    agent: t.string,
   }),
 ]);
 type StoredConversation = t.TypeOf<typeof StoredConversation>;
@@ -41,10 +43,15 @@ export interface ConversationIndex {
   rememberLink(conversationId: string, link: string): void;
 }
 
-/** What agents need: the agent session a conversation had. */
+/**
+ * What agents need: the agent session a conversation had. An agent session belongs to one conversation
+ * at most: binding it to another (an agent that hands out an id again) unbinds the first, which then
+ * goes on in a new session, told its history, rather than in the other conversation's.
+ */
 export interface AgentSessionIndex {
-  agentSessionOf(conversationId: string): string | undefined;
-  rememberAgentSession(conversationId: string, agentSession: string): void;
+  /** The session of `agent` the conversation had, if it is still the conversation's own. */
+  agentSessionOf(conversationId: string, agent: string): string | undefined;
+  rememberAgentSession(conversationId: string, agent: string, agentSession: string): void;
   forgetAgentSession(conversationId: string): void;
 }
 
@@ -59,6 +66,8 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
   /** In least-recently-used-first order. */
   private readonly byId = new Map<string, StoredConversation>();
   private readonly byLink = new Map<string, string>();
+  /** (agent, agent session) → the conversation bound to it last. */
+  private readonly bySession = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private readonly file: string | undefined;
   /** The digest of the damaged file last kept aside, so that it is kept once, not at every write. */
@@ -81,18 +90,25 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
     this.update(conversationId, { link });
   }
 
-  agentSessionOf(conversationId: string): string | undefined {
-    return this.byId.get(conversationId)?.agentSession;
+  agentSessionOf(conversationId: string, agent: string): string | undefined {
+    const entry = this.byId.get(conversationId);
+    if (entry?.agentSession === undefined || entry.agent !== agent) return undefined;
+    return this.bySession.get(sessionKey(agent, entry.agentSession)) === conversationId ? entry.agentSession : undefined;
   }
 
-  rememberAgentSession(conversationId: string, agentSession: string): void {
-    this.update(conversationId, { agentSession });
+  rememberAgentSession(conversationId: string, agent: string, agentSession: string): void {
+    const other = this.bySession.get(sessionKey(agent, agentSession));
+    if (other !== undefined && other !== conversationId) {
+      this.log.warn(`agent session ${agentSession} was handed out again: conversation ${other} no longer resumes it`);
+      this.forgetAgentSession(other);
+    }
+    this.update(conversationId, { agentSession, agent });
   }
 
   forgetAgentSession(conversationId: string): void {
     const entry = this.byId.get(conversationId);
     if (entry?.agentSession === undefined) return;
-    const { agentSession: _, ...rest } = entry;
+    const { agentSession: _, agent: _agent, ...rest } = entry;
     this.update(conversationId, rest, true);
   }
 
@@ -116,15 +132,23 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
 
   private put(entry: StoredConversation): void {
     const old = this.byId.get(entry.id);
-    if (old?.link !== undefined && this.byLink.get(old.link) === entry.id) this.byLink.delete(old.link);
+    if (old !== undefined) this.unindex(old);
     this.byId.delete(entry.id);
     this.byId.set(entry.id, entry);
     if (entry.link !== undefined) this.byLink.set(entry.link, entry.id);
+    if (entry.agent !== undefined && entry.agentSession !== undefined) this.bySession.set(sessionKey(entry.agent, entry.agentSession), entry.id);
     for (const [id, oldest] of this.byId) {
       if (this.byId.size <= this.capacity) break;
       this.byId.delete(id);
-      if (oldest.link !== undefined && this.byLink.get(oldest.link) === id) this.byLink.delete(oldest.link);
+      this.unindex(oldest);
     }
+  }
+
+  private unindex(entry: StoredConversation): void {
+    if (entry.link !== undefined && this.byLink.get(entry.link) === entry.id) this.byLink.delete(entry.link);
+    if (entry.agent === undefined || entry.agentSession === undefined) return;
+    const key = sessionKey(entry.agent, entry.agentSession);
+    if (this.bySession.get(key) === entry.id) this.bySession.delete(key);
   }
 
   /**
@@ -179,6 +203,7 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
       }
       this.byId.clear();
       this.byLink.clear();
+      this.bySession.clear();
       for (const entry of [...merged.values()].sort((a, b) => a.at - b.at)) this.put(entry);
       replaceFile(file, JSON.stringify({ version: STATE_VERSION, conversations: [...this.byId.values()] }));
     } catch (error) {
@@ -208,6 +233,10 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
       }
     }
   }
+}
+
+function sessionKey(agent: string, agentSession: string): string {
+  return `${agent}\n${agentSession}`;
 }
 
 /**

@@ -1,4 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../history/fingerprint.js';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../../log.js';
 import type { AgentCommand } from '../../protocol/messages.js';
@@ -44,6 +46,10 @@ export class AcpAgent implements AgentStream, SessionHost {
   readonly name: string;
   readonly log: Logger;
   private readonly info: AgentInfoState;
+  /** Which agent this is, in the index of conversations (session ids are unique per agent at best). */
+  private readonly key: string;
+  /** The last step (open, close) running on each agent session. */
+  private readonly busy = new Map<string, Promise<void>>();
 
   /** `onInfo` hears what is learned about the agent: its models, image support, context window. */
   constructor(
@@ -54,6 +60,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     this.name = command.name;
     this.log = options.log;
     this.info = new AgentInfoState(onInfo);
+    this.key = createHash('sha256').update(canonicalJson(command)).digest('base64url').slice(0, 16);
   }
 
   openSession(conversationId: string): AcpSession {
@@ -70,8 +77,20 @@ export class AcpAgent implements AgentStream, SessionHost {
     const bridged = tools === undefined ? undefined : this.mcpServerFor(tools, init);
     const mcpServers = bridged === undefined ? [] : [bridged];
     const { conversationId } = session;
-    const previous = this.options.agentSessions.agentSessionOf(conversationId);
-    const resumed = previous === undefined ? undefined : await this.resume(process, init, previous, mcpServers, conversationId);
+    const previous = this.options.agentSessions.agentSessionOf(conversationId, this.key);
+    const resumed =
+      previous === undefined
+        ? undefined
+        : await this.exclusive(previous, async () => {
+            const owner = this.sessions.get(previous)?.session;
+            if (owner !== undefined && owner !== session) {
+              this.log.warn(`agent ${this.name}: ACP session ${previous} is held by conversation ${owner.conversationId}; conversation ${conversationId} goes on in a new session`);
+              return undefined;
+            }
+            const response = await this.resume(process, init, previous, mcpServers, conversationId);
+            if (response !== undefined) await this.bind(session, previous, process, init);
+            return response;
+          });
     let sessionId: string;
     let configOptions: readonly acp.SessionConfigOption[] | null | undefined;
     if (resumed !== undefined && previous !== undefined) {
@@ -82,11 +101,15 @@ export class AcpAgent implements AgentStream, SessionHost {
       ({ sessionId, configOptions } = await this.startupStep(process, 'session/new', request.then((raw: unknown) => checkNewSession(this.name, raw))).catch((error: unknown) => {
         throw new Error(this.explainSessionFailure(error, init));
       }));
+      const holder = this.sessions.get(sessionId)?.session;
+      if (holder !== undefined && holder !== session) {
+        throw new Error(`Agent "${this.name}" opened session ${sessionId} for conversation ${conversationId}, but that session is open for another conversation: the agent hands out session ids twice.`);
+      }
+      const opened = sessionId;
+      await this.exclusive(opened, () => this.bind(session, opened, process, init));
       this.log.info(`agent ${this.name}: conversation ${conversationId} is ACP session ${sessionId}`);
     }
     this.info.learnConfigOptions(configOptions);
-    this.sessions.set(sessionId, { session, process, init });
-    this.options.agentSessions.rememberAgentSession(conversationId, sessionId);
     const models = modelsOf(configOptions);
     return {
       sessionId,
@@ -96,6 +119,35 @@ export class AcpAgent implements AgentStream, SessionHost {
       images: init.agentCapabilities?.promptCapabilities?.image === true,
       explain: (error) => process.explain(error),
     };
+  }
+
+  /**
+   * `session` owns ACP session `sessionId` from now on, unless it was closed while the session opened: then
+   * the ACP session is let go at once (a cancelled turn must not hold a session its conversation's next
+   * turn will open again). Runs as a step on `sessionId` (see `exclusive`).
+   */
+  private async bind(session: AcpSession, sessionId: string, process: AgentProcess, init: acp.InitializeResponse): Promise<void> {
+    if (session.closed) {
+      await this.closeRequest(sessionId, process, init);
+      throw new Error(`conversation ${session.conversationId} closed its session while it opened`);
+    }
+    this.sessions.set(sessionId, { session, process, init });
+    this.options.agentSessions.rememberAgentSession(session.conversationId, this.key, sessionId);
+  }
+
+  /** Runs `step` on agent session `sessionId` after whatever else runs on it (opening, closing) has finished. */
+  private exclusive<T>(sessionId: string, step: () => Promise<T>): Promise<T> {
+    const before = this.busy.get(sessionId) ?? Promise.resolve();
+    const result = before.then(step);
+    const done = result.then(
+      () => {},
+      () => {},
+    );
+    this.busy.set(sessionId, done);
+    void done.then(() => {
+      if (this.busy.get(sessionId) === done) this.busy.delete(sessionId);
+    });
+    return result;
   }
 
   /**
@@ -158,10 +210,29 @@ export class AcpAgent implements AgentStream, SessionHost {
     if (route?.session !== session) return;
     this.sessions.delete(sessionId);
     if (!resumable) this.options.agentSessions.forgetAgentSession(session.conversationId);
-    if (route.init.agentCapabilities?.sessionCapabilities?.close == null || !route.process.alive) return;
-    route.process.connection.agent
-      .request(acp.methods.agent.session.close, { sessionId })
-      .catch((error: unknown) => this.log.debug(`agent ${this.name}: session/close of ${sessionId} failed: ${String(error)}`));
+    this.closeAgentSession(sessionId, route.process, route.init);
+  }
+
+  /** Every ACP session `session` holds is closed, now: its conversation may open one again at once. */
+  release(session: AcpSession): void {
+    for (const [sessionId, route] of [...this.sessions]) if (route.session === session) this.forget(session, sessionId, true);
+  }
+
+  /** `session/close`, where the agent supports it; a later open of the same session waits for it. */
+  private closeAgentSession(sessionId: string, process: AgentProcess, init: acp.InitializeResponse): void {
+    void this.exclusive(sessionId, () => this.closeRequest(sessionId, process, init));
+  }
+
+  private async closeRequest(sessionId: string, process: AgentProcess, init: acp.InitializeResponse): Promise<void> {
+    if (init.agentCapabilities?.sessionCapabilities?.close == null || !process.alive) return;
+    let timer: NodeJS.Timeout | undefined;
+    // An agent that never answers must not keep the session from opening again.
+    const unanswered = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.startupTimeoutMs).unref()));
+    const closed = process.connection.agent.request(acp.methods.agent.session.close, { sessionId }).then(
+      () => {},
+      (error: unknown) => this.log.debug(`agent ${this.name}: session/close of ${sessionId} failed: ${String(error)}`),
+    );
+    await Promise.race([closed, unanswered]).finally(() => clearTimeout(timer));
   }
 
   dispose(): void {

@@ -40,6 +40,8 @@ export interface SessionHost {
   open(session: AcpSession, tools: BridgedToolsServer | undefined): Promise<OpenedSession>;
   /** The session is done with its ACP session: closed (resumable later), or abandoned after an unanswered cancel. */
   forget(session: AcpSession, sessionId: string, resumable: boolean): void;
+  /** The session closed: every ACP session it holds is let go now. */
+  release(session: AcpSession): void;
 }
 
 export interface AcpSessionOptions {
@@ -98,6 +100,8 @@ export class AcpSession implements AgentSession {
   /** The synthetic MCP server of this conversation's VS Code tools, once it offered any. */
   private tools: Promise<BridgedToolsServer> | undefined;
   private offered: readonly string[] = [];
+  /** Closed by the session pool: a turn still on its way in must not open anything again. */
+  private isClosed = false;
 
   constructor(
     private readonly host: SessionHost,
@@ -141,9 +145,14 @@ export class AcpSession implements AgentSession {
     });
   }
 
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
   close(): void {
+    this.isClosed = true;
     this.cancel();
-    void this.opened?.then((opened) => this.host.forget(this, opened.sessionId, true), () => {});
+    this.host.release(this);
     void this.tools?.then((tools) => tools.close(), () => {});
     this.opened = undefined;
     this.tools = undefined;
@@ -221,10 +230,11 @@ export class AcpSession implements AgentSession {
   private async begin(input: TurnInput, unsubscribed: () => boolean): Promise<Prompt | undefined> {
     if (input.canceled) this.cancel();
     await this.settle();
+    if (this.isClosed) return undefined;
     await this.offerTools(input.tools);
     const opened = await this.open();
     await this.configure(opened, input.config);
-    if (unsubscribed()) return undefined;
+    if (unsubscribed() || this.isClosed) return undefined;
     const blocks = promptBlocks(input.newMessages, { images: opened.images });
     const results = toolResultsOf(input.newMessages);
     const paused = this.prompt;
@@ -275,6 +285,7 @@ export class AcpSession implements AgentSession {
 
   /** The ACP session, opened (with this conversation's tool server) if there is none. */
   private open(): Promise<OpenedSession> {
+    if (this.isClosed) return Promise.reject(new Error(`conversation ${this.conversationId}: its session was closed`));
     this.opened ??= (this.tools ?? Promise.resolve(undefined))
       .then((tools) => this.host.open(this, tools))
       .then((opened) => {
