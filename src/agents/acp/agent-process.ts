@@ -4,6 +4,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { AgentCommand } from '../../protocol/messages.js';
 import type { Logger } from '../../log.js';
 import { StderrTail } from './stderr-tail.js';
+import { lineLimit } from './line-limit.js';
 
 const STDERR_LINES_KEPT = 20;
 
@@ -34,6 +35,8 @@ export class AgentProcess {
   private readonly child: ChildProcess;
   private stderrTail: StderrTail | undefined;
   private endedAs: ProcessEnd | undefined;
+  /** Why the bridge stopped the agent, when it did so because of what the agent sent. */
+  private fault: string | undefined;
 
   constructor(
     readonly command: AgentCommand,
@@ -66,11 +69,19 @@ export class AgentProcess {
     this.child.stdin!.on('error', (error) => log.debug(`agent ${command.name}: stdin: ${error.message}`));
     this.collectStderr(log);
 
+    // A message over the SDK's limit would break the connection for good while the agent lives on: it is restarted instead.
+    const stdout = this.child.stdout!.pipe(
+      lineLimit(acp.DEFAULT_MAX_MESSAGE_BYTES, () => {
+        this.fault = `sent a message larger than ${acp.DEFAULT_MAX_MESSAGE_BYTES / (1024 * 1024)} MB (ACP's limit), so the bridge stopped it`;
+        log.warn(`agent ${command.name} ${this.fault}`);
+        this.kill();
+      }),
+    );
     const app = acp
       .client({ name: 'symposium-lm' })
       .onNotification(acp.methods.client.session.update, ({ params }) => callbacks.onUpdate(params))
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => callbacks.onPermission(params, signal));
-    this.connection = app.connect(acp.ndJsonStream(Writable.toWeb(this.child.stdin!), Readable.toWeb(options.gate?.(this.child.stdout!) ?? this.child.stdout!) as ReadableStream<Uint8Array>));
+    this.connection = app.connect(acp.ndJsonStream(Writable.toWeb(this.child.stdin!), Readable.toWeb(options.gate?.(stdout) ?? stdout) as ReadableStream<Uint8Array>));
     void this.ended.then((how) => {
       log.info(`agent ${command.name} ${this.describe(how)}`);
       this.connection.close(new Error(`Agent "${command.name}" ${this.describe(how)}`));
@@ -89,7 +100,7 @@ export class AgentProcess {
       if (code === 'EACCES') return `could not start: ${this.command.command} is not executable`;
       return `could not start: ${how.error.message}`;
     }
-    const status = how.signal !== null ? `was killed by ${how.signal}` : `exited with code ${how.code}`;
+    const status = this.fault ?? (how.signal !== null ? `was killed by ${how.signal}` : `exited with code ${how.code}`);
     const when = during === undefined ? '' : ` during ${during}`;
     const lines = this.stderrTail?.last ?? [];
     const tail = lines.length === 0 ? '.' : `; its last output on stderr:\n${lines.join('\n')}`;
