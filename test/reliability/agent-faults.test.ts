@@ -21,3 +21,21 @@ test('an agent message over 32 MB: the turn fails saying so, and the restarted a
   expect(textOfParts(await bridge.chat([user('say again')], scripted))).toBe('again');
   expect(textOfParts(await bridge.chat([user('say and again')], scripted))).toBe('and again');
 }, 60000);
+
+test('an agent that exits while the user decides its permission: the answer fails naming the exit code and stderr', async () => {
+  const scripted = agent();
+  const history = [user('exit-during-permission 9')];
+  const asked = await bridge.chat(history, scripted);
+  const call = asked.find((p) => p.type === 'tool_call');
+  expect(call?.type === 'tool_call' && call.toolName).toBe('symposium-agent-action');
+  await bridge.logged(/agent scripted exited with code 9/, 10000);
+  const approve = { role: 'user' as const, content: [{ type: 'tool_result' as const, toolCallId: call?.type === 'tool_call' ? call.toolCallId : '', result: [{ type: 'text' as const, value: 'yes' }] }] };
+  const continued = [...history, { role: 'assistant' as const, content: asked }, approve];
+  const failed = await rejection(bridge.chat(continued, scripted));
+  expect(failed.code).toBe(-32001);
+  expect(failed.message).toMatch(/^Agent "scripted" exited with code 9/);
+  expect(failed.message).toContain('scripted-agent: exiting while asked');
+  expect(failed.message).toContain('while it waited for your answer');
+  // Sent again, the conversation goes on with the restarted agent.
+  expect(textOfParts(await bridge.chat([...continued, { role: 'user', content: [{ type: 'text', value: 'say still here' }] }], scripted))).toContain('still here');
+}, 60000);

@@ -100,6 +100,8 @@ export class AcpSession implements AgentSession {
   /** The synthetic MCP server of this conversation's VS Code tools, once it offered any. */
   private tools: Promise<BridgedToolsServer> | undefined;
   private offered: readonly string[] = [];
+  /** The paused prompt's agent failed (exited) while VS Code was deciding: the next request that continues it is told. */
+  private lostWhilePaused: Promise<Error> | undefined;
   /** Closed by the session pool: a turn still on its way in must not open anything again. */
   private isClosed = false;
 
@@ -229,6 +231,9 @@ export class AcpSession implements AgentSession {
    */
   private async begin(input: TurnInput, unsubscribed: () => boolean): Promise<Prompt | undefined> {
     if (input.canceled) this.cancel();
+    const lost = this.lostWhilePaused;
+    this.lostWhilePaused = undefined;
+    if (lost !== undefined && !input.canceled) throw await lost;
     await this.settle();
     if (this.isClosed) return undefined;
     await this.offerTools(input.tools);
@@ -333,10 +338,17 @@ export class AcpSession implements AgentSession {
           events.push({ kind: 'stopped', stopReason: response.stopReason });
         },
         async (error: unknown) => {
+          const paused = prompt.state === 'paused';
           this.endPrompt(prompt);
-          events.fail(
-            error instanceof acp.RequestError ? new Error(`Agent "${this.host.name}" failed: ${error.message}`) : error instanceof MalformedAnswerError ? error : await opened.explain(error),
-          );
+          const failure: Promise<Error> =
+            error instanceof acp.RequestError
+              ? Promise.resolve(new Error(`Agent "${this.host.name}" failed: ${error.message}`))
+              : error instanceof MalformedAnswerError
+                ? Promise.resolve(error)
+                : opened.explain(error);
+          // Nobody listens to a paused prompt: the request that would have answered it hears what happened.
+          if (paused) this.lostWhilePaused = failure.then((e) => new Error(`${e.message}\nThis happened while it waited for your answer, which it cannot receive now; send again to go on in a new session.`));
+          events.fail(await failure);
         },
       ),
     };
