@@ -17,7 +17,8 @@ export function boundedDepth<C extends t.Mixed>(codec: C, maxDepth = MAX_JSON_DE
   );
 }
 
-function nestedDeeperThan(value: unknown, maxDepth: number): boolean {
+/** Whether `value` has objects or arrays nested deeper than `maxDepth` levels (checked iteratively). */
+export function nestedDeeperThan(value: unknown, maxDepth: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length > 0) {
     const [current, depth] = stack.pop()!;
@@ -26,4 +27,12 @@ function nestedDeeperThan(value: unknown, maxDepth: number): boolean {
     for (const child of Array.isArray(current) ? current : Object.values(current)) stack.push([child, depth + 1]);
   }
   return false;
+}
+
+/** A copy of `value` whose objects and arrays below `maxDepth` levels are replaced by a note: for display only. */
+export function clipDepth(value: unknown, maxDepth = MAX_JSON_DEPTH): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (maxDepth <= 0) return '(nested too deep to show)';
+  if (Array.isArray(value)) return value.map((item) => clipDepth(item, maxDepth - 1));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, clipDepth(item, maxDepth - 1)]));
 }

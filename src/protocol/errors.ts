@@ -2,6 +2,7 @@ import { ErrorCodes } from 'vscode-jsonrpc/node.js';
 
 /** JSON-RPC error codes of the protocol. `RequestCancelled` is LSP's code for a request the client cancelled. */
 export const ProtocolErrorCodes = {
+  ParseError: ErrorCodes.ParseError,
   InvalidParams: ErrorCodes.InvalidParams,
   InvalidRequest: ErrorCodes.InvalidRequest,
   InternalError: ErrorCodes.InternalError,

@@ -14,13 +14,13 @@ import {
   type ProvideTokenCountResult,
 } from '../protocol/messages.js';
 import { Methods } from '../protocol/methods.js';
-import { messageReader } from '../transport/message-reader.js';
+import { BAD_FRAME_METHOD, FrameReader, TOO_LARGE_METHOD, type BadFrameParams, type TooLargeParams } from '../transport/frame-reader.js';
 import { ChatRequestStream } from '../streams/chat-requests.js';
 import { invalidParams } from '../streams/invalid-params.js';
 import { countTokens } from '../tokens/count.js';
 import { RequestIdTracker } from './request-ids.js';
-import { FrameSizeLimit, TOO_LARGE_METHOD } from './frame-size-limit.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
+import { OutputPressure } from '../transport/output-pressure.js';
 import { ConversationStore } from '../state/conversation-store.js';
 import { randomUUID } from 'node:crypto';
 import type { ContextPolicy } from '../history/context-policy.js';
@@ -29,7 +29,7 @@ export interface VscodeLmOptions extends Omit<AgentRegistryOptions, 'acp'> {
   readonly input: Readable;
   readonly output: Writable;
   readonly log: Logger;
-  readonly acp: Omit<AcpAgentOptions, 'log' | 'agentSessions'>;
+  readonly acp: Omit<AcpAgentOptions, 'log' | 'agentSessions' | 'gate'>;
   /** Requests larger than this are refused unread. */
   readonly maxMessageBytes: number;
   /** Where the index of conversations is kept across restarts; in memory only without it. */
@@ -39,6 +39,9 @@ export interface VscodeLmOptions extends Omit<AgentRegistryOptions, 'acp'> {
   readonly contextPolicy: ContextPolicy;
 }
 
+/** How much unread output may wait for the consumer before agents are held back. */
+const OUTPUT_HIGH_WATER_BYTES = 4 * 1024 * 1024;
+
 /**
  * Serves the seed's protocol on a pair of streams until the input closes; resolves then, once every
  * agent has been told to stop.
@@ -46,8 +49,8 @@ export interface VscodeLmOptions extends Omit<AgentRegistryOptions, 'acp'> {
 export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
   const { log } = options;
   const ids = new RequestIdTracker();
-  const input = options.input.pipe(new FrameSizeLimit(options.maxMessageBytes));
-  const connection = createMessageConnection(messageReader(input), new StreamMessageWriter(options.output), connectionLogger(log), {
+  const pressure = new OutputPressure(options.output, OUTPUT_HIGH_WATER_BYTES);
+  const connection = createMessageConnection(new FrameReader(options.input, options.maxMessageBytes), new StreamMessageWriter(pressure.writable), connectionLogger(log), {
     messageStrategy: ids.strategy,
   });
   const store = new ConversationStore(options.stateDir, log);
@@ -56,15 +59,18 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
   process.once('exit', flushAtExit);
   const agents = new AgentRegistry({
     ...options,
-    acp: { ...options.acp, log, agentSessions: store },
+    acp: { ...options.acp, log, agentSessions: store, gate: (stdout) => pressure.gate(stdout) },
     onAgentInfo: (agent, info) => void connection.sendNotification(Methods.agentInfo, { agent, info } satisfies AgentInfoParams),
   });
   const chat = new ChatRequestStream(connection, ids.currentId);
 
   registerModelRequests(connection);
-  connection.onRequest(TOO_LARGE_METHOD, (raw: { bytes?: number; limit?: number }) => {
+  connection.onRequest(TOO_LARGE_METHOD, (raw: TooLargeParams) => {
     log.warn(`refused a request of ${raw.bytes} bytes (limit ${raw.limit})`);
     throw new ResponseError(ProtocolErrorCodes.InvalidRequest, `The request is too large: ${raw.bytes} bytes, over the limit of ${raw.limit} bytes.`);
+  });
+  connection.onRequest(BAD_FRAME_METHOD, ({ reason }: BadFrameParams) => {
+    throw new ResponseError(ProtocolErrorCodes.ParseError, `The request could not be read: ${reason}.`);
   });
   connection.onNotification((method) => log.debug(`ignoring unknown notification ${method}`));
   connection.onError(([error]) => log.error(`protocol error: ${error.message}`));

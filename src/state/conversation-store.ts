@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as t from 'io-ts';
+import lockfile from 'proper-lockfile';
 import type { Logger } from '../log.js';
-import { decodeOrThrow } from '../protocol/decode.js';
 
 /** Where a conversation stands, so that a later bridge can pick it up. */
 const StoredConversation = t.intersection([
@@ -12,16 +13,28 @@ const StoredConversation = t.intersection([
     link: t.string,
     /** The agent's session id for it, for `session/load` or `session/resume`. */
     agentSession: t.string,
+    /** Which agent that session belongs to (a digest of its definition): ids are only unique per agent, if at all. */
+    agent: t.string,
   }),
 ]);
 type StoredConversation = t.TypeOf<typeof StoredConversation>;
 
-const StateFile = t.type({ version: t.literal(1), conversations: t.array(StoredConversation) }, 'StateFile');
+const STATE_VERSION = 1;
 
 export const STATE_FILE_NAME = 'conversations.json';
 /** A few hundred bytes each: enough for every chat a user comes back to. */
 const DEFAULT_CAPACITY = 2000;
 const WRITE_DELAY_MS = 200;
+/** How long a write waits for another bridge's write to finish; a lock older than LOCK_STALE_MS is a crashed bridge's. */
+const LOCK_WAIT_MS = 2000;
+const LOCK_STALE_MS = 5000;
+
+/** What was read of the index file, and whether all of it was (otherwise it is kept aside before it is replaced). */
+interface ReadState {
+  readonly entries: StoredConversation[];
+  readonly intact: boolean;
+  readonly problem?: string;
+}
 
 /** What the history needs: which conversation a history (by its link) continues. */
 export interface ConversationIndex {
@@ -30,10 +43,15 @@ export interface ConversationIndex {
   rememberLink(conversationId: string, link: string): void;
 }
 
-/** What agents need: the agent session a conversation had. */
+/**
+ * What agents need: the agent session a conversation had. An agent session belongs to one conversation
+ * at most: binding it to another (an agent that hands out an id again) unbinds the first, which then
+ * goes on in a new session, told its history, rather than in the other conversation's.
+ */
 export interface AgentSessionIndex {
-  agentSessionOf(conversationId: string): string | undefined;
-  rememberAgentSession(conversationId: string, agentSession: string): void;
+  /** The session of `agent` the conversation had, if it is still the conversation's own. */
+  agentSessionOf(conversationId: string, agent: string): string | undefined;
+  rememberAgentSession(conversationId: string, agent: string, agentSession: string): void;
   forgetAgentSession(conversationId: string): void;
 }
 
@@ -48,8 +66,12 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
   /** In least-recently-used-first order. */
   private readonly byId = new Map<string, StoredConversation>();
   private readonly byLink = new Map<string, string>();
+  /** (agent, agent session) → the conversation bound to it last. */
+  private readonly bySession = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private readonly file: string | undefined;
+  /** The digest of the damaged file last kept aside, so that it is kept once, not at every write. */
+  private keptAside: string | undefined;
 
   constructor(
     dir: string | undefined,
@@ -57,7 +79,7 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
     private readonly capacity = DEFAULT_CAPACITY,
   ) {
     this.file = dir === undefined ? undefined : path.join(dir, STATE_FILE_NAME);
-    for (const entry of this.read()) this.put(entry);
+    for (const entry of this.read().entries) this.put(entry);
   }
 
   conversationAt(link: string): string | undefined {
@@ -68,18 +90,25 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
     this.update(conversationId, { link });
   }
 
-  agentSessionOf(conversationId: string): string | undefined {
-    return this.byId.get(conversationId)?.agentSession;
+  agentSessionOf(conversationId: string, agent: string): string | undefined {
+    const entry = this.byId.get(conversationId);
+    if (entry?.agentSession === undefined || entry.agent !== agent) return undefined;
+    return this.bySession.get(sessionKey(agent, entry.agentSession)) === conversationId ? entry.agentSession : undefined;
   }
 
-  rememberAgentSession(conversationId: string, agentSession: string): void {
-    this.update(conversationId, { agentSession });
+  rememberAgentSession(conversationId: string, agent: string, agentSession: string): void {
+    const other = this.bySession.get(sessionKey(agent, agentSession));
+    if (other !== undefined && other !== conversationId) {
+      this.log.warn(`agent session ${agentSession} was handed out again: conversation ${other} no longer resumes it`);
+      this.forgetAgentSession(other);
+    }
+    this.update(conversationId, { agentSession, agent });
   }
 
   forgetAgentSession(conversationId: string): void {
     const entry = this.byId.get(conversationId);
     if (entry?.agentSession === undefined) return;
-    const { agentSession: _, ...rest } = entry;
+    const { agentSession: _, agent: _agent, ...rest } = entry;
     this.update(conversationId, rest, true);
   }
 
@@ -103,53 +132,186 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
 
   private put(entry: StoredConversation): void {
     const old = this.byId.get(entry.id);
-    if (old?.link !== undefined && this.byLink.get(old.link) === entry.id) this.byLink.delete(old.link);
+    if (old !== undefined) this.unindex(old);
     this.byId.delete(entry.id);
     this.byId.set(entry.id, entry);
     if (entry.link !== undefined) this.byLink.set(entry.link, entry.id);
+    if (entry.agent !== undefined && entry.agentSession !== undefined) this.bySession.set(sessionKey(entry.agent, entry.agentSession), entry.id);
     for (const [id, oldest] of this.byId) {
       if (this.byId.size <= this.capacity) break;
       this.byId.delete(id);
-      if (oldest.link !== undefined && this.byLink.get(oldest.link) === id) this.byLink.delete(oldest.link);
+      this.unindex(oldest);
     }
   }
 
-  private read(): StoredConversation[] {
-    if (this.file === undefined) return [];
+  private unindex(entry: StoredConversation): void {
+    if (entry.link !== undefined && this.byLink.get(entry.link) === entry.id) this.byLink.delete(entry.link);
+    if (entry.agent === undefined || entry.agentSession === undefined) return;
+    const key = sessionKey(entry.agent, entry.agentSession);
+    if (this.bySession.get(key) === entry.id) this.bySession.delete(key);
+  }
+
+  /**
+   * The entries of the file that can be read: each entry on its own, so one bad entry costs only itself,
+   * and a truncated file gives the entries before the cut. A file that is not all readable is copied
+   * aside (`conversations.json.unreadable-…`) before anything replaces it.
+   */
+  private read(): ReadState {
+    if (this.file === undefined) return { entries: [], intact: true };
     let text: string;
     try {
       text = readFileSync(this.file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.log.warn(`could not read ${this.file}: ${String(error)}; conversations start afresh`);
-      return [];
+      return { entries: [], intact: true };
     }
+    const state = parseState(text);
+    const digest = state.intact ? undefined : createHash('sha256').update(text).digest('hex');
+    if (digest !== undefined && digest !== this.keptAside) {
+      this.keptAside = digest;
+      const aside = `${this.file}.unreadable-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
+      try {
+        copyFileSync(this.file, aside, constants.COPYFILE_EXCL);
+        this.log.warn(`${this.file}: ${state.problem}; kept ${state.entries.length} readable entries, and the file as it was in ${aside}`);
+      } catch (error) {
+        this.log.warn(`${this.file}: ${state.problem}; kept ${state.entries.length} readable entries; could not keep the file aside: ${String(error)}`);
+      }
+    }
+    return { ...state, entries: state.entries.sort((a, b) => a.at - b.at) };
+  }
+
+  /**
+   * Merges what is on disk (another window's bridge may have written since: the newer entry of a
+   * conversation wins) and replaces the file, holding a lock across both so that two bridges never
+   * lose each other's entries.
+   */
+  private write(): void {
+    if (this.file === undefined) return;
+    const file = this.file;
     try {
-      return [...decodeOrThrow(StateFile, JSON.parse(text), 'state').conversations].sort((a, b) => a.at - b.at);
+      mkdirSync(path.dirname(file), { recursive: true });
     } catch (error) {
-      this.log.warn(`${this.file} is unreadable (${error instanceof Error ? error.message : String(error)}); conversations start afresh`);
-      return [];
+      this.log.warn(`could not save conversations to ${file}: ${String(error)}`);
+      return;
+    }
+    const release = this.lock(file);
+    try {
+      const merged = new Map(this.byId);
+      for (const entry of this.read().entries) {
+        const ours = merged.get(entry.id);
+        if (ours === undefined || ours.at < entry.at) merged.set(entry.id, entry);
+      }
+      this.byId.clear();
+      this.byLink.clear();
+      this.bySession.clear();
+      for (const entry of [...merged.values()].sort((a, b) => a.at - b.at)) this.put(entry);
+      replaceFile(file, JSON.stringify({ version: STATE_VERSION, conversations: [...this.byId.values()] }));
+    } catch (error) {
+      this.log.warn(`could not save conversations to ${file}: ${String(error)}`);
+    } finally {
+      release?.();
     }
   }
 
-  private write(): void {
-    if (this.file === undefined) return;
-    // Another window's bridge may have written since: keep its newer entries.
-    const merged = new Map(this.byId);
-    for (const entry of this.read()) {
-      const ours = merged.get(entry.id);
-      if (ours === undefined || ours.at < entry.at) merged.set(entry.id, entry);
-    }
-    this.byId.clear();
-    this.byLink.clear();
-    for (const entry of [...merged.values()].sort((a, b) => a.at - b.at)) this.put(entry);
-    const state: t.TypeOf<typeof StateFile> = { version: 1, conversations: [...this.byId.values()] };
-    try {
-      mkdirSync(path.dirname(this.file), { recursive: true });
-      const temporary = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(temporary, JSON.stringify(state));
-      renameSync(temporary, this.file);
-    } catch (error) {
-      this.log.warn(`could not save conversations to ${this.file}: ${String(error)}`);
+  /**
+   * The index's lock (proper-lockfile: a lock directory, stale after LOCK_STALE_MS), waited for briefly.
+   * Synchronous, as the last write happens at exit. Without it (a bridge that holds it too long), the
+   * write goes ahead: losing this bridge's entries for sure is worse than racing another's.
+   */
+  private lock(file: string): (() => void) | undefined {
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    for (;;) {
+      try {
+        return lockfile.lockSync(file, { realpath: false, stale: LOCK_STALE_MS });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() > deadline) {
+          this.log.warn(`could not lock ${file} (${String(error)}); writing without the lock`);
+          return undefined;
+        }
+        Atomics.wait(pause, 0, 0, 10);
+      }
     }
   }
+}
+
+function sessionKey(agent: string, agentSession: string): string {
+  return `${agent}\n${agentSession}`;
+}
+
+/**
+ * Writes `text` to a new temporary file beside `file` and renames it over `file`. The temporary file's
+ * name is random and it is created exclusively (O_EXCL), so nothing planted at that name (a symlink) is
+ * followed; it is removed if anything fails.
+ */
+function replaceFile(file: string, text: string): void {
+  const temporary = `${file}.${randomBytes(12).toString('hex')}.tmp`;
+  const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  try {
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, file);
+  } catch (error) {
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // Already gone.
+    }
+    throw error;
+  }
+}
+
+/** Every entry of an index file that decodes, even from a truncated file or one of another version. */
+function parseState(text: string): ReadState {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    const entries = salvage(text);
+    return { entries, intact: false, problem: 'is not complete JSON (truncated?)' };
+  }
+  const record = typeof parsed === 'object' && parsed !== null ? (parsed as { version?: unknown; conversations?: unknown }) : {};
+  const raw = Array.isArray(record.conversations) ? (record.conversations as unknown[]) : [];
+  const entries: StoredConversation[] = [];
+  const bad: string[] = [];
+  raw.forEach((entry, index) => {
+    const decoded = StoredConversation.decode(entry);
+    if (decoded._tag === 'Right') entries.push(decoded.right);
+    else bad.push(`conversations[${index}]`);
+  });
+  if (record.version !== STATE_VERSION) return { entries, intact: false, problem: `is of version ${JSON.stringify(record.version)}, not ${STATE_VERSION}` };
+  if (!Array.isArray(record.conversations)) return { entries, intact: false, problem: 'has no list of conversations' };
+  if (bad.length > 0) return { entries, intact: false, problem: `has ${bad.length} unreadable entries of ${raw.length} (${bad.slice(0, 3).join(', ')}${bad.length > 3 ? ', …' : ''})` };
+  return { entries, intact: true };
+}
+
+/** The complete entries of a cut-off file: each `{…}` inside the conversations list that parses and decodes. */
+function salvage(text: string): StoredConversation[] {
+  const start = text.indexOf('[', text.indexOf('"conversations"'));
+  if (start < 0) return [];
+  const entries: StoredConversation[] = [];
+  let depth = 0;
+  let from = -1;
+  let inString = false;
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' && depth++ === 0) from = i;
+    else if (c === '}' && --depth === 0) {
+      try {
+        const decoded = StoredConversation.decode(JSON.parse(text.slice(from, i + 1)));
+        if (decoded._tag === 'Right') entries.push(decoded.right);
+      } catch {
+        // Not an entry.
+      }
+    } else if (c === ']' && depth === 0) break;
+  }
+  return entries;
 }

@@ -7,6 +7,7 @@ import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema, typ
 import type { Logger } from '../log.js';
 import type { ToolDefinition } from '../protocol/messages.js';
 import { canonicalJson } from '../history/fingerprint.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../protocol/bounded-depth.js';
 
 /** The name under which the bridged tools reach the agent: Claude Code calls them `mcp__vscode-tools__<tool>`. */
 export const BRIDGED_TOOLS_SERVER_NAME = 'vscode-tools';
@@ -19,15 +20,37 @@ export interface BridgedCall {
   readonly signal: AbortSignal;
 }
 
+/** Bounds on the MCP sessions of one server: an agent needs one or two; one that reconnects without end gets no more. */
+export interface McpSessionLimits {
+  /** At most this many; a new one closes the least recently used that has no request open. */
+  readonly maxSessions: number;
+  /** A session with no request open for this long is closed (its client re-initializes: MCP's 404 rule). */
+  readonly idleMs: number;
+}
+
+const DEFAULT_LIMITS: McpSessionLimits = { maxSessions: 16, idleMs: 30 * 60 * 1000 };
+
+interface McpSession {
+  readonly server: Server;
+  readonly transport: StreamableHTTPServerTransport;
+  /** Requests (and SSE streams) still open. */
+  open: number;
+  expiry: NodeJS.Timeout | undefined;
+}
+
 /**
  * The synthetic MCP server through which the tools a VS Code consumer offers reach the agent: one per
  * conversation, on 127.0.0.1 at a random port, answering only requests that carry its random bearer
- * token. Tool calls go to `onCall`; the tool list can change between requests and connected agents are
- * told (`notifications/tools/list_changed`).
+ * token, name it as their Host and come from no web page (no Origin: MCP requires servers to validate it
+ * against DNS rebinding). Tool calls go to `onCall`; the tool list can change between requests and
+ * connected agents are told (`notifications/tools/list_changed`). Its MCP sessions are bounded in number
+ * and expire when idle.
  */
 export class BridgedToolsServer {
   private readonly token = randomBytes(32).toString('base64url');
-  private readonly sessions = new Map<string, { readonly server: Server; readonly transport: StreamableHTTPServerTransport }>();
+  /** Least recently used first. */
+  private readonly sessions = new Map<string, McpSession>();
+  private readonly hosts: ReadonlySet<string>;
   private tools: Tool[] = [];
   private toolsKey = canonicalJson([]);
 
@@ -36,9 +59,13 @@ export class BridgedToolsServer {
     readonly url: string,
     private readonly onCall: (call: BridgedCall) => Promise<CallToolResult>,
     private readonly log: Logger,
-  ) {}
+    port: number,
+    private readonly limits: McpSessionLimits,
+  ) {
+    this.hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  }
 
-  static async start(onCall: (call: BridgedCall) => Promise<CallToolResult>, log: Logger): Promise<BridgedToolsServer> {
+  static async start(onCall: (call: BridgedCall) => Promise<CallToolResult>, log: Logger, limits: McpSessionLimits = DEFAULT_LIMITS): Promise<BridgedToolsServer> {
     let server: BridgedToolsServer | undefined;
     const http = createServer((req, res) => void server?.handle(req, res));
     await new Promise<void>((resolve, reject) => {
@@ -46,7 +73,7 @@ export class BridgedToolsServer {
       http.listen(0, '127.0.0.1', resolve);
     });
     const { port } = http.address() as AddressInfo;
-    server = new BridgedToolsServer(http, `http://127.0.0.1:${port}/mcp`, onCall, log);
+    server = new BridgedToolsServer(http, `http://127.0.0.1:${port}/mcp`, onCall, log, port, limits);
     return server;
   }
 
@@ -71,14 +98,24 @@ export class BridgedToolsServer {
     }
   }
 
+  /** How many MCP sessions are open. */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
   async close(): Promise<void> {
-    await Promise.all([...this.sessions.values()].map(({ transport }) => transport.close()));
-    this.sessions.clear();
+    const sessions = [...this.sessions.keys()];
+    await Promise.all(sessions.map((id) => this.closeSession(id)));
     this.http.closeAllConnections();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Checked before the token: a request from a web page (or through a rebound DNS name) is refused outright.
+    if (req.headers.origin !== undefined || !this.hosts.has(req.headers.host ?? '')) {
+      res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'forbidden origin or host' }));
+      return;
+    }
     if (!this.authorized(req.headers.authorization)) {
       res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end(JSON.stringify({ error: 'unauthorized' }));
       return;
@@ -87,9 +124,20 @@ export class BridgedToolsServer {
       const body = req.method === 'POST' ? await readJson(req) : undefined;
       const sessionId = req.headers['mcp-session-id'];
       const existing = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
-      if (existing !== undefined) return await existing.transport.handleRequest(req, res, body);
-      if (req.method === 'POST' && isInitializeRequest(body)) return await this.connect().handleRequest(req, res, body);
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'no such MCP session' }));
+      if (typeof sessionId === 'string' && existing !== undefined) {
+        this.inUse(sessionId, existing, res);
+        return await existing.transport.handleRequest(req, res, body);
+      }
+      if (req.method === 'POST' && isInitializeRequest(body)) {
+        const transport = this.connect();
+        await transport.handleRequest(req, res, body);
+        const id = transport.sessionId;
+        const opened = id === undefined ? undefined : this.sessions.get(id);
+        if (id !== undefined && opened !== undefined) this.inUse(id, opened, res);
+        return;
+      }
+      // MCP: a session the server no longer has is answered 404, and the client starts a new one.
+      res.writeHead(sessionId === undefined ? 400 : 404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'no such MCP session' }));
     } catch (error) {
       this.log.warn(`bridged tools: ${req.method} failed: ${String(error)}`);
       if (!res.headersSent) res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'bad request' }));
@@ -103,19 +151,60 @@ export class BridgedToolsServer {
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const { name, arguments: args = {} } = request.params;
       if (!this.tools.some((t) => t.name === name)) return { content: [{ type: 'text', text: `There is no tool named ${name}.` }], isError: true };
+      // VS Code would hand them back in the next request, which the bridge would refuse: the call never leaves.
+      if (nestedDeeperThan(args, MAX_JSON_DEPTH)) return { content: [{ type: 'text', text: `The arguments of ${name} are nested deeper than ${MAX_JSON_DEPTH} levels, which VS Code tools cannot take.` }], isError: true };
       return this.onCall({ name, arguments: args, signal: extra.signal });
     });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { server, transport });
+        this.sessions.set(id, { server, transport, open: 0, expiry: undefined });
+        this.evict();
       },
       onsessionclosed: (id) => {
-        this.sessions.delete(id);
+        this.forgetSession(id);
       },
     });
     void server.connect(transport);
     return transport;
+  }
+
+  /** A request of session `id` runs until `res` closes: the session is the most recently used, and not idle. */
+  private inUse(id: string, session: McpSession, res: ServerResponse): void {
+    this.sessions.delete(id);
+    this.sessions.set(id, session);
+    clearTimeout(session.expiry);
+    session.open++;
+    const done = () => {
+      if (--session.open > 0 || this.sessions.get(id) !== session) return;
+      session.expiry = setTimeout(() => void this.closeSession(id), this.limits.idleMs).unref();
+    };
+    if (res.closed) done();
+    else res.once('close', done);
+  }
+
+  /** Over the bound: the least recently used sessions with nothing open are closed. */
+  private evict(): void {
+    for (const [id, session] of this.sessions) {
+      if (this.sessions.size <= this.limits.maxSessions) return;
+      if (session.open === 0) void this.closeSession(id);
+    }
+  }
+
+  private async closeSession(id: string): Promise<void> {
+    const session = this.forgetSession(id);
+    if (session === undefined) return;
+    this.log.debug(`bridged tools: MCP session closed (${this.sessions.size} left)`);
+    await session.transport.close().catch(() => {});
+    await session.server.close().catch(() => {});
+  }
+
+  private forgetSession(id: string): McpSession | undefined {
+    const session = this.sessions.get(id);
+    if (session === undefined) return undefined;
+    clearTimeout(session.expiry);
+    this.sessions.delete(id);
+    return session;
   }
 
   private authorized(header: string | undefined): boolean {

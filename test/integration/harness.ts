@@ -265,12 +265,14 @@ export interface ExitStatus {
 export interface BridgeOptions {
   readonly paceMs?: number;
   readonly logLevel?: 'error' | 'warn' | 'info' | 'debug' | 'trace';
+  /** More `vscodelm` options (`--max-message-mb 8`, …). */
+  readonly args?: readonly string[];
 }
 
 const live = new Set<{ child: ChildProcess; exited: Promise<ExitStatus>; dispose: () => void }>();
 
 function cliArgs(options: BridgeOptions): string[] {
-  return ['--eliza-pace-ms', String(options.paceMs ?? 1), '--log-level', options.logLevel ?? 'debug'];
+  return ['--eliza-pace-ms', String(options.paceMs ?? 1), '--log-level', options.logLevel ?? 'debug', ...(options.args ?? [])];
 }
 
 function exitOf(child: ChildProcess): Promise<ExitStatus> {

@@ -18,11 +18,11 @@ describe('ConversationStore', () => {
   test('what one bridge remembered, the next one finds in the same folder', () => {
     const first = new ConversationStore(dir, log);
     first.rememberLink('conv-1', 'link-a');
-    first.rememberAgentSession('conv-1', 'acp-1');
+    first.rememberAgentSession('conv-1', 'agent', 'acp-1');
     first.flush();
     const second = new ConversationStore(dir, log);
     expect(second.conversationAt('link-a')).toBe('conv-1');
-    expect(second.agentSessionOf('conv-1')).toBe('acp-1');
+    expect(second.agentSessionOf('conv-1', 'agent')).toBe('acp-1');
   });
 
   test("only a conversation's latest link finds it", () => {
@@ -37,7 +37,7 @@ describe('ConversationStore', () => {
     const store = new ConversationStore(undefined, log, 2);
     store.rememberLink('one', 'l1');
     store.rememberLink('two', 'l2');
-    store.rememberAgentSession('one', 's1'); // one is now the most recently used
+    store.rememberAgentSession('one', 'agent', 's1'); // one is now the most recently used
     store.rememberLink('three', 'l3');
     expect(store.conversationAt('l2')).toBeUndefined();
     expect(store.conversationAt('l1')).toBe('one');
@@ -47,11 +47,11 @@ describe('ConversationStore', () => {
   test('a forgotten agent session is not resumed, but the conversation is still found', () => {
     const store = new ConversationStore(dir, log);
     store.rememberLink('conv-1', 'link-a');
-    store.rememberAgentSession('conv-1', 'acp-1');
+    store.rememberAgentSession('conv-1', 'agent', 'acp-1');
     store.forgetAgentSession('conv-1');
     store.flush();
     const reopened = new ConversationStore(dir, log);
-    expect(reopened.agentSessionOf('conv-1')).toBeUndefined();
+    expect(reopened.agentSessionOf('conv-1', 'agent')).toBeUndefined();
     expect(reopened.conversationAt('link-a')).toBe('conv-1');
   });
 
@@ -67,11 +67,11 @@ describe('ConversationStore', () => {
     expect(later.conversationAt('lb')).toBe('from-b');
   });
 
-  test('an unreadable file is reported and the bridge starts afresh', () => {
+  test('an unreadable entry is reported and the bridge starts without it', () => {
     writeFileSync(path.join(dir, STATE_FILE_NAME), '{"version": 1, "conversations": [{"id": 3}]}');
     const store = new ConversationStore(dir, log);
     expect(store.conversationAt('anything')).toBeUndefined();
-    expect(warnings.join('\n')).toMatch(/unreadable.*conversations\[0\]\.id/);
+    expect(warnings.join('\n')).toMatch(/1 unreadable entries of 1 \(conversations\[0\]\)/);
     store.rememberLink('conv-1', 'l1');
     store.flush();
     expect(JSON.parse(readFileSync(path.join(dir, STATE_FILE_NAME), 'utf8')).conversations).toHaveLength(1);

@@ -1,4 +1,7 @@
 import * as acp from '@agentclientprotocol/sdk';
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../history/fingerprint.js';
+import type { Readable } from 'node:stream';
 import type { Logger } from '../../log.js';
 import type { AgentCommand } from '../../protocol/messages.js';
 import type { AgentStream } from '../agent-stream.js';
@@ -9,6 +12,7 @@ import { AcpSession, type AcpSessionOptions, type OpenedSession, type SessionHos
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
 import type { AgentInfo } from '../../protocol/messages.js';
 import { AgentInfoState, currentValuesOf } from './agent-info.js';
+import { MalformedAnswerError, checkInitialize, checkNewSession, checkPermissionRequest, checkResumedSession, checkUpdate } from './agent-answers.js';
 
 export interface AcpAgentOptions extends AcpSessionOptions {
   /** Where sessions run: the user's workspace folder. */
@@ -20,6 +24,8 @@ export interface AcpAgentOptions extends AcpSessionOptions {
   readonly log: Logger;
   /** The ACP session each conversation had, to resume it after its session was closed or the bridge restarted. */
   readonly agentSessions: AgentSessionIndex;
+  /** Holds an agent's output back while the consumer is behind (backpressure); none: read at once. */
+  readonly gate?: (stdout: Readable) => Readable;
 }
 
 /** The ACP error code for "authenticate first". */
@@ -40,6 +46,10 @@ export class AcpAgent implements AgentStream, SessionHost {
   readonly name: string;
   readonly log: Logger;
   private readonly info: AgentInfoState;
+  /** Which agent this is, in the index of conversations (session ids are unique per agent at best). */
+  private readonly key: string;
+  /** The last step (open, close) running on each agent session. */
+  private readonly busy = new Map<string, Promise<void>>();
 
   /** `onInfo` hears what is learned about the agent: its models, image support, context window. */
   constructor(
@@ -50,6 +60,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     this.name = command.name;
     this.log = options.log;
     this.info = new AgentInfoState(onInfo);
+    this.key = createHash('sha256').update(canonicalJson(command)).digest('base64url').slice(0, 16);
   }
 
   openSession(conversationId: string): AcpSession {
@@ -66,8 +77,20 @@ export class AcpAgent implements AgentStream, SessionHost {
     const bridged = tools === undefined ? undefined : this.mcpServerFor(tools, init);
     const mcpServers = bridged === undefined ? [] : [bridged];
     const { conversationId } = session;
-    const previous = this.options.agentSessions.agentSessionOf(conversationId);
-    const resumed = previous === undefined ? undefined : await this.resume(process, init, previous, mcpServers, conversationId);
+    const previous = this.options.agentSessions.agentSessionOf(conversationId, this.key);
+    const resumed =
+      previous === undefined
+        ? undefined
+        : await this.exclusive(previous, async () => {
+            const owner = this.sessions.get(previous)?.session;
+            if (owner !== undefined && owner !== session) {
+              this.log.warn(`agent ${this.name}: ACP session ${previous} is held by conversation ${owner.conversationId}; conversation ${conversationId} goes on in a new session`);
+              return undefined;
+            }
+            const response = await this.resume(process, init, previous, mcpServers, conversationId);
+            if (response !== undefined) await this.bind(session, previous, process, init);
+            return response;
+          });
     let sessionId: string;
     let configOptions: readonly acp.SessionConfigOption[] | null | undefined;
     if (resumed !== undefined && previous !== undefined) {
@@ -75,14 +98,18 @@ export class AcpAgent implements AgentStream, SessionHost {
       configOptions = resumed.configOptions;
     } else {
       const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers });
-      ({ sessionId, configOptions } = await this.startupStep(process, 'session/new', request).catch((error: unknown) => {
+      ({ sessionId, configOptions } = await this.startupStep(process, 'session/new', request.then((raw: unknown) => checkNewSession(this.name, raw))).catch((error: unknown) => {
         throw new Error(this.explainSessionFailure(error, init));
       }));
+      const holder = this.sessions.get(sessionId)?.session;
+      if (holder !== undefined && holder !== session) {
+        throw new Error(`Agent "${this.name}" opened session ${sessionId} for conversation ${conversationId}, but that session is open for another conversation: the agent hands out session ids twice.`);
+      }
+      const opened = sessionId;
+      await this.exclusive(opened, () => this.bind(session, opened, process, init));
       this.log.info(`agent ${this.name}: conversation ${conversationId} is ACP session ${sessionId}`);
     }
     this.info.learnConfigOptions(configOptions);
-    this.sessions.set(sessionId, { session, process, init });
-    this.options.agentSessions.rememberAgentSession(conversationId, sessionId);
     return {
       sessionId,
       fresh: resumed === undefined,
@@ -91,6 +118,35 @@ export class AcpAgent implements AgentStream, SessionHost {
       images: init.agentCapabilities?.promptCapabilities?.image === true,
       explain: (error) => process.explain(error),
     };
+  }
+
+  /**
+   * `session` owns ACP session `sessionId` from now on, unless it was closed while the session opened: then
+   * the ACP session is let go at once (a cancelled turn must not hold a session its conversation's next
+   * turn will open again). Runs as a step on `sessionId` (see `exclusive`).
+   */
+  private async bind(session: AcpSession, sessionId: string, process: AgentProcess, init: acp.InitializeResponse): Promise<void> {
+    if (session.closed) {
+      await this.closeRequest(sessionId, process, init);
+      throw new Error(`conversation ${session.conversationId} closed its session while it opened`);
+    }
+    this.sessions.set(sessionId, { session, process, init });
+    this.options.agentSessions.rememberAgentSession(session.conversationId, this.key, sessionId);
+  }
+
+  /** Runs `step` on agent session `sessionId` after whatever else runs on it (opening, closing) has finished. */
+  private exclusive<T>(sessionId: string, step: () => Promise<T>): Promise<T> {
+    const before = this.busy.get(sessionId) ?? Promise.resolve();
+    const result = before.then(step);
+    const done = result.then(
+      () => {},
+      () => {},
+    );
+    this.busy.set(sessionId, done);
+    void done.then(() => {
+      if (this.busy.get(sessionId) === done) this.busy.delete(sessionId);
+    });
+    return result;
   }
 
   /**
@@ -115,7 +171,7 @@ export class AcpAgent implements AgentStream, SessionHost {
       const { agent } = process.connection;
       const request: Promise<{ configOptions?: acp.SessionConfigOption[] | null }> =
         how === acp.methods.agent.session.resume ? agent.request(acp.methods.agent.session.resume, params) : agent.request(acp.methods.agent.session.load, params);
-      const response = await this.startupStep(process, how, request);
+      const response = await this.startupStep(process, how, request.then((raw: unknown) => checkResumedSession(this.name, how, raw)));
       this.log.info(`agent ${this.name}: conversation ${conversationId} resumed ACP session ${sessionId} (${how})`);
       return response;
     } catch (error) {
@@ -153,10 +209,29 @@ export class AcpAgent implements AgentStream, SessionHost {
     if (route?.session !== session) return;
     this.sessions.delete(sessionId);
     if (!resumable) this.options.agentSessions.forgetAgentSession(session.conversationId);
-    if (route.init.agentCapabilities?.sessionCapabilities?.close == null || !route.process.alive) return;
-    route.process.connection.agent
-      .request(acp.methods.agent.session.close, { sessionId })
-      .catch((error: unknown) => this.log.debug(`agent ${this.name}: session/close of ${sessionId} failed: ${String(error)}`));
+    this.closeAgentSession(sessionId, route.process, route.init);
+  }
+
+  /** Every ACP session `session` holds is closed, now: its conversation may open one again at once. */
+  release(session: AcpSession): void {
+    for (const [sessionId, route] of [...this.sessions]) if (route.session === session) this.forget(session, sessionId, true);
+  }
+
+  /** `session/close`, where the agent supports it; a later open of the same session waits for it. */
+  private closeAgentSession(sessionId: string, process: AgentProcess, init: acp.InitializeResponse): void {
+    void this.exclusive(sessionId, () => this.closeRequest(sessionId, process, init));
+  }
+
+  private async closeRequest(sessionId: string, process: AgentProcess, init: acp.InitializeResponse): Promise<void> {
+    if (init.agentCapabilities?.sessionCapabilities?.close == null || !process.alive) return;
+    let timer: NodeJS.Timeout | undefined;
+    // An agent that never answers must not keep the session from opening again.
+    const unanswered = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.startupTimeoutMs).unref()));
+    const closed = process.connection.agent.request(acp.methods.agent.session.close, { sessionId }).then(
+      () => {},
+      (error: unknown) => this.log.debug(`agent ${this.name}: session/close of ${sessionId} failed: ${String(error)}`),
+    );
+    await Promise.race([closed, unanswered]).finally(() => clearTimeout(timer));
   }
 
   dispose(): void {
@@ -166,15 +241,28 @@ export class AcpAgent implements AgentStream, SessionHost {
 
   private start(): Running {
     if (this.running !== undefined && this.running.process.alive) return this.running;
-    const process = new AgentProcess(this.command, { cwd: this.options.cwd, log: this.log }, {
-      onUpdate: ({ sessionId, update }) => {
+    const process = new AgentProcess(this.command, { cwd: this.options.cwd, log: this.log, gate: this.options.gate }, {
+      onUpdate: (raw) => {
+        const { notification, problem } = checkUpdate(raw);
+        if (notification === undefined) {
+          this.log.warn(`agent ${this.name} sent a malformed session/update (${problem}): dropped`);
+          return;
+        }
+        const { sessionId, update } = notification;
         if (update.sessionUpdate === 'usage_update') this.info.learnUsage(update);
         if (update.sessionUpdate === 'config_option_update') this.info.learnConfigOptions(update.configOptions);
         const route = this.sessions.get(sessionId);
         if (route === undefined) this.log.debug(`agent ${this.name}: update for unknown session ${sessionId} dropped`);
         else route.session.onUpdate(update);
       },
-      onPermission: (request, signal) => {
+      onPermission: (raw, signal) => {
+        let request: acp.RequestPermissionRequest;
+        try {
+          request = checkPermissionRequest(raw);
+        } catch (error) {
+          this.log.warn(`agent ${this.name} sent a malformed session/request_permission (${error instanceof Error ? error.message : String(error)}): refused`);
+          return Promise.reject(error);
+        }
         const route = this.sessions.get(request.sessionId);
         if (route !== undefined) return route.session.onPermission(request, signal);
         this.log.debug(`agent ${this.name}: permission request for unknown session ${request.sessionId} cancelled`);
@@ -193,7 +281,7 @@ export class AcpAgent implements AgentStream, SessionHost {
       clientCapabilities: {},
       clientInfo: { name: 'symposium-lm', version: '0.1.0' },
     });
-    const initialized = this.startupStep(process, 'initialize', initialize).then((init) => {
+    const initialized = this.startupStep(process, 'initialize', initialize.then((raw: unknown) => checkInitialize(this.name, raw))).then((init) => {
       if (init.protocolVersion !== acp.PROTOCOL_VERSION) {
         throw new Error(`Agent "${this.name}" speaks ACP protocol version ${init.protocolVersion}; this bridge speaks version ${acp.PROTOCOL_VERSION}.`);
       }
@@ -217,7 +305,7 @@ export class AcpAgent implements AgentStream, SessionHost {
       }, startupTimeoutMs);
     });
     const answered = request.catch(async (error: unknown): Promise<never> => {
-      throw error instanceof acp.RequestError ? error : await process.explain(error, step);
+      throw error instanceof acp.RequestError || error instanceof MalformedAnswerError ? error : await process.explain(error, step);
     });
     const exit = process.ended.then((how): never => {
       throw new Error(`Agent "${this.name}" ${process.describe(how, step)}`);

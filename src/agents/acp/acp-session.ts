@@ -11,6 +11,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import type { AgentSession, TurnInput } from '../agent-stream.js';
 import { EventQueue } from './event-queue.js';
+import { checkPrompt, checkSetConfigOption, MalformedAnswerError } from './agent-answers.js';
 import { askedMessages, promptBlocks, toolResultsOf } from './prompt.js';
 import { transcriptOf } from '../transcript.js';
 import type { AcpTurnEvent } from './turn-events.js';
@@ -39,6 +40,8 @@ export interface SessionHost {
   open(session: AcpSession, tools: BridgedToolsServer | undefined): Promise<OpenedSession>;
   /** The session is done with its ACP session: closed (resumable later), or abandoned after an unanswered cancel. */
   forget(session: AcpSession, sessionId: string, resumable: boolean): void;
+  /** The session closed: every ACP session it holds is let go now. */
+  release(session: AcpSession): void;
 }
 
 export interface AcpSessionOptions {
@@ -101,6 +104,10 @@ export class AcpSession implements AgentSession {
   private offered: readonly string[] = [];
   /** The consumer offers `symposium-agent-action`, through which the person is asked. */
   private canAsk = false;
+  /** The paused prompt's agent failed (exited) while VS Code was deciding: the next request that continues it is told. */
+  private lostWhilePaused: Promise<Error> | undefined;
+  /** Closed by the session pool: a turn still on its way in must not open anything again. */
+  private isClosed = false;
 
   constructor(
     private readonly host: SessionHost,
@@ -144,9 +151,14 @@ export class AcpSession implements AgentSession {
     });
   }
 
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
   close(): void {
+    this.isClosed = true;
     this.cancel();
-    void this.opened?.then((opened) => this.host.forget(this, opened.sessionId, true), () => {});
+    this.host.release(this);
     void this.tools?.then((tools) => tools.close(), () => {});
     this.opened = undefined;
     this.tools = undefined;
@@ -233,11 +245,16 @@ export class AcpSession implements AgentSession {
     const results = toolResultsOf(input.newMessages);
     const movedOn = this.movedOn(results, input.newMessages);
     if (input.canceled || movedOn) this.cancel();
+    const lost = this.lostWhilePaused;
+    this.lostWhilePaused = undefined;
+    // The agent exited while the person decided: one who answers is told; one who moved on starts afresh.
+    if (lost !== undefined && !input.canceled && !movedOn) throw await lost;
     await this.settle();
+    if (this.isClosed) return undefined;
     await this.offerTools(input.tools);
     const opened = await this.open();
     await this.configure(opened, input.config);
-    if (unsubscribed()) return undefined;
+    if (unsubscribed() || this.isClosed) return undefined;
     const blocks = promptBlocks(input.newMessages, { images: opened.images });
     const paused = this.prompt;
     if (paused !== undefined && paused.state === 'paused') {
@@ -277,7 +294,7 @@ export class AcpSession implements AgentSession {
       }
       if (current === value) continue;
       try {
-        const response = await opened.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: opened.sessionId, configId, value });
+        const response = checkSetConfigOption(this.host.name, await opened.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: opened.sessionId, configId, value }));
         for (const option of response.configOptions) if (option.type === 'select' && opened.config.has(option.id)) opened.config.set(option.id, option.currentValue);
         this.host.log.info(`conversation ${this.conversationId}: ${configId} set to ${value}`);
       } catch (error) {
@@ -288,6 +305,7 @@ export class AcpSession implements AgentSession {
 
   /** The ACP session, opened (with this conversation's tool server) if there is none. */
   private open(): Promise<OpenedSession> {
+    if (this.isClosed) return Promise.reject(new Error(`conversation ${this.conversationId}: its session was closed`));
     this.opened ??= (this.tools ?? Promise.resolve(undefined))
       .then((tools) => this.host.open(this, tools))
       .then((opened) => {
@@ -323,7 +341,7 @@ export class AcpSession implements AgentSession {
       // this prompt's, so they must reach it before it counts as ended.
       .then(async (response) => {
         await new Promise(setImmediate);
-        return response;
+        return checkPrompt(this.host.name, response);
       });
     const prompt: Prompt = {
       events,
@@ -336,8 +354,17 @@ export class AcpSession implements AgentSession {
           events.push({ kind: 'stopped', stopReason: response.stopReason });
         },
         async (error: unknown) => {
+          const paused = prompt.state === 'paused';
           this.endPrompt(prompt);
-          events.fail(error instanceof acp.RequestError ? new Error(`Agent "${this.host.name}" failed: ${error.message}`) : await opened.explain(error));
+          const failure: Promise<Error> =
+            error instanceof acp.RequestError
+              ? Promise.resolve(new Error(`Agent "${this.host.name}" failed: ${error.message}`))
+              : error instanceof MalformedAnswerError
+                ? Promise.resolve(error)
+                : opened.explain(error);
+          // Nobody listens to a paused prompt: the request that would have answered it hears what happened.
+          if (paused) this.lostWhilePaused = failure.then((e) => new Error(`${e.message}\nThis happened while it waited for your answer, which it cannot receive now; send again to go on in a new session.`));
+          events.fail(await failure);
         },
       ),
     };
@@ -443,13 +470,13 @@ function orphanedResultsText(results: ReadonlyMap<string, ToolResultPart>): stri
   return ['Results of tool calls from earlier in this conversation:', ...lines].join('\n');
 }
 
-/** Two message chunks of text in a row, as one: how a paused turn's buffered stream stays small. */
+/** Two message (or thought) chunks of text in a row, as one: how a paused turn's buffered stream stays small. */
 function joinMessageChunks(last: AcpTurnEvent, next: AcpTurnEvent): AcpTurnEvent | undefined {
   if (last.kind !== 'update' || next.kind !== 'update') return undefined;
   const [a, b] = [last.update, next.update];
-  if (a.sessionUpdate !== 'agent_message_chunk' || b.sessionUpdate !== 'agent_message_chunk') return undefined;
+  if ((a.sessionUpdate !== 'agent_message_chunk' && a.sessionUpdate !== 'agent_thought_chunk') || b.sessionUpdate !== a.sessionUpdate) return undefined;
   if (a.content.type !== 'text' || b.content.type !== 'text') return undefined;
-  return { kind: 'update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: a.content.text + b.content.text } } };
+  return { kind: 'update', update: { sessionUpdate: a.sessionUpdate, content: { type: 'text', text: a.content.text + b.content.text } } };
 }
 
 function choose(options: readonly acp.PermissionOption[], kinds: readonly acp.PermissionOptionKind[]): acp.RequestPermissionOutcome {

@@ -3,6 +3,8 @@ import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentCommand } from '../../protocol/messages.js';
 import type { Logger } from '../../log.js';
+import { StderrTail } from './stderr-tail.js';
+import { lineLimit } from './line-limit.js';
 
 const STDERR_LINES_KEPT = 20;
 
@@ -31,12 +33,14 @@ export class AgentProcess {
   /** Settles when the process is gone; never rejects. */
   readonly ended: Promise<ProcessEnd>;
   private readonly child: ChildProcess;
-  private readonly stderrTail: string[] = [];
+  private stderrTail: StderrTail | undefined;
   private endedAs: ProcessEnd | undefined;
+  /** Why the bridge stopped the agent, when it did so because of what the agent sent. */
+  private fault: string | undefined;
 
   constructor(
     readonly command: AgentCommand,
-    options: { readonly cwd: string; readonly log: Logger },
+    options: { readonly cwd: string; readonly log: Logger; readonly gate?: (stdout: Readable) => Readable },
     callbacks: AgentCallbacks,
   ) {
     const { log } = options;
@@ -65,11 +69,19 @@ export class AgentProcess {
     this.child.stdin!.on('error', (error) => log.debug(`agent ${command.name}: stdin: ${error.message}`));
     this.collectStderr(log);
 
+    // A message over the SDK's limit would break the connection for good while the agent lives on: it is restarted instead.
+    const stdout = this.child.stdout!.pipe(
+      lineLimit(acp.DEFAULT_MAX_MESSAGE_BYTES, () => {
+        this.fault = `sent a message larger than ${acp.DEFAULT_MAX_MESSAGE_BYTES / (1024 * 1024)} MB (ACP's limit), so the bridge stopped it`;
+        log.warn(`agent ${command.name} ${this.fault}`);
+        this.kill();
+      }),
+    );
     const app = acp
       .client({ name: 'symposium-lm' })
       .onNotification(acp.methods.client.session.update, ({ params }) => callbacks.onUpdate(params))
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => callbacks.onPermission(params, signal));
-    this.connection = app.connect(acp.ndJsonStream(Writable.toWeb(this.child.stdin!), Readable.toWeb(this.child.stdout!) as ReadableStream<Uint8Array>));
+    this.connection = app.connect(acp.ndJsonStream(Writable.toWeb(this.child.stdin!), Readable.toWeb(options.gate?.(stdout) ?? stdout) as ReadableStream<Uint8Array>));
     void this.ended.then((how) => {
       log.info(`agent ${command.name} ${this.describe(how)}`);
       this.connection.close(new Error(`Agent "${command.name}" ${this.describe(how)}`));
@@ -88,9 +100,10 @@ export class AgentProcess {
       if (code === 'EACCES') return `could not start: ${this.command.command} is not executable`;
       return `could not start: ${how.error.message}`;
     }
-    const status = how.signal !== null ? `was killed by ${how.signal}` : `exited with code ${how.code}`;
+    const status = this.fault ?? (how.signal !== null ? `was killed by ${how.signal}` : `exited with code ${how.code}`);
     const when = during === undefined ? '' : ` during ${during}`;
-    const tail = this.stderrTail.length === 0 ? '.' : `; its last output on stderr:\n${this.stderrTail.join('\n')}`;
+    const lines = this.stderrTail?.last ?? [];
+    const tail = lines.length === 0 ? '.' : `; its last output on stderr:\n${lines.join('\n')}`;
     return `${status}${when}${tail}`;
   }
 
@@ -127,19 +140,9 @@ export class AgentProcess {
   }
 
   private collectStderr(log: Logger): void {
-    let partial = '';
+    const tail = (this.stderrTail = new StderrTail(STDERR_LINES_KEPT, (line) => log.debug(`agent ${this.command.name}: ${line}`)));
     this.child.stderr!.setEncoding('utf8');
-    this.child.stderr!.on('data', (chunk: string) => {
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) this.noteStderr(line, log);
-    });
-    this.child.stderr!.on('end', () => partial !== '' && this.noteStderr(partial, log));
-  }
-
-  private noteStderr(line: string, log: Logger): void {
-    log.debug(`agent ${this.command.name}: ${line}`);
-    this.stderrTail.push(line);
-    if (this.stderrTail.length > STDERR_LINES_KEPT) this.stderrTail.shift();
+    this.child.stderr!.on('data', (chunk: string) => tail.write(chunk));
+    this.child.stderr!.on('end', () => tail.end());
   }
 }

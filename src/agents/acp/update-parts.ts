@@ -1,3 +1,4 @@
+import { clipDepth, MAX_JSON_DEPTH } from '../../protocol/bounded-depth.js';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ResponsePart } from '../../protocol/messages.js';
 import { planChecklist, refusedLine, toolEndedLine, toolStartedLine } from './render.js';
@@ -66,7 +67,8 @@ export class TurnRendering {
   private describe(permission: PendingPermission): { kind: string; title: string; raw_input: unknown } {
     const { toolCall } = permission;
     if (toolCall.title) this.titles.set(toolCall.toolCallId, toolCall.title);
-    return { kind: toolCall.kind ?? 'other', title: this.titleOf(toolCall.toolCallId), raw_input: toolCall.rawInput ?? null };
+    // The next request carries these back, and the bridge reads nothing nested deeper than MAX_JSON_DEPTH.
+    return { kind: toolCall.kind ?? 'other', title: this.titleOf(toolCall.toolCallId), raw_input: clipDepth(toolCall.rawInput ?? null, MAX_JSON_DEPTH - 1) };
   }
 
   /** A bridged VS Code tool call, which VS Code runs (and confirms) itself. */

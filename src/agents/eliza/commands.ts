@@ -1,3 +1,5 @@
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../protocol/bounded-depth.js';
+
 /**
  * Commands that make the built-in Eliza exercise the bridge's tool paths deterministically:
  * `list tools`, `use tool NAME with {json}`, `request permission TITLE`.
@@ -19,6 +21,8 @@ export function parseCommand(text: string): ElizaCommand | undefined {
   try {
     const input: unknown = JSON.parse(json);
     if (typeof input !== 'object' || input === null || Array.isArray(input)) return { kind: 'bad-tool-input', name, problem: 'the input must be a JSON object' };
+    // The tool call's parameters come back in the next request, where deeper nests are refused.
+    if (nestedDeeperThan(input, MAX_JSON_DEPTH)) return { kind: 'bad-tool-input', name, problem: `the input is nested deeper than ${MAX_JSON_DEPTH} levels` };
     return { kind: 'use-tool', name, input: input as Record<string, unknown> };
   } catch (error) {
     return { kind: 'bad-tool-input', name, problem: `that is not JSON (${(error as Error).message})` };

@@ -1,0 +1,64 @@
+/**
+ * Memory without bound (issue 17, point 5), against the BUILT bridge and the scripted agent: whatever an
+ * agent or consumer sends, the bridge's memory stays within a fixed bound above its baseline. A consumer
+ * that stops reading holds the agent back (backpressure); an agent's stderr costs bounded memory and a
+ * bounded crash message. (The bridge's own header parser is bounded in framing.test.ts.)
+ */
+import { readFileSync } from 'node:fs';
+import { textOfParts } from '../../src/client/lm-client.js';
+import type { AgentDefinition, ResponsePart } from '../../src/protocol/messages.js';
+import { AgentBridge, SCRIPTED_AGENT, rejection, sleep, user } from '../integration/agent-bridge.js';
+
+const AGENT: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT], env: [] } };
+/** The bound above the baseline the issue asks for. */
+const BOUND_MB = 64;
+
+const status = (pid: number, field: 'VmRSS' | 'VmHWM'): number => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+let bridge: AgentBridge;
+afterEach(() => bridge.close());
+
+/** Starts a turn with the consumer not reading; returns the highest RSS seen over `ms`, then reads again. */
+async function unreadTurn(command: string, ms: number): Promise<{ baseline: number; highest: number; parts: Promise<ResponsePart[]> }> {
+  bridge = new AgentBridge();
+  await bridge.chat([user('say warm')], AGENT);
+  const pid = bridge.child.pid!;
+  const baseline = status(pid, 'VmRSS');
+  const received: ResponsePart[] = [];
+  bridge.child.stdout!.pause();
+  const done = bridge.client.provideChatResponse({ modelId: 'scripted', messages: [user(command)], agent: AGENT }, (part) => received.push(part));
+  let highest = baseline;
+  for (let waited = 0; waited < ms; waited += 100) {
+    await sleep(100);
+    highest = Math.max(highest, status(pid, 'VmRSS'));
+  }
+  bridge.child.stdout!.resume();
+  return { baseline, highest, parts: done.then(() => received) };
+}
+
+test('a consumer that stops reading holds back an agent sending 95 MB of text; all of it arrives once it reads', async () => {
+  const { baseline, highest, parts } = await unreadTurn('big-text 95 1024', 4000);
+  const text = textOfParts(await parts);
+  expect(text.length).toBe(95 * 1024 * 1024);
+  expect(highest - baseline).toBeLessThan(BOUND_MB);
+}, 60000);
+
+test('a consumer that stops reading holds back 100,000 thought chunks', async () => {
+  const { baseline, highest, parts } = await unreadTurn('think-flood 100000', 4000);
+  const thought = (await parts).flatMap((p) => (p.type === 'thinking' ? [p.value] : [])).join('');
+  expect(thought.startsWith('t1 t2 ')).toBe(true);
+  expect(thought.endsWith('t100000 ')).toBe(true);
+  expect(highest - baseline).toBeLessThan(BOUND_MB);
+}, 60000);
+
+test('30 MB of spinner on stderr without a newline: bounded memory, and a crash message of a few lines', async () => {
+  bridge = new AgentBridge();
+  await bridge.chat([user('say warm')], AGENT);
+  const pid = bridge.child.pid!;
+  const baseline = status(pid, 'VmRSS');
+  const failed = await rejection(bridge.chat([user('stderr-spinner 30720', 'crash 5')], AGENT));
+  expect(failed.message).toMatch(/exited with code 5/);
+  expect(failed.message.length).toBeLessThan(32 * 1024);
+  expect(status(pid, 'VmHWM') - baseline).toBeLessThan(BOUND_MB);
+  expect(bridge.stderr().length).toBeLessThan(1024 * 1024);
+}, 60000);

@@ -1,0 +1,81 @@
+/**
+ * The tool server (issue 17, points 13 and 14): the real BridgedToolsServer on 127.0.0.1, spoken to over
+ * real HTTP. A request naming another Origin or Host is refused, token or not (MCP requires servers to
+ * validate Origin, against DNS rebinding); abandoned MCP sessions are bounded in number and expire.
+ */
+import { request } from 'node:http';
+import { createLogger } from '../../src/log.js';
+import { BridgedToolsServer, type McpSessionLimits } from '../../src/tools/bridged-tools-server.js';
+
+const log = createLogger('error', () => {});
+let server: BridgedToolsServer;
+afterEach(() => server.close());
+
+const start = (limits?: McpSessionLimits) => BridgedToolsServer.start(() => Promise.resolve({ content: [] }), log, limits);
+
+interface Reply {
+  readonly status: number;
+  readonly sessionId: string | undefined;
+}
+
+/** A raw HTTP POST to the server's URL with the headers given (Host included), read to its end. */
+function post(url: string, headers: Record<string, string>, body: unknown): Promise<Reply> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: target.port, path: target.pathname, method: 'POST', headers: { host: target.host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      (res) => {
+        res.resume();
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, sessionId: res.headers['mcp-session-id'] as string | undefined }));
+      },
+    );
+    req.once('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } };
+const listTools = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+
+describe('Origin and Host', () => {
+  test('a request with the token from a foreign Origin is refused 403', async () => {
+    server = await start();
+    expect((await post(server.url, { authorization: server.authorization, origin: 'http://evil.example' }, initialize)).status).toBe(403);
+    expect((await post(server.url, { origin: 'http://evil.example' }, initialize)).status).toBe(403);
+  });
+
+  test('a request with the token naming a foreign Host is refused 403', async () => {
+    server = await start();
+    expect((await post(server.url, { authorization: server.authorization, host: 'evil.example' }, initialize)).status).toBe(403);
+    expect((await post(server.url, { host: 'evil.example' }, initialize)).status).toBe(403);
+  });
+
+  test('the agent’s own request (token, its Host, no Origin) is served', async () => {
+    server = await start();
+    const init = await post(server.url, { authorization: server.authorization }, initialize);
+    expect(init.status).toBe(200);
+    const listed = await post(server.url, { authorization: server.authorization, 'mcp-session-id': init.sessionId!, 'mcp-protocol-version': '2025-06-18' }, listTools);
+    expect(listed.status).toBe(200);
+  });
+});
+
+describe('abandoned MCP sessions', () => {
+  test('3,000 initializes leave at most 16 sessions; the oldest are gone (404), the newest works', async () => {
+    server = await start();
+    const ids: string[] = [];
+    for (let i = 0; i < 3000; i++) ids.push((await post(server.url, { authorization: server.authorization }, initialize)).sessionId!);
+    expect(server.sessionCount).toBeLessThanOrEqual(16);
+    const headers = (id: string) => ({ authorization: server.authorization, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' });
+    expect((await post(server.url, headers(ids[0]!), listTools)).status).toBe(404);
+    expect((await post(server.url, headers(ids.at(-1)!), listTools)).status).toBe(200);
+  }, 60000);
+
+  test('a session left idle expires', async () => {
+    server = await start({ maxSessions: 16, idleMs: 200 });
+    const init = await post(server.url, { authorization: server.authorization }, initialize);
+    expect(server.sessionCount).toBe(1);
+    for (let waited = 0; waited < 5000 && server.sessionCount > 0; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.sessionCount).toBe(0);
+    expect((await post(server.url, { authorization: server.authorization, 'mcp-session-id': init.sessionId!, 'mcp-protocol-version': '2025-06-18' }, listTools)).status).toBe(404);
+  });
+});
