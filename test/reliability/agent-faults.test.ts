@@ -4,7 +4,7 @@
  */
 import { textOfParts } from '../../src/client/lm-client.js';
 import type { AgentDefinition } from '../../src/protocol/messages.js';
-import { AgentBridge, SCRIPTED_AGENT, rejection, user } from '../integration/agent-bridge.js';
+import { AGENT_ACTION, AgentBridge, SCRIPTED_AGENT, approvals, rejection, toolCallsOf, user } from '../integration/agent-bridge.js';
 
 const agent = (...flags: string[]): AgentDefinition => ({ mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, ...flags], env: [] } });
 
@@ -25,17 +25,16 @@ test('an agent message over 32 MB: the turn fails saying so, and the restarted a
 test('an agent that exits while the user decides its permission: the answer fails naming the exit code and stderr', async () => {
   const scripted = agent();
   const history = [user('exit-during-permission 9')];
-  const asked = await bridge.chat(history, scripted);
-  const call = asked.find((p) => p.type === 'tool_call');
-  expect(call?.type === 'tool_call' && call.toolName).toBe('symposium-agent-action');
+  const asked = await bridge.chat(history, scripted, [AGENT_ACTION]);
+  const [call] = toolCallsOf(asked);
+  expect(call?.toolName).toBe('symposium-agent-action');
   await bridge.logged(/agent scripted exited with code 9/, 10000);
-  const approve = { role: 'user' as const, content: [{ type: 'tool_result' as const, toolCallId: call?.type === 'tool_call' ? call.toolCallId : '', result: [{ type: 'text' as const, value: 'yes' }] }] };
-  const continued = [...history, { role: 'assistant' as const, content: asked }, approve];
-  const failed = await rejection(bridge.chat(continued, scripted));
+  const continued = [...history, { role: 'assistant' as const, content: asked }, approvals(call!)];
+  const failed = await rejection(bridge.chat(continued, scripted, [AGENT_ACTION]));
   expect(failed.code).toBe(-32001);
   expect(failed.message).toMatch(/^Agent "scripted" exited with code 9/);
   expect(failed.message).toContain('scripted-agent: exiting while asked');
   expect(failed.message).toContain('while it waited for your answer');
   // Sent again, the conversation goes on with the restarted agent.
-  expect(textOfParts(await bridge.chat([...continued, { role: 'user', content: [{ type: 'text', value: 'say still here' }] }], scripted))).toContain('still here');
+  expect(textOfParts(await bridge.chat([...continued, { role: 'user', content: [{ type: 'text', value: 'say still here' }] }], scripted, [AGENT_ACTION]))).toContain('still here');
 }, 60000);

@@ -5,14 +5,13 @@
  */
 import { textOfParts } from '../../src/client/lm-client.js';
 import { AGENT_ACTION_TOOL } from '../../src/protocol/methods.js';
-import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
-import { AgentBridge, SCRIPTED_AGENT, rejection, replied, user } from '../integration/agent-bridge.js';
+import type { AgentDefinition, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
+import { AGENT_ACTION, AgentBridge, SCRIPTED_AGENT, approvals, rejection, replied, user } from '../integration/agent-bridge.js';
 
 const agent = (...flags: string[]): AgentDefinition => ({ mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, ...flags], env: [] } });
 const TOOLS: ToolDefinition[] = [{ name: 'lookup', description: 'Looks a tag up', inputSchema: { type: 'object', properties: {} } }];
 const deep = (levels: number): string => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;
 const toolCalls = (parts: readonly ResponsePart[]) => parts.filter((p): p is Extract<ResponsePart, { type: 'tool_call' }> => p.type === 'tool_call');
-const resultFor = (toolCallId: string): Message => ({ role: 'user', content: [{ type: 'tool_result', toolCallId, result: [{ type: 'text', value: 'yes' }] }] });
 
 let bridge: AgentBridge;
 beforeEach(() => (bridge = new AgentBridge()));
@@ -22,10 +21,10 @@ describe('input nested deeper than the bridge reads back', () => {
   test('a permission whose raw input nests 70 levels: approving it continues the chat', async () => {
     const scripted = agent();
     const history = [user('permission-deep 70')];
-    const asked = await bridge.chat(history, scripted);
+    const asked = await bridge.chat(history, scripted, [AGENT_ACTION]);
     const [call] = toolCalls(asked);
     expect(call?.toolName).toBe(AGENT_ACTION_TOOL);
-    const next = await bridge.chat([...history, replied(asked), resultFor(call!.toolCallId)], scripted);
+    const next = await bridge.chat([...history, replied(asked), approvals(call!)], scripted, [AGENT_ACTION]);
     expect(textOfParts(next)).toContain('permission deep: allow_once');
   });
 
