@@ -140,8 +140,8 @@ describe('bridged tools over HTTP', () => {
       return textOfParts(parts);
     };
     expect(await turn('mcp-watch', v1)).toBe('watching');
-    expect(JSON.parse(await turn('mcp-changes 1', v2))).toEqual([['a', 'b', 'c']]);
-    expect(JSON.parse(await turn('mcp-changes 2', v3))).toEqual([
+    expect(JSON.parse(await turn('mcp-changes 1 10000', v2))).toEqual([['a', 'b', 'c']]);
+    expect(JSON.parse(await turn('mcp-changes 2 10000', v3))).toEqual([
       ['a', 'b', 'c'],
       ['a', 'b', 'c'],
     ]);
@@ -257,7 +257,7 @@ describe('bridged tools through the stdio relay', () => {
     const first = [user('mcp-watch')];
     const watching = await bridge.chat(first, STDIO_AGENT, [tool('a')]);
     expect(textOfParts(watching)).toBe('watching');
-    const changes = await bridge.chat([...first, replied(watching), user('mcp-changes 1', 'mcp-pid')], STDIO_AGENT, [tool('a'), tool('b')]);
+    const changes = await bridge.chat([...first, replied(watching), user('mcp-changes 1 10000', 'mcp-pid')], STDIO_AGENT, [tool('a'), tool('b')]);
     const [list, pid] = textParts(changes);
     strays.push(Number(pid));
     expect(JSON.parse(list)).toEqual([['a', 'b']]);
