@@ -6,6 +6,7 @@ import { serveVscodeLm } from '../server/vscodelm.js';
 import { runChat } from './chat.js';
 import { CONTEXT_POLICIES, isContextPolicy, type ContextPolicy } from '../history/context-policy.js';
 import { fileURLToPath } from 'node:url';
+import { endAgentProcesses } from '../agents/acp/agent-process.js';
 
 const USAGE = `Usage: symposium-lm <command> [options]
 
@@ -88,6 +89,8 @@ async function main(argv: string[]): Promise<number> {
           relay: { command: process.execPath, args: [fileURLToPath(import.meta.url)] },
         },
       });
+      // The input closed (VS Code went away): the agents end before the bridge does.
+      await endAgentProcesses();
       return 0;
     }
     case 'chat': {
@@ -145,9 +148,18 @@ function positive(value: string, flag: string): number {
 
 class UsageError extends Error {}
 
-/** Signals end the process through 'exit', where every agent process is killed with it. */
+/**
+ * A signal ends the agents (SIGTERM, then SIGKILL after a grace period), then the bridge. A second signal
+ * exits at once; the 'exit' handler then kills what is left outright.
+ */
 function endAgentsOnSignals(): void {
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => process.exit(128 + os.constants.signals[signal]));
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    const code = 128 + os.constants.signals[signal];
+    process.once(signal, () => {
+      process.once(signal, () => process.exit(code));
+      void endAgentProcesses().finally(() => process.exit(code));
+    });
+  }
 }
 
 main(process.argv.slice(2)).then(

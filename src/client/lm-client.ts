@@ -71,7 +71,8 @@ export class LmClient {
   /** Spawns `symposium-lm vscodelm` with this Node runtime and connects to it. */
   static spawn(options: SpawnOptions = {}): { client: LmClient; child: ChildProcess } {
     const { cliPath = CLI_PATH, args = [], cwd, env, stderr = 'inherit' } = options;
-    const child = spawn(process.execPath, [cliPath, 'vscodelm', ...args], { stdio: ['pipe', 'pipe', stderr], cwd, env });
+    // Not detached: on Windows the bridge then stays in its parent's job object and ends with it; no console window.
+    const child = spawn(process.execPath, [cliPath, 'vscodelm', ...args], { stdio: ['pipe', 'pipe', stderr], cwd, env, windowsHide: true });
     const client = new LmClient(messageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     // vscode-jsonrpc leaves pending requests waiting when the peer dies; disposing rejects them.
     child.once('exit', () => client.dispose());
