@@ -8,6 +8,7 @@
  * binary-only agents (Goose, Kimi CLI) from their own documentation of the `acp` subcommand.
  */
 import { accessSync, constants, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /** How a built-in agent is launched. */
@@ -106,6 +107,10 @@ export interface ResolveContext {
   readonly which: Which;
   /** The environment the agent inherits (the bridge's, which is the extension host's). */
   readonly env: Env;
+  /** The user's home folder, for a command written `~/…` (no expansion without it). */
+  readonly home?: string;
+  /** The platform the agent runs on (default: this one). */
+  readonly platform?: NodeJS.Platform;
 }
 
 /** What the user may change of a built-in agent, by naming its id in `symposium.agents`. */
@@ -173,7 +178,19 @@ export function commandLine(launch: Pick<LaunchCommand, 'command' | 'args'>): st
 
 /** Resolution against this process's environment and file system: what the bridge's agents inherit. */
 export function hostResolveContext(): ResolveContext {
-  return { which: (executable, env) => findOnPath(executable, env), env: process.env };
+  return { which: (executable, env) => findOnPath(executable, env), env: process.env, home: os.homedir(), platform: process.platform };
+}
+
+/**
+ * A command written from the home folder, `~/bin/agent` (also `~\bin\agent` on Windows), as a path: agents
+ * are spawned without a shell, which is what would expand `~`. Other commands are returned unchanged.
+ */
+export function expandHome(command: string, home: string | undefined, platform: NodeJS.Platform = process.platform): string {
+  if (home === undefined) return command;
+  const windows = platform === 'win32';
+  if (command === '~') return home;
+  const rest = /^~[/\\]/.test(command) && (windows || command[1] === '/') ? command.slice(2) : undefined;
+  return rest === undefined ? command : (windows ? path.win32 : path.posix).join(home, rest);
 }
 
 export interface FindOnPathOptions {

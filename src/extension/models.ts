@@ -7,7 +7,7 @@ import { ELIZA_MODEL } from '../agents/models.js';
 import type { AgentDefinition, AgentInfo, ModelInformation, SessionConfig } from '../protocol/messages.js';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../history/fingerprint.js';
-import { BUILTIN_AGENTS, commandLine, findBuiltin, resolveBuiltin, type BuiltinOverrides, type CatalogEntry, type ResolveContext } from './agent-catalog.js';
+import { BUILTIN_AGENTS, commandLine, expandHome, findBuiltin, resolveBuiltin, type BuiltinOverrides, type CatalogEntry, type ResolveContext } from './agent-catalog.js';
 
 export const VENDOR = 'symposium';
 export const AGENT_MODEL_PREFIX = 'symposium-agent-';
@@ -144,7 +144,8 @@ export type AgentStatus =
  */
 export function resolveAgent(configured: ConfiguredAgent, ctx: ResolveContext): AgentStatus {
   if (configured.kind === 'command') {
-    const { kind: _kind, index: _index, ...agent } = configured;
+    const { kind: _kind, index: _index, ...entry } = configured;
+    const agent = { ...entry, command: expandHome(entry.command, ctx.home, ctx.platform) };
     const location = ctx.which(agent.command, { ...ctx.env, ...agent.env });
     return location === undefined ? { configured, ok: true, agent } : { configured, ok: true, agent, location };
   }

@@ -129,6 +129,13 @@ describe('agentsOfSettings', () => {
     expect(problems).toEqual([]);
     expect(agents).toEqual([{ id: 'goose', name: 'My goose', command: '/nonexistent/goose', args: ['acp'], env: {} }]);
   });
+
+  test('a command written from the home folder is spawned as a path, on each platform', () => {
+    const posix = { ...machine(), home: '/home/ann', platform: 'linux' as const };
+    expect(agentsOfSettings([{ id: 'a', name: 'A', command: '~/bin/agent' }], posix).agents[0]?.command).toBe('/home/ann/bin/agent');
+    const windows = { ...machine(), home: 'C:\\Users\\Ann Lee', platform: 'win32' as const };
+    expect(agentsOfSettings([{ id: 'a', name: 'A', command: '~\\agents\\a.exe' }], windows).agents[0]?.command).toBe('C:\\Users\\Ann Lee\\agents\\a.exe');
+  });
 });
 
 describe('modelsOf', () => {

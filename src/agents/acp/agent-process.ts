@@ -159,11 +159,12 @@ export class AgentProcess {
     let partial = '';
     this.child.stderr!.setEncoding('utf8');
     this.child.stderr!.on('data', (chunk: string) => {
-      const lines = (partial + chunk).split('\n');
+      // Windows programs end their lines with CRLF.
+      const lines = (partial + chunk).split(/\r?\n/);
       partial = lines.pop() ?? '';
       for (const line of lines) this.noteStderr(line, log);
     });
-    this.child.stderr!.on('end', () => partial !== '' && this.noteStderr(partial, log));
+    this.child.stderr!.on('end', () => partial !== '' && this.noteStderr(partial.replace(/\r$/, ''), log));
   }
 
   private noteStderr(line: string, log: Logger): void {
