@@ -11,6 +11,8 @@ import { BridgeProcess } from './extension/bridge-process.js';
 import { createExtensionLog, type ExtensionLog } from './extension/log.js';
 import { hostResolveContext } from './extension/agent-catalog.js';
 import { runManageAgents } from './extension/manage-agents.js';
+import { AgentSecrets, secretLookingNames, withSecrets } from './extension/agent-secrets.js';
+import { runSetAgentApiKey } from './extension/api-key-command.js';
 import { agentKey, agentsOfSettings, VENDOR, type ModelSettings } from './extension/models.js';
 import type { AgentInfo } from './protocol/messages.js';
 import { isContextPolicy, type ContextPolicy } from './history/context-policy.js';
@@ -51,7 +53,19 @@ export function activate(context: vscode.ExtensionContext): void {
       provider?.refresh();
     },
   });
-  const settings = (): ModelSettings => ({ agents: readAgents(config(), log, false), elizaDeterministic: config().get<boolean>('eliza.deterministic', false), learned });
+  // API keys live in the secret storage; they join the agents' env in the requests to the bridge.
+  const secrets = new AgentSecrets(context.secrets);
+  const loadSecrets = () =>
+    secrets.load().then(
+      () => provider?.refresh(),
+      (error: unknown) => log.error(`could not read the agents' API keys from the secret storage: ${String(error)}`),
+    );
+  void loadSecrets();
+  const settings = (): ModelSettings => ({
+    agents: withSecrets(readAgents(config(), log, false), (id) => secrets.envOf(id)),
+    elizaDeterministic: config().get<boolean>('eliza.deterministic', false),
+    learned,
+  });
 
   let registration: vscode.Disposable | undefined;
   const applyEnablement = () => {
@@ -79,7 +93,13 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     channel,
     { dispose: () => void shutdown?.() },
-    vscode.commands.registerCommand('symposium.manageAgents', () => runManageAgents(vscode)),
+    vscode.commands.registerCommand('symposium.manageAgents', () => runManageAgents(vscode, () => runSetAgentApiKey(vscode, secrets))),
+    vscode.commands.registerCommand('symposium.setAgentApiKey', async (agentId?: unknown) => {
+      await runSetAgentApiKey(vscode, secrets, typeof agentId === 'string' ? agentId : undefined);
+      provider?.refresh();
+    }),
+    // Another window changed a key.
+    context.secrets.onDidChange((event) => event.key.startsWith('symposium.agentEnv/') && void loadSecrets()),
     vscode.commands.registerCommand('symposium.showLog', () => channel.show()),
     vscode.commands.registerCommand('symposium.restartBridge', async () => {
       if (registration === undefined) {
@@ -115,7 +135,15 @@ export async function deactivate(): Promise<void> {
 /** The agents of the settings that can run here; with `report`, why the others cannot goes to the log. */
 function readAgents(config: vscode.WorkspaceConfiguration, log: ExtensionLog, report: boolean): ModelSettings['agents'] {
   const { agents, problems } = agentsOfSettings(config.get('agents'), hostResolveContext());
-  if (report) for (const problem of problems) log.warn(problem);
+  if (report) {
+    for (const problem of problems) log.warn(problem);
+    for (const agent of agents) {
+      const names = secretLookingNames(agent.env);
+      if (names.length > 0) {
+        log.warn(`symposium.agents: ${agent.name} has ${names.join(', ')} in settings.json, which is synced and often committed; "Symposium: Set Agent API Key" keeps it in VS Code's secret storage instead`);
+      }
+    }
+  }
   return agents;
 }
 

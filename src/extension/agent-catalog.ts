@@ -28,6 +28,8 @@ export interface CatalogEntry {
   readonly auth: string;
   /** For binaries: how to install it. */
   readonly install?: string;
+  /** The environment variables it reads an API key from, offered by *Set Agent API Key*. */
+  readonly apiKeys?: readonly string[];
   /** Environment variables the agent always gets (the user's `env` overrides them). */
   readonly env?: Readonly<Record<string, string>>;
 }
@@ -38,28 +40,32 @@ export const BUILTIN_AGENTS: readonly CatalogEntry[] = [
     name: 'Claude Code',
     description: "Anthropic's Claude Code, through the Claude Agent SDK's ACP adapter",
     distribution: { kind: 'npx', package: '@agentclientprotocol/claude-agent-acp', version: '0.100.0', bin: 'claude-agent-acp', args: [] },
-    auth: 'Uses your Claude Code sign-in (`claude`, then `/login`), or ANTHROPIC_API_KEY set in `env`.',
+    auth: 'Uses your Claude Code sign-in (`claude`, then `/login`), or an ANTHROPIC_API_KEY (**Symposium: Set Agent API Key**).',
+    apiKeys: ['ANTHROPIC_API_KEY'],
   },
   {
     id: 'codex',
     name: 'Codex',
     description: "OpenAI's Codex, through its ACP adapter",
     distribution: { kind: 'npx', package: '@agentclientprotocol/codex-acp', version: '2.6.0', bin: 'codex-acp', args: [] },
-    auth: 'Signs in with CODEX_API_KEY or OPENAI_API_KEY (set one in `env`), or with ChatGPT.',
+    auth: 'Signs in with a CODEX_API_KEY or OPENAI_API_KEY (**Symposium: Set Agent API Key**), or with ChatGPT.',
+    apiKeys: ['CODEX_API_KEY', 'OPENAI_API_KEY'],
   },
   {
     id: 'gemini',
     name: 'Gemini CLI',
     description: "Google's Gemini CLI in ACP mode (`--acp`)",
     distribution: { kind: 'npx', package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini', args: ['--acp'] },
-    auth: 'Sign in once by running `gemini` in a terminal, or set GEMINI_API_KEY in `env`.',
+    auth: 'Sign in once by running `gemini` in a terminal, or set a GEMINI_API_KEY (**Symposium: Set Agent API Key**).',
+    apiKeys: ['GEMINI_API_KEY'],
   },
   {
     id: 'qwen-code',
     name: 'Qwen Code',
     description: 'Qwen Code in ACP mode (`--acp`)',
     distribution: { kind: 'npx', package: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen', args: ['--acp'] },
-    auth: 'Sign in once by running `qwen` in a terminal, or set OPENAI_API_KEY in `env`.',
+    auth: 'Sign in once by running `qwen` in a terminal, or set an OPENAI_API_KEY (**Symposium: Set Agent API Key**).',
+    apiKeys: ['OPENAI_API_KEY'],
   },
   {
     id: 'copilot-cli',

@@ -50,11 +50,13 @@ export interface ModelSettings {
 }
 
 /**
- * Which learned information belongs to which agent: a digest of its definition, which is kept (in
- * VS Code's global state) without the definition's env values, API keys among them.
+ * Which learned information belongs to which agent: a digest of its definition without its environment
+ * (API keys among it), kept in VS Code's global state. The environment is left out, not only hidden by
+ * the digest: a key set or changed in the secret storage must not make the agent's models unknown again.
  */
 export function agentKey(agent: AgentDefinition): string {
-  return createHash('sha256').update(canonicalJson(agent)).digest('hex');
+  const keyed = 'mcp_server' in agent ? { mcp_server: { ...agent.mcp_server, env: [] } } : agent;
+  return createHash('sha256').update(canonicalJson(keyed)).digest('hex');
 }
 
 /** ACP agents manage their own context windows; these are what the consumer may send and expect. */

@@ -200,9 +200,14 @@ describe('modelsOf', () => {
     expect(findModel(settings, 'symposium-agent-scripted/deep')?.config).toEqual({ model: 'deep' });
   });
 
-  test("learned information is keyed by a digest of the agent's definition, never its env values", () => {
+  test("learned information is keyed by a digest of the agent's definition without its environment (an API key set later changes nothing)", () => {
     const [, plain] = modelsOf({ agents, elizaDeterministic: false });
     expect(agentKey(plain!.agent)).toMatch(/^[0-9a-f]{64}$/);
+    const [, keyed] = modelsOf({ agents: agents.map((a) => ({ ...a, env: { ...a.env, ANTHROPIC_API_KEY: 'sk-secret' } })), elizaDeterministic: false });
+    expect(keyed!.agent).not.toEqual(plain!.agent);
+    expect(agentKey(keyed!.agent)).toBe(agentKey(plain!.agent));
+    const [, other] = modelsOf({ agents: agents.map((a) => ({ ...a, args: [...a.args, '--other'] })), elizaDeterministic: false });
+    expect(agentKey(other!.agent)).not.toBe(agentKey(plain!.agent));
   });
 
   test('learned information about another agent changes nothing', () => {
@@ -295,7 +300,7 @@ describe('package.json, the extension manifest', () => {
     expect(pkg.contributes.languageModelChatProviders).toEqual([{ vendor: VENDOR, displayName: 'Symposium', managementCommand: 'symposium.manageAgents' }]);
     expect(pkg.contributes.languageModelTools.map((t) => t.name)).toEqual([AGENT_ACTION_TOOL]);
     expect(Object.keys(pkg.contributes.languageModelTools[0]!.inputSchema.properties)).toEqual(['kind', 'title', 'raw_input']);
-    expect(pkg.contributes.commands.map((c) => c.command).sort()).toEqual(['symposium.manageAgents', 'symposium.restartBridge', 'symposium.showLog']);
+    expect(pkg.contributes.commands.map((c) => c.command).sort()).toEqual(['symposium.manageAgents', 'symposium.restartBridge', 'symposium.setAgentApiKey', 'symposium.showLog']);
     const settings = pkg.contributes.configuration.properties;
     expect(Object.keys(settings).sort()).toEqual(['symposium.agents', 'symposium.contextPolicy', 'symposium.eliza.deterministic', 'symposium.enableExperimentalLM', 'symposium.logLevel']);
     // The setting's values are the bridge's --context policies.

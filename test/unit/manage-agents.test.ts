@@ -55,8 +55,10 @@ describe('manageItems', () => {
       '-- Built-in agents',
       '$(add) Add Other',
       '-- ',
+      "$(key) Set an agent's API key",
       '$(settings-gear) Edit symposium.agents in settings.json',
     ]);
+    expect(items.find((i) => i.label === "$(key) Set an agent's API key")).toMatchObject({ action: { type: 'setKey' } });
     expect(items[1]).toEqual({ kind: 'item', label: '$(check) Npm Agent', description: 'ready', detail: 'npx --yes --package=@scope/npm-agent@1.0.0 -- npm-agent', action: { type: 'edit' } });
     expect(items[2]).toMatchObject({ description: 'not available: `bin-agent` was not found on PATH: get it from example.org', detail: 'bin-agent acp' });
     expect(items[3]).toMatchObject({ description: '`my-agent` not found on PATH', detail: 'my-agent --acp' });
@@ -90,6 +92,7 @@ function fakeUi(options: { agents?: unknown; userAgents?: unknown; choose: (item
       did.push(`update ${JSON.stringify(value)}`);
     },
     openSettingsJson: async () => void did.push('open settings.json'),
+    setApiKey: async () => void did.push('set an API key'),
     modelsEnabled: () => options.enabled ?? true,
     info: (message) => void did.push(`info ${message}`),
     error: (message) => void did.push(`error ${message}`),
