@@ -15,6 +15,7 @@ import { messageReader } from '../transport/message-reader.js';
 import { decodeOrThrow } from '../protocol/decode.js';
 import {
   AgentInfoParams,
+  type AuthenticateParams,
   ProvideChatInformationResult,
   ProvideTokenCountResult,
   ResponsePartParams,
@@ -104,6 +105,11 @@ export class LmClient {
 
   async provideTokenCount(modelId: string, text: string | Message): Promise<number> {
     return decodeOrThrow(ProvideTokenCountResult, await this.connection.sendRequest(Methods.provideTokenCount, { modelId, text }), 'result').count;
+  }
+
+  /** Signs the agent in with one of its ACP methods (`symposium/authenticate`); rejects with -32001 naming the fault. */
+  async authenticate(params: AuthenticateParams, token?: CancellationToken): Promise<void> {
+    await this.connection.sendRequest(Methods.authenticate, params, token ?? new CancellationTokenSource().token);
   }
 
   dispose(): void {

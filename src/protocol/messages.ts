@@ -119,6 +119,20 @@ export type ResponsePart = t.TypeOf<typeof ResponsePart>;
 export const AgentModelChoice = t.intersection([t.type({ value: t.string, name: t.string }), t.partial({ description: t.string })], 'AgentModelChoice');
 export type AgentModelChoice = t.TypeOf<typeof AgentModelChoice>;
 
+/**
+ * A way an agent signs in, from its `initialize` answer: `terminal` ones are run by the client (the agent's
+ * own command, with these extra args and env, in a terminal: exit code 0 means signed in); the others are
+ * handed to ACP `authenticate` (`symposium/authenticate`).
+ */
+export const SignInMethod = t.intersection(
+  [
+    t.type({ id: t.string, name: t.string }),
+    t.partial({ description: t.string, terminal: t.type({ args: t.array(t.string), env: t.record(t.string, t.string) }) }),
+  ],
+  'SignInMethod',
+);
+export type SignInMethod = t.TypeOf<typeof SignInMethod>;
+
 /** What the bridge learned about an agent from `initialize`, its sessions and their updates. */
 export const AgentInfo = t.intersection(
   [
@@ -128,6 +142,8 @@ export const AgentInfo = t.intersection(
       models: t.type({ configId: t.string, current: t.string, choices: t.array(AgentModelChoice) }),
       /** The context window the agent reported (`usage_update.size`), in tokens. */
       contextWindow: t.number,
+      /** The agent answered `auth_required` to its last `session/new`; how it can sign in. */
+      signIn: t.type({ needed: t.boolean, methods: t.array(SignInMethod) }),
     }),
   ],
   'AgentInfo',
@@ -137,6 +153,10 @@ export type AgentInfo = t.TypeOf<typeof AgentInfo>;
 /** Sent by the bridge (`symposium/agentInfo`) whenever what it knows about an agent changes. */
 export const AgentInfoParams = t.type({ agent: AgentDefinition, info: AgentInfo }, 'AgentInfoParams');
 export type AgentInfoParams = t.TypeOf<typeof AgentInfoParams>;
+
+/** `symposium/authenticate`: ACP `authenticate` with one of the agent's methods (starting the agent if needed). */
+export const AuthenticateParams = t.type({ agent: AgentDefinition, methodId: t.string }, 'AuthenticateParams');
+export type AuthenticateParams = t.TypeOf<typeof AuthenticateParams>;
 
 export const RequestId = t.union([t.number, t.string], 'RequestId');
 export type RequestId = t.TypeOf<typeof RequestId>;

@@ -76,8 +76,10 @@ export class AcpAgent implements AgentStream, SessionHost {
     } else {
       const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers });
       ({ sessionId, configOptions } = await this.startupStep(process, 'session/new', request).catch((error: unknown) => {
+        if (error instanceof acp.RequestError && error.code === AUTH_REQUIRED) this.info.learnSignIn(true);
         throw new Error(this.explainSessionFailure(error, init));
       }));
+      this.info.learnSignIn(false);
       this.log.info(`agent ${this.name}: conversation ${conversationId} is ACP session ${sessionId}`);
     }
     this.info.learnConfigOptions(configOptions);
@@ -160,6 +162,19 @@ export class AcpAgent implements AgentStream, SessionHost {
       .catch((error: unknown) => this.log.debug(`agent ${this.name}: session/close of ${sessionId} failed: ${String(error)}`));
   }
 
+  /** ACP `authenticate` with one of the methods the agent offered (starting it if it does not run). */
+  async authenticate(methodId: string): Promise<void> {
+    const { process, initialized } = this.start();
+    const init = await initialized;
+    const method = (init.authMethods ?? []).find((m) => m.id === methodId);
+    if (method === undefined) throw new Error(`Agent "${this.name}" offers no sign-in method "${methodId}".`);
+    this.log.info(`agent ${this.name}: authenticate with ${methodId}`);
+    await this.startupStep(process, 'authenticate', process.connection.agent.request(acp.methods.agent.authenticate, { methodId })).catch((error: unknown) => {
+      throw new Error(`Agent "${this.name}" could not sign in with "${method.name}": ${error instanceof Error ? error.message : String(error)}`);
+    });
+    this.info.learnSignIn(false);
+  }
+
   dispose(): void {
     this.running?.process.kill();
     this.running = undefined;
@@ -191,7 +206,8 @@ export class AcpAgent implements AgentStream, SessionHost {
     });
     const initialize = process.connection.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: {},
+      // Agents may then offer a sign-in that the client runs in a terminal (the extension does).
+      clientCapabilities: { auth: { terminal: true } },
       clientInfo: { name: 'symposium-lm', version: '0.1.0' },
     });
     const initialized = this.startupStep(process, 'initialize', initialize).then((init) => {
