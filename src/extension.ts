@@ -17,6 +17,7 @@ import { agentKey, agentsOfSettings, VENDOR, type ModelSettings } from './extens
 import type { AgentInfo } from './protocol/messages.js';
 import { isContextPolicy, type ContextPolicy } from './history/context-policy.js';
 import { SymposiumChatProvider } from './extension/provider.js';
+import { vscodeSignInUi } from './extension/sign-in.js';
 
 const SECTION = 'symposium';
 /** The bundled bridge, next to the bundled extension. */
@@ -72,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): void {
     const enabled = config().get<boolean>('enableExperimentalLM', false);
     if (enabled && registration === undefined) {
       readAgents(config(), log, true);
-      provider = new SymposiumChatProvider({ bridge, settings, log });
+      provider = new SymposiumChatProvider({ bridge, settings, log, signIn: vscodeSignInUi(vscode, workspaceDir()) });
       registration = vscode.Disposable.from(vscode.lm.registerLanguageModelChatProvider(VENDOR, provider), registerAgentActionTool(), provider);
       log.info('language models registered (symposium.enableExperimentalLM is on)');
     } else if (!enabled) {

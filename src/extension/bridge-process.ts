@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
 import { LmClient } from '../client/lm-client.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
-import type { AgentInfoParams, ProvideChatResponseParams, ResponsePart } from '../protocol/messages.js';
+import type { AgentInfoParams, AuthenticateParams, ProvideChatResponseParams, ResponsePart } from '../protocol/messages.js';
 import type { ExtensionLog } from './log.js';
 
 const STDERR_LINES_KEPT = 20;
@@ -102,6 +102,11 @@ export class BridgeProcess {
       link?.dispose();
       source.dispose();
     }
+  }
+
+  /** Signs an agent in with one of its ACP methods (`symposium/authenticate`), starting the bridge if needed. */
+  async authenticate(params: AuthenticateParams): Promise<void> {
+    await this.ensureRunning().client.authenticate(params);
   }
 
   /** Starts the bridge now if it does not run (requests start it anyway). */

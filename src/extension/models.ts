@@ -4,7 +4,7 @@
  * `vscode`): the adapter reads the settings and hands them in, with `which` and the environment.
  */
 import { ELIZA_MODEL } from '../agents/models.js';
-import type { AgentDefinition, AgentInfo, ModelInformation, SessionConfig } from '../protocol/messages.js';
+import type { AgentDefinition, AgentInfo, ModelInformation, SessionConfig, SignInMethod } from '../protocol/messages.js';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../history/fingerprint.js';
 import { BUILTIN_AGENTS, commandLine, expandHome, findBuiltin, resolveBuiltin, type BuiltinOverrides, type CatalogEntry, type ResolveContext } from './agent-catalog.js';
@@ -21,7 +21,15 @@ export interface AgentSetting {
   readonly env: Readonly<Record<string, string>>;
   /** The built-in agent this one is (when named by id), for the tooltip. */
   readonly description?: string;
+  /** Why it cannot run here (a built-in whose program is missing): its model says so and fails at once. */
+  readonly unavailable?: string;
 }
+
+/** What the picker says of an agent's models: whether it can run, and what is missing. */
+export type AgentState =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'not-installed'; readonly reason: string }
+  | { readonly kind: 'sign-in'; readonly methods: readonly SignInMethod[] };
 
 /**
  * One entry of the `symposium.agents` setting, as validated: a full entry with its own command (which
@@ -40,6 +48,10 @@ export interface ModelWithAgent {
   readonly agent: AgentDefinition;
   /** Session config options its requests set (the agent's model choice behind a "Agent · Model" entry). */
   readonly config?: SessionConfig;
+  /** The agent's state; Eliza is always ready. */
+  readonly state: AgentState;
+  /** The agent behind an ACP model, as configured (with its secrets in `env`). */
+  readonly setting?: AgentSetting;
 }
 
 export interface ModelSettings {
@@ -166,7 +178,10 @@ export function agentsOfSettings(raw: unknown, ctx: ResolveContext, catalog: rea
   const agents: AgentSetting[] = [];
   for (const status of configured.map((c) => resolveAgent(c, ctx))) {
     if (status.ok) agents.push(status.agent);
-    else problems.push(`symposium.agents[${status.configured.index}]: ${status.agent.name} ("${status.agent.id}") is not available: ${status.reason}; it is not offered as a model`);
+    else {
+      agents.push({ ...status.agent, unavailable: status.reason });
+      problems.push(`symposium.agents[${status.configured.index}]: ${status.agent.name} ("${status.agent.id}") is not available: ${status.reason}; its model says "not installed"`);
+    }
   }
   return { agents, problems };
 }
@@ -180,6 +195,7 @@ export function modelsOf(settings: ModelSettings): ModelWithAgent[] {
   const eliza: ModelWithAgent = {
     model: { ...ELIZA_MODEL, isUserSelectable: true, detail: 'Symposium', tooltip: "Weizenbaum's ELIZA, built into the Symposium bridge (for testing)" },
     agent: { eliza: { deterministic: settings.elizaDeterministic } },
+    state: { kind: 'ready' },
   };
   return [eliza, ...settings.agents.flatMap((agent) => agentModels(agent, settings.learned))];
 }
@@ -194,6 +210,8 @@ function agentModels(agent: AgentSetting, learned: ModelSettings['learned']): Mo
     mcp_server: { name: agent.name, command: agent.command, args: [...agent.args], env: Object.entries(agent.env).map(([name, value]) => ({ name, value })) },
   };
   const info = learned?.get(agentKey(definition));
+  const state = stateOf(agent, info);
+  const where = agent.description === undefined ? commandLine(agent) : `${agent.description}: ${commandLine(agent)}`;
   const base: ModelEntry = {
     id: agentModelId(agent),
     name: agent.name,
@@ -203,23 +221,48 @@ function agentModels(agent: AgentSetting, learned: ModelSettings['learned']): Mo
     ...(info?.contextWindow === undefined ? {} : { maxInputTokens: info.contextWindow }),
     capabilities: { toolCalling: true, imageInput: info?.imageInput ?? false },
     isUserSelectable: true,
-    detail: 'ACP agent',
-    tooltip: agent.description === undefined ? commandLine(agent) : `${agent.description}: ${commandLine(agent)}`,
+    detail: STATE_WORDS[state.kind],
+    tooltip: `${where}\n${stateSentence(state)}`,
   };
   const models = info?.models;
-  if (models === undefined || models.choices.length === 0) return [{ model: base, agent: definition }];
+  if (models === undefined || models.choices.length === 0) return [{ model: base, agent: definition, state, setting: agent }];
   return models.choices.map((choice) => ({
     model: {
       ...base,
       id: `${base.id}/${choice.value}`,
       name: `${agent.name} · ${choice.name}`,
       family: choice.value,
-      detail: choice.value === models.current ? 'ACP agent (its default model)' : 'ACP agent',
-      tooltip: choice.description === undefined || choice.description === '' ? base.tooltip : `${choice.description} (${base.tooltip})`,
+      detail: choice.value === models.current ? `${STATE_WORDS[state.kind]} · the agent's default` : STATE_WORDS[state.kind],
+      tooltip: choice.description === undefined || choice.description === '' ? base.tooltip : `${choice.description}\n${base.tooltip}`,
     },
     agent: definition,
     config: { [models.configId]: choice.value },
+    state,
+    setting: agent,
   }));
+}
+
+/** What the picker shows beside a model's name. */
+const STATE_WORDS: Record<AgentState['kind'], string> = { ready: 'ready', 'not-installed': 'not installed', 'sign-in': 'sign-in needed' };
+
+/** A missing program first (nothing else can help), then a sign-in the agent asked for. */
+export function stateOf(agent: AgentSetting, info: AgentInfo | undefined): AgentState {
+  if (agent.unavailable !== undefined) return { kind: 'not-installed', reason: agent.unavailable };
+  if (info?.signIn?.needed === true) return { kind: 'sign-in', methods: info.signIn.methods };
+  return { kind: 'ready' };
+}
+
+function stateSentence(state: AgentState): string {
+  switch (state.kind) {
+    case 'ready':
+      return 'Ready.';
+    case 'not-installed':
+      return `Not installed: ${state.reason}.`;
+    case 'sign-in': {
+      const methods = state.methods.map((m) => m.name).join(', ');
+      return `Sign-in needed${methods === '' ? '' : ` (${methods})`}: the next request offers to sign in.`;
+    }
+  }
 }
 
 /**

@@ -10,7 +10,8 @@ import { countTokens } from '../tokens/count.js';
 import { BridgeExitedError, type BridgeProcess } from './bridge-process.js';
 import { fromWireResponsePart, toWireContent, toWireRequest, type ConvertOptions, type ResponsePartFactory } from './convert.js';
 import type { ExtensionLog } from './log.js';
-import { findModel, modelsOf, type ModelEntry, type ModelSettings } from './models.js';
+import { findModel, modelsOf, type AgentState, type ModelEntry, type ModelSettings, type ModelWithAgent } from './models.js';
+import { signIn, type SignInUi } from './sign-in.js';
 
 /** `LanguageModelThinkingPart` is a proposed API: present in some VS Code builds, absent in others. */
 type ThinkingPartClass = new (value: string | string[], id?: string, metadata?: { readonly [key: string]: unknown }) => object;
@@ -23,7 +24,15 @@ export interface ProviderDeps {
   readonly bridge: BridgeProcess;
   readonly settings: () => ModelSettings;
   readonly log: ExtensionLog;
+  /** How to offer a sign-in when an agent asks for one (none: the error says so). */
+  readonly signIn?: SignInUi;
 }
+
+/**
+ * `statusIcon` (proposed in `chatProvider`) shows an agent's state in the picker where the running VS Code
+ * honours it; a host that does not ignores the field, and the `detail` says the same in words.
+ */
+const STATUS_ICONS: Partial<Record<AgentState['kind'], string>> = { 'not-installed': 'warning', 'sign-in': 'account' };
 
 export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<vscode.LanguageModelChatInformation>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -37,7 +46,10 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
   }
 
   provideLanguageModelChatInformation(): ModelEntry[] {
-    return modelsOf(this.deps.settings()).map((entry) => entry.model);
+    return modelsOf(this.deps.settings()).map(({ model, state }) => {
+      const icon = STATUS_ICONS[state.kind];
+      return icon === undefined ? model : { ...model, statusIcon: new vscode.ThemeIcon(icon) };
+    });
   }
 
   async provideLanguageModelChatResponse(
@@ -47,9 +59,33 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    const { bridge, log } = this.deps;
     const entry = findModel(this.deps.settings(), model.id);
     if (entry === undefined) throw vscode.LanguageModelError.NotFound(`Symposium has no model "${model.id}" (any more): check the symposium.agents setting.`);
+    if (entry.state.kind === 'not-installed') {
+      throw new Error(`${entry.setting?.name ?? model.name} is not installed here: ${entry.state.reason}. Install it, then try again (Symposium: Manage Agents shows what each agent needs).`);
+    }
+    try {
+      await this.respond(model, entry, messages, options, progress, token);
+    } catch (error) {
+      // The agent asked to sign in (the bridge said so before the request failed): offer it, then retry once.
+      const now = findModel(this.deps.settings(), model.id);
+      if (token.isCancellationRequested || now?.state.kind !== 'sign-in' || now.setting === undefined || this.deps.signIn === undefined) throw error;
+      const signedIn = await signIn(this.deps.signIn, (params) => this.deps.bridge.authenticate(params), { setting: now.setting, definition: now.agent }, now.state.methods);
+      if (!signedIn || token.isCancellationRequested) throw error;
+      this.deps.log.info(`${now.setting.name} signed in: the request is sent again`);
+      await this.respond(model, now, messages, options, progress, token);
+    }
+  }
+
+  private async respond(
+    model: vscode.LanguageModelChatInformation,
+    entry: ModelWithAgent,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    const { bridge, log } = this.deps;
     const request = toWireRequest(messages, options, this.convertOptions());
     log.debug(`request to ${model.id}: ${request.messages.length} messages, ${request.options.tools?.length ?? 0} tools`);
     const factory = responsePartFactory();
