@@ -18,6 +18,7 @@ import type { AgentInfo } from './protocol/messages.js';
 import { isContextPolicy, type ContextPolicy } from './history/context-policy.js';
 import { SymposiumChatProvider } from './extension/provider.js';
 import { vscodeSignInUi } from './extension/sign-in.js';
+import { prefetchAgent } from './extension/prefetch.js';
 
 const SECTION = 'symposium';
 /** The bundled bridge, next to the bundled extension. */
@@ -94,7 +95,13 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     channel,
     { dispose: () => void shutdown?.() },
-    vscode.commands.registerCommand('symposium.manageAgents', () => runManageAgents(vscode, () => runSetAgentApiKey(vscode, secrets))),
+    vscode.commands.registerCommand('symposium.manageAgents', () =>
+      runManageAgents(
+        vscode,
+        () => runSetAgentApiKey(vscode, secrets),
+        (entry, command) => prefetchAgent(vscode, log, entry, command),
+      ),
+    ),
     vscode.commands.registerCommand('symposium.setAgentApiKey', async (agentId?: unknown) => {
       await runSetAgentApiKey(vscode, secrets, typeof agentId === 'string' ? agentId : undefined);
       provider?.refresh();

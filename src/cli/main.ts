@@ -20,6 +20,8 @@ Options for vscodelm:
   --cwd DIR                  Where ACP agent sessions run: the user's workspace (default: the current directory).
   --eliza-pace-ms N          Pause between the words Eliza streams (default: 15).
   --agent-timeout-ms N       How long an ACP agent may take to answer initialize and session/new (default: 30000).
+  --start-notice-ms N        A response that waits this long for its agent to start begins by saying it is starting
+                             (default: never; the extension passes 3000).
   --cancel-timeout-ms N      How long a cancelled prompt may take to end before its session is replaced (default: 10000).
   --permission-settle-ms N   How long to wait for further permission requests before asking VS Code (default: 50).
   --tool-settle-ms N         The same for further calls of VS Code's tools, sent together by the agent (default: 20).
@@ -54,6 +56,7 @@ async function main(argv: string[]): Promise<number> {
           'eliza-pace-ms': { type: 'string', default: '15' },
           'agent-timeout-ms': { type: 'string', default: '30000' },
           'cancel-timeout-ms': { type: 'string', default: '10000' },
+          'start-notice-ms': { type: 'string' },
           'permission-settle-ms': { type: 'string', default: '50' },
           'tool-settle-ms': { type: 'string', default: '20' },
           context: { type: 'string', default: 'user' },
@@ -82,6 +85,7 @@ async function main(argv: string[]): Promise<number> {
         acp: {
           cwd: values.cwd ?? process.cwd(),
           startupTimeoutMs: nonNegative(values['agent-timeout-ms'], '--agent-timeout-ms'),
+          ...(values['start-notice-ms'] === undefined ? {} : { startNoticeMs: nonNegative(values['start-notice-ms'], '--start-notice-ms') }),
           cancelTimeoutMs: nonNegative(values['cancel-timeout-ms'], '--cancel-timeout-ms'),
           permissionSettleMs: nonNegative(values['permission-settle-ms'], '--permission-settle-ms'),
           toolSettleMs: nonNegative(values['tool-settle-ms'], '--tool-settle-ms'),

@@ -157,6 +157,18 @@ export function launchOf(entry: CatalogEntry, overrides: BuiltinOverrides = {}):
 }
 
 /**
+ * For an npm agent, the command that fetches it into npx's cache without running it (npx installs the
+ * package, then runs `node -e ""`): done when the user adds the agent, so that its first start is quick.
+ */
+export function prefetchOf(entry: CatalogEntry, overrides: Pick<BuiltinOverrides, 'version'> = {}): LaunchCommand | undefined {
+  const d = entry.distribution;
+  if (d.kind !== 'npx') return undefined;
+  const version = overrides.version ?? d.version;
+  const spec = version === undefined ? d.package : `${d.package}@${version}`;
+  return { command: 'npx', args: ['--yes', `--package=${spec}`, '--', 'node', '-e', ''], env: { ...entry.env } };
+}
+
+/**
  * Whether the built-in can run here: a binary when it is on PATH, an npm agent when npx is (the package
  * itself is fetched on first use). The PATH is the agent's: the inherited one unless `env` sets PATH.
  */

@@ -147,6 +147,8 @@ export class BridgeProcess {
     // VS Code hands a provider's parts on in batches about 30 ms apart: slower words let Eliza be seen streaming.
     const args = [
       ...['--cwd', cwd, '--log-level', logLevel, '--eliza-pace-ms', '40'],
+      // An agent that takes this long to start (npx downloading it) says so in the response.
+      ...['--start-notice-ms', '3000'],
       ...(stateDir === undefined ? [] : ['--state-dir', stateDir]),
       ...(contextPolicy === undefined ? [] : ['--context', contextPolicy]),
       ...(this.options.extraArgs ?? []),

@@ -8,7 +8,18 @@
  * binds them to the `vscode` API it is handed (only its types are imported here).
  */
 import type * as vscode from 'vscode';
-import { BUILTIN_AGENTS, commandLine, distributionLabel, findBuiltin, hostResolveContext, resolveBuiltin, type CatalogEntry, type ResolveContext } from './agent-catalog.js';
+import {
+  BUILTIN_AGENTS,
+  commandLine,
+  distributionLabel,
+  findBuiltin,
+  hostResolveContext,
+  prefetchOf,
+  resolveBuiltin,
+  type CatalogEntry,
+  type LaunchCommand,
+  type ResolveContext,
+} from './agent-catalog.js';
 import { agentModelId, parseAgentSettings, resolveAgent, type AgentStatus } from './models.js';
 
 export const AGENTS_SETTING = 'symposium.agents';
@@ -73,6 +84,8 @@ export interface ManageAgentsUi {
   openSettingsJson(): Promise<void>;
   /** Runs *Set Agent API Key*. */
   setApiKey(): Promise<void>;
+  /** Fetches an npm agent now (in the background, with a progress notification), so its first start is quick. */
+  prefetch(entry: CatalogEntry, command: LaunchCommand): void;
   /** Whether `symposium.enableExperimentalLM` is on. */
   modelsEnabled(): boolean;
   info(message: string): void;
@@ -98,6 +111,8 @@ export async function manageAgents(ui: ManageAgentsUi, ctx: ResolveContext, cata
     return;
   }
   ui.info(addedMessage(entry, ctx, ui.modelsEnabled()));
+  const prefetch = prefetchOf(entry);
+  if (prefetch !== undefined && resolveBuiltin(entry, {}, ctx).ok) ui.prefetch(entry, prefetch);
 }
 
 /** What the user is told after adding a built-in agent. */
@@ -113,7 +128,7 @@ export function addedMessage(entry: CatalogEntry, ctx: ResolveContext, modelsEna
 }
 
 /** The command, bound to VS Code's API and this machine's PATH. */
-export function runManageAgents(vs: typeof vscode, setApiKey: () => Promise<void>): Promise<void> {
+export function runManageAgents(vs: typeof vscode, setApiKey: () => Promise<void>, prefetch: (entry: CatalogEntry, command: LaunchCommand) => void): Promise<void> {
   const config = () => vs.workspace.getConfiguration('symposium');
   type Pickable = vscode.QuickPickItem & { readonly action?: ManageAction };
   const ui: ManageAgentsUi = {
@@ -133,6 +148,7 @@ export function runManageAgents(vs: typeof vscode, setApiKey: () => Promise<void
       await vs.commands.executeCommand('workbench.action.openSettingsJson', { revealSetting: { key: AGENTS_SETTING, edit: true } });
     },
     setApiKey,
+    prefetch,
     modelsEnabled: () => config().get<boolean>('enableExperimentalLM', false),
     info: (message) => void vs.window.showInformationMessage(message),
     error: (message) => void vs.window.showErrorMessage(message),

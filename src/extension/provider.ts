@@ -12,6 +12,8 @@ import { fromWireResponsePart, toWireContent, toWireRequest, type ConvertOptions
 import type { ExtensionLog } from './log.js';
 import { findModel, modelsOf, type AgentState, type ModelEntry, type ModelSettings, type ModelWithAgent } from './models.js';
 import { signIn, type SignInUi } from './sign-in.js';
+import { startingAgentOf } from '../protocol/starting-notice.js';
+import type { ResponsePart } from '../protocol/messages.js';
 
 /** `LanguageModelThinkingPart` is a proposed API: present in some VS Code builds, absent in others. */
 type ThinkingPartClass = new (value: string | string[], id?: string, metadata?: { readonly [key: string]: unknown }) => object;
@@ -89,19 +91,23 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
     const request = toWireRequest(messages, options, this.convertOptions());
     log.debug(`request to ${model.id}: ${request.messages.length} messages, ${request.options.tools?.length ?? 0} tools`);
     const factory = responsePartFactory();
+    const starting = new StartingProgress(token);
     try {
       await bridge.provideChatResponse(
         { modelId: model.id, messages: request.messages, agent: entry.agent, options: request.options, ...(entry.config === undefined ? {} : { config: entry.config }) },
         (part) => {
           if (token.isCancellationRequested) return;
+          starting.onPart(part);
           const converted = fromWireResponsePart(part, factory);
           if (converted === undefined) log.trace(`dropped a ${part.type} part: this VS Code cannot show it`);
           else progress.report(converted);
         },
-        token,
+        starting.token,
       );
     } catch (error) {
       throw consumerError(error, token);
+    } finally {
+      starting.dispose();
     }
   }
 
@@ -121,6 +127,49 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
       isThinking: Thinking === undefined ? undefined : (part) => part instanceof Thinking,
       log: (message) => this.deps.log.warn(message),
     };
+  }
+}
+
+/**
+ * While the bridge says the agent is starting (its first part is the starting notice), a progress
+ * notification says so too; cancelling it cancels the request. It closes with the next part or the end.
+ */
+class StartingProgress {
+  private readonly source = new vscode.CancellationTokenSource();
+  private readonly link: vscode.Disposable;
+  private close: (() => void) | undefined;
+  private seen = false;
+
+  constructor(request: vscode.CancellationToken) {
+    this.link = request.onCancellationRequested(() => this.source.cancel());
+    if (request.isCancellationRequested) this.source.cancel();
+  }
+
+  /** The request's token, also cancelled from the notification. */
+  get token(): vscode.CancellationToken {
+    return this.source.token;
+  }
+
+  onPart(part: ResponsePart): void {
+    const first = !this.seen;
+    this.seen = true;
+    const agent = first && part.type === 'text' ? startingAgentOf(part.value) : undefined;
+    if (agent === undefined) return this.end();
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Starting ${agent}…`, cancellable: true }, (_progress, cancel) => {
+      cancel.onCancellationRequested(() => this.source.cancel());
+      return new Promise<void>((resolve) => (this.close = resolve));
+    });
+  }
+
+  dispose(): void {
+    this.end();
+    this.link.dispose();
+    this.source.dispose();
+  }
+
+  private end(): void {
+    this.close?.();
+    this.close = undefined;
   }
 }
 

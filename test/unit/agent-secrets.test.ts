@@ -140,6 +140,7 @@ describe('the command Set Agent API Key', () => {
       setUserAgents: async (value) => void did.push(`settings ${JSON.stringify(value)}`),
       openSettingsJson: async () => void did.push('open settings.json'),
       setApiKey: async () => void did.push('set an API key'),
+      prefetch: () => void did.push('prefetch'),
       modelsEnabled: () => true,
       info: (message) => void did.push(`info ${message}`),
       error: (message) => void did.push(`error ${message}`),

@@ -53,7 +53,7 @@ test('starts lazily, once, with --cwd and --log-level, and streams responses', a
   expect(await collect(bridge, 'hello')).toMatch(/\S/);
   expect(bridge.pid).toBe(pid);
   expect(lines.filter((l) => l.startsWith('bridge started'))).toEqual([
-    `bridge started (pid ${pid}): ${process.execPath} ${CLI} vscodelm --cwd ${os.tmpdir()} --log-level info --eliza-pace-ms 40 --eliza-pace-ms 0`,
+    `bridge started (pid ${pid}): ${process.execPath} ${CLI} vscodelm --cwd ${os.tmpdir()} --log-level info --eliza-pace-ms 40 --start-notice-ms 3000 --eliza-pace-ms 0`,
   ]);
   // The bridge's own log lines reach the channel.
   expect(lines.some((l) => l.startsWith('bridge: '))).toBe(true);
@@ -81,9 +81,9 @@ test('runs the bridge with ELECTRON_RUN_AS_NODE=1', async () => {
   const failure = await collect(bridge, 'hi').catch((e: unknown) => e);
   expect(failure).toBeInstanceOf(BridgeExitedError);
   expect((failure as Error).message).toBe(
-    `The Symposium bridge exited with code 4 (last log lines: ELECTRON_RUN_AS_NODE=1 argv=vscodelm --cwd ${os.tmpdir()} --log-level info --eliza-pace-ms 40 --eliza-pace-ms 0). It restarts with the next request.`,
+    `The Symposium bridge exited with code 4 (last log lines: ELECTRON_RUN_AS_NODE=1 argv=vscodelm --cwd ${os.tmpdir()} --log-level info --eliza-pace-ms 40 --start-notice-ms 3000 --eliza-pace-ms 0). It restarts with the next request.`,
   );
-  expect(lines).toContain(`bridge: ELECTRON_RUN_AS_NODE=1 argv=vscodelm --cwd ${os.tmpdir()} --log-level info --eliza-pace-ms 40 --eliza-pace-ms 0`);
+  expect(lines).toContain(`bridge: ELECTRON_RUN_AS_NODE=1 argv=vscodelm --cwd ${os.tmpdir()} --log-level info --eliza-pace-ms 40 --start-notice-ms 3000 --eliza-pace-ms 0`);
 });
 
 test('cancellation becomes $/cancelRequest: the request fails with -32800 and the bridge keeps serving', async () => {

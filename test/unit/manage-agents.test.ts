@@ -93,6 +93,7 @@ function fakeUi(options: { agents?: unknown; userAgents?: unknown; choose: (item
     },
     openSettingsJson: async () => void did.push('open settings.json'),
     setApiKey: async () => void did.push('set an API key'),
+    prefetch: (entry, command) => void did.push(`prefetch ${entry.id}: ${command.command} ${command.args.join(' ')}`),
     modelsEnabled: () => options.enabled ?? true,
     info: (message) => void did.push(`info ${message}`),
     error: (message) => void did.push(`error ${message}`),
@@ -115,7 +116,18 @@ describe('manageAgents', () => {
     expect(did).toEqual([
       `update ${JSON.stringify([mine, { id: 'npm-agent' }])}`,
       'info Added Npm Agent to symposium.agents: the model "Npm Agent" (symposium-agent-npm-agent) is in the model picker. Set NPM_AGENT_KEY.',
+      // Fetched now, so that its first start does not wait for the download.
+      'prefetch npm-agent: npx --yes --package=@scope/npm-agent@1.0.0 -- node -e ',
     ]);
+  });
+
+  test('an agent that cannot run here yet, or is no npm package, is not fetched', async () => {
+    const noNpx = fakeUi({ userAgents: [], choose: chooseAdd('npm-agent') });
+    await manageAgents(noNpx.ui, machine(), catalog);
+    expect(noNpx.did.filter((d) => d.startsWith('prefetch'))).toEqual([]);
+    const binary = fakeUi({ userAgents: [], choose: chooseAdd('bin-agent') });
+    await manageAgents(binary.ui, machine('bin-agent'), catalog);
+    expect(binary.did.filter((d) => d.startsWith('prefetch'))).toEqual([]);
   });
 
   test('the first agent added to empty user settings', async () => {

@@ -1,7 +1,11 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { Logger } from '../../log.js';
 import type { AgentCommand } from '../../protocol/messages.js';
-import type { AgentStream } from '../agent-stream.js';
+import { defer, of, Subject } from 'rxjs';
+import type { AgentSession, AgentStream } from '../agent-stream.js';
+import { announceSlowStart } from '../../operators/announce-slow-start.js';
+import { startingNotice } from '../../protocol/starting-notice.js';
+import type { ResponsePart } from '../../protocol/messages.js';
 import { BRIDGED_TOOLS_SERVER_NAME, type BridgedToolsServer } from '../../tools/bridged-tools-server.js';
 import { RELAY_AUTHORIZATION_ENV, RELAY_URL_ENV } from '../../tools/relay-env.js';
 import { AgentProcess } from './agent-process.js';
@@ -15,6 +19,8 @@ export interface AcpAgentOptions extends AcpSessionOptions {
   readonly cwd: string;
   /** How long `initialize` and `session/new` may take. */
   readonly startupTimeoutMs: number;
+  /** A turn that waits this long for the agent's `initialize` says the agent is starting (default: never). */
+  readonly startNoticeMs?: number;
   /** How to run `symposium-lm mcp-relay`, for agents that take MCP servers only over stdio. */
   readonly relay: { readonly command: string; readonly args: readonly string[] };
   readonly log: Logger;
@@ -28,7 +34,10 @@ const AUTH_REQUIRED = -32000;
 interface Running {
   readonly process: AgentProcess;
   readonly initialized: Promise<acp.InitializeResponse>;
+  /** It answered `initialize`. */
+  ready: boolean;
 }
+
 
 /**
  * A spawned ACP agent as an agent stream: one process shared by all conversations with it, each in its
@@ -40,6 +49,8 @@ export class AcpAgent implements AgentStream, SessionHost {
   readonly name: string;
   readonly log: Logger;
   private readonly info: AgentInfoState;
+  /** Fires when a start of the agent answered `initialize`. */
+  private readonly readySignal = new Subject<void>();
 
   /** `onInfo` hears what is learned about the agent: its models, image support, context window. */
   constructor(
@@ -52,8 +63,17 @@ export class AcpAgent implements AgentStream, SessionHost {
     this.info = new AgentInfoState(onInfo);
   }
 
-  openSession(conversationId: string): AcpSession {
-    return new AcpSession(this, conversationId);
+  /** A conversation's session; a turn that waits on a slow start of the agent says so first (`announceSlowStart`). */
+  openSession(conversationId: string): AgentSession {
+    const session = new AcpSession(this, conversationId);
+    const { startNoticeMs } = this.options;
+    if (startNoticeMs === undefined) return session;
+    const notice: ResponsePart = { type: 'text', value: startingNotice(this.name, this.command.command) };
+    const ready = defer(() => (this.running?.ready === true && this.running.process.alive ? of(undefined) : this.readySignal));
+    return {
+      turn: (input) => session.turn(input).pipe(announceSlowStart<ResponsePart>(notice, ready, startNoticeMs)),
+      close: () => session.close(),
+    };
   }
 
   /**
@@ -219,8 +239,16 @@ export class AcpAgent implements AgentStream, SessionHost {
     });
     // A failed start leaves nothing running; the next request starts the agent again.
     initialized.catch(() => process.kill());
-    this.running = { process, initialized };
-    return this.running;
+    const running: Running = { process, initialized, ready: false };
+    initialized.then(
+      () => {
+        running.ready = true;
+        this.readySignal.next();
+      },
+      () => {},
+    );
+    this.running = running;
+    return running;
   }
 
   /** A startup request that fails clearly when the agent exits or does not answer in time. */
