@@ -9,7 +9,9 @@ import { isLogLevel, type LogLevel } from './log.js';
 import { registerAgentActionTool } from './extension/agent-action-tool.js';
 import { BridgeProcess } from './extension/bridge-process.js';
 import { createExtensionLog, type ExtensionLog } from './extension/log.js';
-import { hostResolveContext } from './extension/agent-catalog.js';
+import { BUILTIN_AGENTS, expandHome, hostResolveContext, type CatalogEntry } from './extension/agent-catalog.js';
+import { platformTarget, readRegistryFile, withRegistry } from './extension/registry.js';
+import { readFileSync, statSync } from 'node:fs';
 import { runManageAgents } from './extension/manage-agents.js';
 import { AgentSecrets, secretLookingNames, withSecrets } from './extension/agent-secrets.js';
 import { runSetAgentApiKey } from './extension/api-key-command.js';
@@ -63,8 +65,11 @@ export function activate(context: vscode.ExtensionContext): void {
       (error: unknown) => log.error(`could not read the agents' API keys from the secret storage: ${String(error)}`),
     );
   void loadSecrets();
+  // The built-in catalogue, and the agents of a newer registry file the user points at.
+  const registry = new UserRegistry(log);
+  const catalog = () => registry.catalog(config().get<string>('registry', ''));
   const settings = (): ModelSettings => ({
-    agents: withSecrets(readAgents(config(), log, false), (id) => secrets.envOf(id)),
+    agents: withSecrets(readAgents(config(), log, false, catalog()), (id) => secrets.envOf(id)),
     elizaDeterministic: config().get<boolean>('eliza.deterministic', false),
     learned,
   });
@@ -73,7 +78,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const applyEnablement = () => {
     const enabled = config().get<boolean>('enableExperimentalLM', false);
     if (enabled && registration === undefined) {
-      readAgents(config(), log, true);
+      readAgents(config(), log, true, catalog());
       provider = new SymposiumChatProvider({ bridge, settings, log, signIn: vscodeSignInUi(vscode, workspaceDir()) });
       registration = vscode.Disposable.from(vscode.lm.registerLanguageModelChatProvider(VENDOR, provider), registerAgentActionTool(), provider);
       log.info('language models registered (symposium.enableExperimentalLM is on)');
@@ -98,12 +103,13 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('symposium.manageAgents', () =>
       runManageAgents(
         vscode,
-        () => runSetAgentApiKey(vscode, secrets),
+        catalog(),
+        () => runSetAgentApiKey(vscode, secrets, catalog()),
         (entry, command) => prefetchAgent(vscode, log, entry, command),
       ),
     ),
     vscode.commands.registerCommand('symposium.setAgentApiKey', async (agentId?: unknown) => {
-      await runSetAgentApiKey(vscode, secrets, typeof agentId === 'string' ? agentId : undefined);
+      await runSetAgentApiKey(vscode, secrets, catalog(), typeof agentId === 'string' ? agentId : undefined);
       provider?.refresh();
     }),
     // Another window changed a key.
@@ -120,8 +126,8 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(`${SECTION}.enableExperimentalLM`)) applyEnablement();
-      if (event.affectsConfiguration(`${SECTION}.agents`)) {
-        readAgents(config(), log, true);
+      if (event.affectsConfiguration(`${SECTION}.agents`) || event.affectsConfiguration(`${SECTION}.registry`)) {
+        readAgents(config(), log, true, catalog());
         provider?.refresh();
       }
       if (event.affectsConfiguration(`${SECTION}.logLevel`) && bridge.pid !== undefined) {
@@ -141,8 +147,8 @@ export async function deactivate(): Promise<void> {
 }
 
 /** The agents of the settings that can run here; with `report`, why the others cannot goes to the log. */
-function readAgents(config: vscode.WorkspaceConfiguration, log: ExtensionLog, report: boolean): ModelSettings['agents'] {
-  const { agents, problems } = agentsOfSettings(config.get('agents'), hostResolveContext());
+function readAgents(config: vscode.WorkspaceConfiguration, log: ExtensionLog, report: boolean, catalog: readonly CatalogEntry[]): ModelSettings['agents'] {
+  const { agents, problems } = agentsOfSettings(config.get('agents'), hostResolveContext(), catalog);
   if (report) {
     for (const problem of problems) log.warn(problem);
     for (const agent of agents) {
@@ -153,6 +159,31 @@ function readAgents(config: vscode.WorkspaceConfiguration, log: ExtensionLog, re
     }
   }
   return agents;
+}
+
+/** The catalogue with the user's registry file, read again when the path or the file's time changes. */
+class UserRegistry {
+  private cached: { readonly key: string; readonly catalog: readonly CatalogEntry[] } | undefined;
+
+  constructor(private readonly log: ExtensionLog) {}
+
+  catalog(setting: string): readonly CatalogEntry[] {
+    if (setting.trim() === '') return BUILTIN_AGENTS;
+    const file = expandHome(setting.trim(), os.homedir());
+    let key = file;
+    try {
+      key = `${file}@${statSync(file).mtimeMs}`;
+    } catch {
+      // Reported by the read below.
+    }
+    if (this.cached?.key === key) return this.cached.catalog;
+    const { entries, problems } = readRegistryFile(file, platformTarget(process.platform, process.arch), (f) => readFileSync(f, 'utf8'));
+    for (const problem of problems) this.log.warn(problem);
+    this.log.info(`symposium.registry: ${entries.length} agents read from ${file}`);
+    const catalog = withRegistry(BUILTIN_AGENTS, entries);
+    this.cached = { key, catalog };
+    return catalog;
+  }
 }
 
 /** Where ACP sessions run: the first workspace folder on disk, else the home directory. */

@@ -9,12 +9,18 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import os from 'node:os';
+import { catalogOfRegistry } from './registry.js';
+import { CATALOG_OVERLAY, REGISTRY_SNAPSHOT } from './registry-snapshot.js';
 import path from 'node:path';
 
 /** How a built-in agent is launched. */
 export type Distribution =
   /** An npm package, run with `npx` (fetched on first use, cached by npm, pinned to `version`). */
   | { readonly kind: 'npx'; readonly package: string; readonly version?: string; readonly bin?: string; readonly args: readonly string[] }
+  /** A Python package, run with `uvx` (`--from package bin` when the program is named). */
+  | { readonly kind: 'uvx'; readonly package: string; readonly bin?: string; readonly args: readonly string[] }
+  /** A per-platform download of the ACP registry (an archive with the program); not installed by Symposium yet. */
+  | { readonly kind: 'archive'; readonly url: string; readonly sha256?: string; readonly cmd: string; readonly args: readonly string[] }
   /** A program the user installs themselves, looked up on PATH. */
   | { readonly kind: 'binary'; readonly executable: string; readonly args: readonly string[] };
 
@@ -34,53 +40,8 @@ export interface CatalogEntry {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-export const BUILTIN_AGENTS: readonly CatalogEntry[] = [
-  {
-    id: 'claude-code',
-    name: 'Claude Code',
-    description: "Anthropic's Claude Code, through the Claude Agent SDK's ACP adapter",
-    distribution: { kind: 'npx', package: '@agentclientprotocol/claude-agent-acp', version: '0.100.0', bin: 'claude-agent-acp', args: [] },
-    auth: 'Uses your Claude Code sign-in (`claude`, then `/login`), or an ANTHROPIC_API_KEY (**Symposium: Set Agent API Key**).',
-    apiKeys: ['ANTHROPIC_API_KEY'],
-  },
-  {
-    id: 'codex',
-    name: 'Codex',
-    description: "OpenAI's Codex, through its ACP adapter",
-    distribution: { kind: 'npx', package: '@agentclientprotocol/codex-acp', version: '2.6.0', bin: 'codex-acp', args: [] },
-    auth: 'Signs in with a CODEX_API_KEY or OPENAI_API_KEY (**Symposium: Set Agent API Key**), or with ChatGPT.',
-    apiKeys: ['CODEX_API_KEY', 'OPENAI_API_KEY'],
-  },
-  {
-    id: 'gemini',
-    name: 'Gemini CLI',
-    description: "Google's Gemini CLI in ACP mode (`--acp`)",
-    distribution: { kind: 'npx', package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini', args: ['--acp'] },
-    auth: 'Sign in once by running `gemini` in a terminal, or set a GEMINI_API_KEY (**Symposium: Set Agent API Key**).',
-    apiKeys: ['GEMINI_API_KEY'],
-  },
-  {
-    id: 'qwen-code',
-    name: 'Qwen Code',
-    description: 'Qwen Code in ACP mode (`--acp`)',
-    distribution: { kind: 'npx', package: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen', args: ['--acp'] },
-    auth: 'Sign in once by running `qwen` in a terminal, or set an OPENAI_API_KEY (**Symposium: Set Agent API Key**).',
-    apiKeys: ['OPENAI_API_KEY'],
-  },
-  {
-    id: 'copilot-cli',
-    name: 'GitHub Copilot CLI',
-    description: "GitHub Copilot CLI's ACP server (`--acp --stdio`, public preview)",
-    distribution: { kind: 'npx', package: '@github/copilot', version: '1.0.102', bin: 'copilot', args: ['--acp', '--stdio'] },
-    auth: 'Sign in once with `copilot login` (a GitHub account with Copilot).',
-  },
-  {
-    id: 'opencode',
-    name: 'OpenCode',
-    description: 'OpenCode as an ACP agent (`opencode acp`)',
-    distribution: { kind: 'npx', package: 'opencode-ai', version: '1.18.33', bin: 'opencode', args: ['acp'] },
-    auth: 'Sign in once with `opencode auth login`.',
-  },
+/** Agents the registry does not distribute for every platform, run as programs the user installs. */
+const PROGRAMS_ON_PATH: readonly CatalogEntry[] = [
   {
     id: 'goose',
     name: 'Goose',
@@ -98,6 +59,9 @@ export const BUILTIN_AGENTS: readonly CatalogEntry[] = [
     install: 'install Kimi CLI: `uv tool install kimi-cli` (https://moonshotai.github.io/kimi-cli/)',
   },
 ];
+
+/** The built-in agents: the shipped registry snapshot, then the programs on PATH. */
+export const BUILTIN_AGENTS: readonly CatalogEntry[] = [...catalogOfRegistry(REGISTRY_SNAPSHOT, undefined, CATALOG_OVERLAY).entries, ...PROGRAMS_ON_PATH];
 
 export function findBuiltin(id: string, catalog: readonly CatalogEntry[] = BUILTIN_AGENTS): CatalogEntry | undefined {
   return catalog.find((entry) => entry.id === id);
@@ -150,6 +114,8 @@ export function launchOf(entry: CatalogEntry, overrides: BuiltinOverrides = {}):
   const d = entry.distribution;
   const extra = overrides.args ?? [];
   if (d.kind === 'binary') return { command: d.executable, args: [...d.args, ...extra], env };
+  if (d.kind === 'archive') return { command: d.cmd, args: [...d.args, ...extra], env };
+  if (d.kind === 'uvx') return { command: 'uvx', args: [...(d.bin === undefined ? [d.package] : ['--from', d.package, d.bin]), ...d.args, ...extra], env };
   const version = overrides.version ?? d.version;
   const spec = version === undefined ? d.package : `${d.package}@${version}`;
   const npxArgs = d.bin === undefined ? ['--yes', '--', spec] : ['--yes', `--package=${spec}`, '--', d.bin];
@@ -174,19 +140,34 @@ export function prefetchOf(entry: CatalogEntry, overrides: Pick<BuiltinOverrides
  */
 export function resolveBuiltin(entry: CatalogEntry, overrides: BuiltinOverrides, ctx: ResolveContext): Resolution {
   const launch = launchOf(entry, overrides);
+  const d = entry.distribution;
+  if (d.kind === 'archive') {
+    return { ok: false, launch, reason: `it is a download (${d.url}) that Symposium does not install yet: install it yourself and add its program as an agent command` };
+  }
   const location = ctx.which(launch.command, { ...ctx.env, ...launch.env });
   if (location !== undefined) return { ok: true, launch, location };
   const reason =
-    entry.distribution.kind === 'npx'
+    d.kind === 'npx'
       ? 'npx was not found on PATH (it comes with Node.js and npm)'
-      : `\`${launch.command}\` was not found on PATH${entry.install === undefined ? '' : `: ${entry.install}`}`;
+      : d.kind === 'uvx'
+        ? 'uvx was not found on PATH (it comes with uv: https://docs.astral.sh/uv/)'
+        : `\`${launch.command}\` was not found on PATH${entry.install === undefined ? '' : `: ${entry.install}`}`;
   return { ok: false, launch, reason };
 }
 
 /** How a built-in is obtained, for a menu: `npx @scope/pkg` or `goose on PATH`. */
 export function distributionLabel(entry: CatalogEntry): string {
   const d = entry.distribution;
-  return d.kind === 'npx' ? `npx ${d.package}` : `${d.executable} on PATH`;
+  switch (d.kind) {
+    case 'npx':
+      return `npx ${d.package}`;
+    case 'uvx':
+      return `uvx ${d.package}`;
+    case 'archive':
+      return 'a download';
+    case 'binary':
+      return `${d.executable} on PATH`;
+  }
 }
 
 /** A command line for people to read (not for a shell). */

@@ -89,7 +89,7 @@ async function pickAgent(ui: ApiKeyUi, agents: readonly KeyedAgent[], secrets: A
 }
 
 /** The command, bound to VS Code's API. */
-export function runSetAgentApiKey(vs: typeof vscode, secrets: AgentSecrets, agentId?: string): Promise<void> {
+export function runSetAgentApiKey(vs: typeof vscode, secrets: AgentSecrets, catalog: readonly CatalogEntry[], agentId?: string): Promise<void> {
   type Pickable = vscode.QuickPickItem & { readonly choice: ApiKeyChoice };
   const ui: ApiKeyUi = {
     async pick(title, placeHolder, items) {
@@ -101,5 +101,5 @@ export function runSetAgentApiKey(vs: typeof vscode, secrets: AgentSecrets, agen
     info: (message) => void vs.window.showInformationMessage(message),
     error: (message) => void vs.window.showErrorMessage(message),
   };
-  return setAgentApiKey(ui, keyedAgents(vs.workspace.getConfiguration('symposium').get('agents')), secrets, agentId);
+  return setAgentApiKey(ui, keyedAgents(vs.workspace.getConfiguration('symposium').get('agents'), catalog), secrets, agentId);
 }

@@ -128,7 +128,12 @@ export function addedMessage(entry: CatalogEntry, ctx: ResolveContext, modelsEna
 }
 
 /** The command, bound to VS Code's API and this machine's PATH. */
-export function runManageAgents(vs: typeof vscode, setApiKey: () => Promise<void>, prefetch: (entry: CatalogEntry, command: LaunchCommand) => void): Promise<void> {
+export function runManageAgents(
+  vs: typeof vscode,
+  catalog: readonly CatalogEntry[],
+  setApiKey: () => Promise<void>,
+  prefetch: (entry: CatalogEntry, command: LaunchCommand) => void,
+): Promise<void> {
   const config = () => vs.workspace.getConfiguration('symposium');
   type Pickable = vscode.QuickPickItem & { readonly action?: ManageAction };
   const ui: ManageAgentsUi = {
@@ -153,5 +158,5 @@ export function runManageAgents(vs: typeof vscode, setApiKey: () => Promise<void
     info: (message) => void vs.window.showInformationMessage(message),
     error: (message) => void vs.window.showErrorMessage(message),
   };
-  return manageAgents(ui, hostResolveContext());
+  return manageAgents(ui, hostResolveContext(), catalog);
 }

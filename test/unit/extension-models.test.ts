@@ -326,7 +326,7 @@ describe('package.json, the extension manifest', () => {
     expect(Object.keys(pkg.contributes.languageModelTools[0]!.inputSchema.properties)).toEqual(['kind', 'title', 'raw_input']);
     expect(pkg.contributes.commands.map((c) => c.command).sort()).toEqual(['symposium.manageAgents', 'symposium.restartBridge', 'symposium.setAgentApiKey', 'symposium.showLog']);
     const settings = pkg.contributes.configuration.properties;
-    expect(Object.keys(settings).sort()).toEqual(['symposium.agents', 'symposium.contextPolicy', 'symposium.eliza.deterministic', 'symposium.enableExperimentalLM', 'symposium.logLevel']);
+    expect(Object.keys(settings).sort()).toEqual(['symposium.agents', 'symposium.contextPolicy', 'symposium.eliza.deterministic', 'symposium.enableExperimentalLM', 'symposium.logLevel', 'symposium.registry']);
     // The setting's values are the bridge's --context policies.
     expect(settings['symposium.contextPolicy']!.enum).toEqual([...CONTEXT_POLICIES]);
     expect(settings['symposium.contextPolicy']!.default).toBe('user');
