@@ -26,6 +26,7 @@ const SECTION = 'symposium';
 /** The bundled bridge, next to the bundled extension. */
 const BRIDGE_PATH = 'dist/extension/bridge.mjs';
 const LEARNED_KEY = 'symposium.learnedAgents';
+const START_NOTICE_MS = 3000;
 
 let shutdown: (() => Promise<void>) | undefined;
 
@@ -46,7 +47,14 @@ export function activate(context: vscode.ExtensionContext): void {
   let provider: SymposiumChatProvider | undefined;
   const bridge = new BridgeProcess({
     bridgePath: context.asAbsolutePath(BRIDGE_PATH),
-    launch: () => ({ cwd: workspaceDir(), logLevel: logLevel(), stateDir: context.globalStorageUri.fsPath, contextPolicy: contextPolicy() }),
+    launch: () => ({
+      cwd: workspaceDir(),
+      logLevel: logLevel(),
+      stateDir: context.globalStorageUri.fsPath,
+      contextPolicy: contextPolicy(),
+      // An agent that takes this long to start (npx downloading it) says so in the response.
+      ...(config().get<boolean>('startNotice', true) ? { startNoticeMs: START_NOTICE_MS } : {}),
+    }),
     log,
     onAgentInfo: ({ agent, info }) => {
       const key = agentKey(agent);

@@ -24,6 +24,8 @@ export interface BridgeLaunch {
   readonly stateDir?: string;
   /** What of the consumer's messages reaches agents (`vscodelm --context`). */
   readonly contextPolicy?: string;
+  /** A response that waits this long for its agent to start says so first (`vscodelm --start-notice-ms`); none: never. */
+  readonly startNoticeMs?: number;
 }
 
 export interface BridgeProcessOptions {
@@ -143,12 +145,11 @@ export class BridgeProcess {
 
   private spawn(): Running {
     const { bridgePath, log } = this.options;
-    const { cwd, logLevel, stateDir, contextPolicy } = this.options.launch();
+    const { cwd, logLevel, stateDir, contextPolicy, startNoticeMs } = this.options.launch();
     // VS Code hands a provider's parts on in batches about 30 ms apart: slower words let Eliza be seen streaming.
     const args = [
       ...['--cwd', cwd, '--log-level', logLevel, '--eliza-pace-ms', '40'],
-      // An agent that takes this long to start (npx downloading it) says so in the response.
-      ...['--start-notice-ms', '3000'],
+      ...(startNoticeMs === undefined ? [] : ['--start-notice-ms', String(startNoticeMs)]),
       ...(stateDir === undefined ? [] : ['--state-dir', stateDir]),
       ...(contextPolicy === undefined ? [] : ['--context', contextPolicy]),
       ...(this.options.extraArgs ?? []),

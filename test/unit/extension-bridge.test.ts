@@ -53,10 +53,16 @@ test('starts lazily, once, with --cwd and --log-level, and streams responses', a
   expect(await collect(bridge, 'hello')).toMatch(/\S/);
   expect(bridge.pid).toBe(pid);
   expect(lines.filter((l) => l.startsWith('bridge started'))).toEqual([
-    `bridge started (pid ${pid}): ${process.execPath} ${CLI} vscodelm --cwd ${os.tmpdir()} --log-level info --eliza-pace-ms 40 --start-notice-ms 3000 --eliza-pace-ms 0`,
+    `bridge started (pid ${pid}): ${process.execPath} ${CLI} vscodelm --cwd ${os.tmpdir()} --log-level info --eliza-pace-ms 40 --eliza-pace-ms 0`,
   ]);
   // The bridge's own log lines reach the channel.
   expect(lines.some((l) => l.startsWith('bridge: '))).toBe(true);
+});
+
+test('the start notice (setting symposium.startNotice) reaches the bridge as --start-notice-ms', async () => {
+  const { bridge, lines } = makeBridge({ launch: { startNoticeMs: 3000 } });
+  expect(await collect(bridge, 'hello')).toMatch(/\S/);
+  expect(lines.find((l) => l.startsWith('bridge started'))).toContain(`--log-level info --eliza-pace-ms 40 --start-notice-ms 3000 --eliza-pace-ms 0`);
 });
 
 test('passes the storage folder and the context policy on, and the bridge keeps its index there', async () => {
@@ -81,9 +87,9 @@ test('runs the bridge with ELECTRON_RUN_AS_NODE=1', async () => {
   const failure = await collect(bridge, 'hi').catch((e: unknown) => e);
   expect(failure).toBeInstanceOf(BridgeExitedError);
   expect((failure as Error).message).toBe(
-    `The Symposium bridge exited with code 4 (last log lines: ELECTRON_RUN_AS_NODE=1 argv=vscodelm --cwd ${os.tmpdir()} --log-level info --eliza-pace-ms 40 --start-notice-ms 3000 --eliza-pace-ms 0). It restarts with the next request.`,
+    `The Symposium bridge exited with code 4 (last log lines: ELECTRON_RUN_AS_NODE=1 argv=vscodelm --cwd ${os.tmpdir()} --log-level info --eliza-pace-ms 40 --eliza-pace-ms 0). It restarts with the next request.`,
   );
-  expect(lines).toContain(`bridge: ELECTRON_RUN_AS_NODE=1 argv=vscodelm --cwd ${os.tmpdir()} --log-level info --eliza-pace-ms 40 --start-notice-ms 3000 --eliza-pace-ms 0`);
+  expect(lines).toContain(`bridge: ELECTRON_RUN_AS_NODE=1 argv=vscodelm --cwd ${os.tmpdir()} --log-level info --eliza-pace-ms 40 --eliza-pace-ms 0`);
 });
 
 test('cancellation becomes $/cancelRequest: the request fails with -32800 and the bridge keeps serving', async () => {

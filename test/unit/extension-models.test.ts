@@ -326,13 +326,14 @@ describe('package.json, the extension manifest', () => {
     expect(Object.keys(pkg.contributes.languageModelTools[0]!.inputSchema.properties)).toEqual(['kind', 'title', 'raw_input']);
     expect(pkg.contributes.commands.map((c) => c.command).sort()).toEqual(['symposium.manageAgents', 'symposium.restartBridge', 'symposium.setAgentApiKey', 'symposium.showLog']);
     const settings = pkg.contributes.configuration.properties;
-    expect(Object.keys(settings).sort()).toEqual(['symposium.agents', 'symposium.contextPolicy', 'symposium.eliza.deterministic', 'symposium.enableExperimentalLM', 'symposium.logLevel', 'symposium.registry']);
+    expect(Object.keys(settings).sort()).toEqual(['symposium.agents', 'symposium.contextPolicy', 'symposium.eliza.deterministic', 'symposium.enableExperimentalLM', 'symposium.logLevel', 'symposium.registry', 'symposium.startNotice']);
     // The setting's values are the bridge's --context policies.
     expect(settings['symposium.contextPolicy']!.enum).toEqual([...CONTEXT_POLICIES]);
     expect(settings['symposium.contextPolicy']!.default).toBe('user');
     expect(settings['symposium.enableExperimentalLM']!.default).toBe(false);
     expect(settings['symposium.logLevel']!.default).toBe('info');
     expect(settings['symposium.eliza.deterministic']!.default).toBe(false);
+    expect(settings['symposium.startNotice']!.default).toBe(true);
   });
 
   test('symposium.agents documents both entry forms, and its built-in ids are the catalog\'s', () => {
