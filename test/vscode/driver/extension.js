@@ -551,7 +551,7 @@ const SCENARIOS = [
       // npm agents are offered when npx is on PATH, the others when their program is: the extension looks on
       // the PATH of this process (the extension host), as the driver does here.
       c.ok(c.note('npxOnPath', onPath('npx')), 'npx is not on the PATH of the extension host: this scenario needs it');
-      const kimi = c.note('kimiOnPath', onPath('kimi'));
+      c.note('kimiOnPath', onPath('kimi'));
       try {
         await config.update('agents', [...before, { id: 'claude-code' }, { id: 'kimi' }], vscode.ConfigurationTarget.Global);
         const model = await findModel('symposium-agent-claude-code', 15_000);
