@@ -9,18 +9,25 @@ import { isLogLevel, type LogLevel } from './log.js';
 import { registerAgentActionTool } from './extension/agent-action-tool.js';
 import { BridgeProcess } from './extension/bridge-process.js';
 import { createExtensionLog, type ExtensionLog } from './extension/log.js';
-import { hostResolveContext } from './extension/agent-catalog.js';
+import { BUILTIN_AGENTS, expandHome, hostResolveContext, type CatalogEntry } from './extension/agent-catalog.js';
+import { platformTarget, readRegistryFile, withRegistry } from './extension/registry.js';
+import { readFileSync, statSync } from 'node:fs';
 import { runManageAgents } from './extension/manage-agents.js';
+import { AgentSecrets, secretLookingNames, withSecrets } from './extension/agent-secrets.js';
+import { runSetAgentApiKey } from './extension/api-key-command.js';
 import { agentKey, agentsOfSettings, VENDOR, type ModelSettings } from './extension/models.js';
 import type { AgentInfo } from './protocol/messages.js';
 import { isConsumerToolsChoice, type ConsumerToolsChoice } from './extension/offered-tools.js';
 import { isContextPolicy, type ContextPolicy } from './history/context-policy.js';
 import { SymposiumChatProvider } from './extension/provider.js';
+import { vscodeSignInUi } from './extension/sign-in.js';
+import { prefetchAgent } from './extension/prefetch.js';
 
 const SECTION = 'symposium';
 /** The bundled bridge, next to the bundled extension. */
 const BRIDGE_PATH = 'dist/extension/bridge.mjs';
 const LEARNED_KEY = 'symposium.learnedAgents';
+const START_NOTICE_MS = 3000;
 
 let shutdown: (() => Promise<void>) | undefined;
 
@@ -45,7 +52,14 @@ export function activate(context: vscode.ExtensionContext): void {
   let provider: SymposiumChatProvider | undefined;
   const bridge = new BridgeProcess({
     bridgePath: context.asAbsolutePath(BRIDGE_PATH),
-    launch: () => ({ cwd: workspaceDir(), logLevel: logLevel(), stateDir: context.globalStorageUri.fsPath, contextPolicy: contextPolicy() }),
+    launch: () => ({
+      cwd: workspaceDir(),
+      logLevel: logLevel(),
+      stateDir: context.globalStorageUri.fsPath,
+      contextPolicy: contextPolicy(),
+      // An agent that takes this long to start (npx downloading it) says so in the response.
+      ...(config().get<boolean>('startNotice', true) ? { startNoticeMs: START_NOTICE_MS } : {}),
+    }),
     log,
     onAgentInfo: ({ agent, info }) => {
       const key = agentKey(agent);
@@ -56,14 +70,29 @@ export function activate(context: vscode.ExtensionContext): void {
       provider?.refresh();
     },
   });
-  const settings = (): ModelSettings => ({ agents: readAgents(config(), log, false), elizaDeterministic: config().get<boolean>('eliza.deterministic', false), learned });
+  // API keys live in the secret storage; they join the agents' env in the requests to the bridge.
+  const secrets = new AgentSecrets(context.secrets);
+  const loadSecrets = () =>
+    secrets.load().then(
+      () => provider?.refresh(),
+      (error: unknown) => log.error(`could not read the agents' API keys from the secret storage: ${String(error)}`),
+    );
+  void loadSecrets();
+  // The built-in catalogue, and the agents of a newer registry file the user points at.
+  const registry = new UserRegistry(log);
+  const catalog = () => registry.catalog(config().get<string>('registry', ''));
+  const settings = (): ModelSettings => ({
+    agents: withSecrets(readAgents(config(), log, false, catalog()), (id) => secrets.envOf(id)),
+    elizaDeterministic: config().get<boolean>('eliza.deterministic', false),
+    learned,
+  });
 
   let registration: vscode.Disposable | undefined;
   const applyEnablement = () => {
     const enabled = config().get<boolean>('enableExperimentalLM', false);
     if (enabled && registration === undefined) {
-      readAgents(config(), log, true);
-      provider = new SymposiumChatProvider({ bridge, settings, consumerTools, log });
+      readAgents(config(), log, true, catalog());
+      provider = new SymposiumChatProvider({ bridge, settings, consumerTools, log, signIn: vscodeSignInUi(vscode, workspaceDir()) });
       registration = vscode.Disposable.from(vscode.lm.registerLanguageModelChatProvider(VENDOR, provider), registerAgentActionTool(), provider);
       log.info('language models registered (symposium.enableExperimentalLM is on)');
     } else if (!enabled) {
@@ -84,7 +113,20 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     channel,
     { dispose: () => void shutdown?.() },
-    vscode.commands.registerCommand('symposium.manageAgents', () => runManageAgents(vscode)),
+    vscode.commands.registerCommand('symposium.manageAgents', () =>
+      runManageAgents(
+        vscode,
+        catalog(),
+        () => runSetAgentApiKey(vscode, secrets, catalog()),
+        (entry, command) => prefetchAgent(vscode, log, entry, command),
+      ),
+    ),
+    vscode.commands.registerCommand('symposium.setAgentApiKey', async (agentId?: unknown) => {
+      await runSetAgentApiKey(vscode, secrets, catalog(), typeof agentId === 'string' ? agentId : undefined);
+      provider?.refresh();
+    }),
+    // Another window changed a key.
+    context.secrets.onDidChange((event) => event.key.startsWith('symposium.agentEnv/') && void loadSecrets()),
     vscode.commands.registerCommand('symposium.showLog', () => channel.show()),
     vscode.commands.registerCommand('symposium.restartBridge', async () => {
       if (registration === undefined) {
@@ -97,8 +139,8 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(`${SECTION}.enableExperimentalLM`)) applyEnablement();
-      if (event.affectsConfiguration(`${SECTION}.agents`)) {
-        readAgents(config(), log, true);
+      if (event.affectsConfiguration(`${SECTION}.agents`) || event.affectsConfiguration(`${SECTION}.registry`)) {
+        readAgents(config(), log, true, catalog());
         provider?.refresh();
       }
       if (event.affectsConfiguration(`${SECTION}.logLevel`) && bridge.pid !== undefined) {
@@ -118,10 +160,43 @@ export async function deactivate(): Promise<void> {
 }
 
 /** The agents of the settings that can run here; with `report`, why the others cannot goes to the log. */
-function readAgents(config: vscode.WorkspaceConfiguration, log: ExtensionLog, report: boolean): ModelSettings['agents'] {
-  const { agents, problems } = agentsOfSettings(config.get('agents'), hostResolveContext());
-  if (report) for (const problem of problems) log.warn(problem);
+function readAgents(config: vscode.WorkspaceConfiguration, log: ExtensionLog, report: boolean, catalog: readonly CatalogEntry[]): ModelSettings['agents'] {
+  const { agents, problems } = agentsOfSettings(config.get('agents'), hostResolveContext(), catalog);
+  if (report) {
+    for (const problem of problems) log.warn(problem);
+    for (const agent of agents) {
+      const names = secretLookingNames(agent.env);
+      if (names.length > 0) {
+        log.warn(`symposium.agents: ${agent.name} has ${names.join(', ')} in settings.json, which is synced and often committed; "Symposium: Set Agent API Key" keeps it in VS Code's secret storage instead`);
+      }
+    }
+  }
   return agents;
+}
+
+/** The catalogue with the user's registry file, read again when the path or the file's time changes. */
+class UserRegistry {
+  private cached: { readonly key: string; readonly catalog: readonly CatalogEntry[] } | undefined;
+
+  constructor(private readonly log: ExtensionLog) {}
+
+  catalog(setting: string): readonly CatalogEntry[] {
+    if (setting.trim() === '') return BUILTIN_AGENTS;
+    const file = expandHome(setting.trim(), os.homedir());
+    let key = file;
+    try {
+      key = `${file}@${statSync(file).mtimeMs}`;
+    } catch {
+      // Reported by the read below.
+    }
+    if (this.cached?.key === key) return this.cached.catalog;
+    const { entries, problems } = readRegistryFile(file, platformTarget(process.platform, process.arch), (f) => readFileSync(f, 'utf8'));
+    for (const problem of problems) this.log.warn(problem);
+    this.log.info(`symposium.registry: ${entries.length} agents read from ${file}`);
+    const catalog = withRegistry(BUILTIN_AGENTS, entries);
+    this.cached = { key, catalog };
+    return catalog;
+  }
 }
 
 /** Where ACP sessions run: the first workspace folder on disk, else the home directory. */

@@ -35,6 +35,8 @@ export interface AgentSession {
 /** Opens sessions of one kind of agent; one instance serves all conversations with that agent. */
 export interface AgentStream {
   openSession(conversationId: string): AgentSession;
+  /** ACP `authenticate` with one of the agent's methods; agents without sign-in do not have it. */
+  authenticate?(methodId: string): Promise<void>;
   /** Ends every session and whatever process backs them. */
   dispose(): void;
 }

@@ -20,6 +20,12 @@ export class LazyAgentStream implements AgentStream {
     };
   }
 
+  async authenticate(methodId: string): Promise<void> {
+    const stream = await this.stream();
+    if (stream.authenticate === undefined) throw new Error('This agent has no sign-in.');
+    await stream.authenticate(methodId);
+  }
+
   dispose(): void {
     this.disposed = true;
     void this.loaded?.then((stream) => stream.dispose(), () => {});

@@ -50,6 +50,19 @@ export class AgentRegistry {
     });
   }
 
+  /** ACP `authenticate` for this agent (started if it does not run; it idles out if no session follows). */
+  async authenticate(definition: AgentDefinition, methodId: string): Promise<void> {
+    const key = this.keyOf(definition);
+    let stream = this.streams.get(key);
+    if (stream === undefined) {
+      this.names.set(key, 'eliza' in definition ? 'Eliza' : definition.mcp_server.name);
+      this.streams.set(key, (stream = this.create(definition)));
+      this.onAgentIdle(key, true);
+    }
+    if (stream.authenticate === undefined) throw new Error(`${this.names.get(key) ?? 'This agent'} has no sign-in.`);
+    await stream.authenticate(methodId);
+  }
+
   /** How many agent sessions and agent streams are open now. */
   get counts(): { readonly sessions: number; readonly agents: number } {
     return { sessions: this.pool.openCount, agents: this.streams.size };

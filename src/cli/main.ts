@@ -6,6 +6,7 @@ import { serveVscodeLm } from '../server/vscodelm.js';
 import { runChat } from './chat.js';
 import { CONTEXT_POLICIES, isContextPolicy, type ContextPolicy } from '../history/context-policy.js';
 import { fileURLToPath } from 'node:url';
+import { endAgentProcesses } from '../agents/acp/agent-process.js';
 
 const USAGE = `Usage: symposium-lm <command> [options]
 
@@ -19,6 +20,8 @@ Options for vscodelm:
   --cwd DIR                  Where ACP agent sessions run: the user's workspace (default: the current directory).
   --eliza-pace-ms N          Pause between the words Eliza streams (default: 15).
   --agent-timeout-ms N       How long an ACP agent may take to answer initialize and session/new (default: 30000).
+  --start-notice-ms N        A response that waits this long for its agent to start begins by saying it is starting
+                             (default: never; the extension passes 3000).
   --cancel-timeout-ms N      How long a cancelled prompt may take to end before its session is replaced (default: 10000).
   --permission-settle-ms N   How long to wait for further permission requests before asking VS Code (default: 50).
   --tool-settle-ms N         The same for further calls of VS Code's tools, sent together by the agent (default: 20).
@@ -53,6 +56,7 @@ async function main(argv: string[]): Promise<number> {
           'eliza-pace-ms': { type: 'string', default: '15' },
           'agent-timeout-ms': { type: 'string', default: '30000' },
           'cancel-timeout-ms': { type: 'string', default: '10000' },
+          'start-notice-ms': { type: 'string' },
           'permission-settle-ms': { type: 'string', default: '50' },
           'tool-settle-ms': { type: 'string', default: '20' },
           context: { type: 'string', default: 'user' },
@@ -81,6 +85,7 @@ async function main(argv: string[]): Promise<number> {
         acp: {
           cwd: values.cwd ?? process.cwd(),
           startupTimeoutMs: nonNegative(values['agent-timeout-ms'], '--agent-timeout-ms'),
+          ...(values['start-notice-ms'] === undefined ? {} : { startNoticeMs: nonNegative(values['start-notice-ms'], '--start-notice-ms') }),
           cancelTimeoutMs: nonNegative(values['cancel-timeout-ms'], '--cancel-timeout-ms'),
           permissionSettleMs: nonNegative(values['permission-settle-ms'], '--permission-settle-ms'),
           toolSettleMs: nonNegative(values['tool-settle-ms'], '--tool-settle-ms'),
@@ -88,6 +93,8 @@ async function main(argv: string[]): Promise<number> {
           relay: { command: process.execPath, args: [fileURLToPath(import.meta.url)] },
         },
       });
+      // The input closed (VS Code went away): the agents end before the bridge does.
+      await endAgentProcesses();
       return 0;
     }
     case 'chat': {
@@ -145,9 +152,18 @@ function positive(value: string, flag: string): number {
 
 class UsageError extends Error {}
 
-/** Signals end the process through 'exit', where every agent process is killed with it. */
+/**
+ * A signal ends the agents (SIGTERM, then SIGKILL after a grace period), then the bridge. A second signal
+ * exits at once; the 'exit' handler then kills what is left outright.
+ */
 function endAgentsOnSignals(): void {
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => process.exit(128 + os.constants.signals[signal]));
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    const code = 128 + os.constants.signals[signal];
+    process.once(signal, () => {
+      process.once(signal, () => process.exit(code));
+      void endAgentProcesses().finally(() => process.exit(code));
+    });
+  }
 }
 
 main(process.argv.slice(2)).then(

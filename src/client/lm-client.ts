@@ -15,6 +15,7 @@ import { messageReader } from '../transport/message-reader.js';
 import { decodeOrThrow } from '../protocol/decode.js';
 import {
   AgentInfoParams,
+  type AuthenticateParams,
   ProvideChatInformationResult,
   ProvideTokenCountResult,
   ResponsePartParams,
@@ -71,7 +72,8 @@ export class LmClient {
   /** Spawns `symposium-lm vscodelm` with this Node runtime and connects to it. */
   static spawn(options: SpawnOptions = {}): { client: LmClient; child: ChildProcess } {
     const { cliPath = CLI_PATH, args = [], cwd, env, stderr = 'inherit' } = options;
-    const child = spawn(process.execPath, [cliPath, 'vscodelm', ...args], { stdio: ['pipe', 'pipe', stderr], cwd, env });
+    // Not detached: on Windows the bridge then stays in its parent's job object and ends with it; no console window.
+    const child = spawn(process.execPath, [cliPath, 'vscodelm', ...args], { stdio: ['pipe', 'pipe', stderr], cwd, env, windowsHide: true });
     const client = new LmClient(messageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     // vscode-jsonrpc leaves pending requests waiting when the peer dies; disposing rejects them.
     child.once('exit', () => client.dispose());
@@ -103,6 +105,11 @@ export class LmClient {
 
   async provideTokenCount(modelId: string, text: string | Message): Promise<number> {
     return decodeOrThrow(ProvideTokenCountResult, await this.connection.sendRequest(Methods.provideTokenCount, { modelId, text }), 'result').count;
+  }
+
+  /** Signs the agent in with one of its ACP methods (`symposium/authenticate`); rejects with -32001 naming the fault. */
+  async authenticate(params: AuthenticateParams, token?: CancellationToken): Promise<void> {
+    await this.connection.sendRequest(Methods.authenticate, params, token ?? new CancellationTokenSource().token);
   }
 
   dispose(): void {

@@ -8,12 +8,19 @@
  * binary-only agents (Goose, Kimi CLI) from their own documentation of the `acp` subcommand.
  */
 import { accessSync, constants, statSync } from 'node:fs';
+import os from 'node:os';
+import { catalogOfRegistry } from './registry.js';
+import { CATALOG_OVERLAY, REGISTRY_SNAPSHOT } from './registry-snapshot.js';
 import path from 'node:path';
 
 /** How a built-in agent is launched. */
 export type Distribution =
   /** An npm package, run with `npx` (fetched on first use, cached by npm, pinned to `version`). */
   | { readonly kind: 'npx'; readonly package: string; readonly version?: string; readonly bin?: string; readonly args: readonly string[] }
+  /** A Python package, run with `uvx` (`--from package bin` when the program is named). */
+  | { readonly kind: 'uvx'; readonly package: string; readonly bin?: string; readonly args: readonly string[] }
+  /** A per-platform download of the ACP registry (an archive with the program); not installed by Symposium yet. */
+  | { readonly kind: 'archive'; readonly url: string; readonly sha256?: string; readonly cmd: string; readonly args: readonly string[] }
   /** A program the user installs themselves, looked up on PATH. */
   | { readonly kind: 'binary'; readonly executable: string; readonly args: readonly string[] };
 
@@ -27,53 +34,14 @@ export interface CatalogEntry {
   readonly auth: string;
   /** For binaries: how to install it. */
   readonly install?: string;
+  /** The environment variables it reads an API key from, offered by *Set Agent API Key*. */
+  readonly apiKeys?: readonly string[];
   /** Environment variables the agent always gets (the user's `env` overrides them). */
   readonly env?: Readonly<Record<string, string>>;
 }
 
-export const BUILTIN_AGENTS: readonly CatalogEntry[] = [
-  {
-    id: 'claude-code',
-    name: 'Claude Code',
-    description: "Anthropic's Claude Code, through the Claude Agent SDK's ACP adapter",
-    distribution: { kind: 'npx', package: '@agentclientprotocol/claude-agent-acp', version: '0.100.0', bin: 'claude-agent-acp', args: [] },
-    auth: 'Uses your Claude Code sign-in (`claude`, then `/login`), or ANTHROPIC_API_KEY set in `env`.',
-  },
-  {
-    id: 'codex',
-    name: 'Codex',
-    description: "OpenAI's Codex, through its ACP adapter",
-    distribution: { kind: 'npx', package: '@agentclientprotocol/codex-acp', version: '2.6.0', bin: 'codex-acp', args: [] },
-    auth: 'Signs in with CODEX_API_KEY or OPENAI_API_KEY (set one in `env`), or with ChatGPT.',
-  },
-  {
-    id: 'gemini',
-    name: 'Gemini CLI',
-    description: "Google's Gemini CLI in ACP mode (`--acp`)",
-    distribution: { kind: 'npx', package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini', args: ['--acp'] },
-    auth: 'Sign in once by running `gemini` in a terminal, or set GEMINI_API_KEY in `env`.',
-  },
-  {
-    id: 'qwen-code',
-    name: 'Qwen Code',
-    description: 'Qwen Code in ACP mode (`--acp`)',
-    distribution: { kind: 'npx', package: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen', args: ['--acp'] },
-    auth: 'Sign in once by running `qwen` in a terminal, or set OPENAI_API_KEY in `env`.',
-  },
-  {
-    id: 'copilot-cli',
-    name: 'GitHub Copilot CLI',
-    description: "GitHub Copilot CLI's ACP server (`--acp --stdio`, public preview)",
-    distribution: { kind: 'npx', package: '@github/copilot', version: '1.0.102', bin: 'copilot', args: ['--acp', '--stdio'] },
-    auth: 'Sign in once with `copilot login` (a GitHub account with Copilot).',
-  },
-  {
-    id: 'opencode',
-    name: 'OpenCode',
-    description: 'OpenCode as an ACP agent (`opencode acp`)',
-    distribution: { kind: 'npx', package: 'opencode-ai', version: '1.18.33', bin: 'opencode', args: ['acp'] },
-    auth: 'Sign in once with `opencode auth login`.',
-  },
+/** Agents the registry does not distribute for every platform, run as programs the user installs. */
+const PROGRAMS_ON_PATH: readonly CatalogEntry[] = [
   {
     id: 'goose',
     name: 'Goose',
@@ -92,6 +60,9 @@ export const BUILTIN_AGENTS: readonly CatalogEntry[] = [
   },
 ];
 
+/** The built-in agents: the shipped registry snapshot, then the programs on PATH. */
+export const BUILTIN_AGENTS: readonly CatalogEntry[] = [...catalogOfRegistry(REGISTRY_SNAPSHOT, undefined, CATALOG_OVERLAY).entries, ...PROGRAMS_ON_PATH];
+
 export function findBuiltin(id: string, catalog: readonly CatalogEntry[] = BUILTIN_AGENTS): CatalogEntry | undefined {
   return catalog.find((entry) => entry.id === id);
 }
@@ -106,6 +77,10 @@ export interface ResolveContext {
   readonly which: Which;
   /** The environment the agent inherits (the bridge's, which is the extension host's). */
   readonly env: Env;
+  /** The user's home folder, for a command written `~/…` (no expansion without it). */
+  readonly home?: string;
+  /** The platform the agent runs on (default: this one). */
+  readonly platform?: NodeJS.Platform;
 }
 
 /** What the user may change of a built-in agent, by naming its id in `symposium.agents`. */
@@ -139,10 +114,24 @@ export function launchOf(entry: CatalogEntry, overrides: BuiltinOverrides = {}):
   const d = entry.distribution;
   const extra = overrides.args ?? [];
   if (d.kind === 'binary') return { command: d.executable, args: [...d.args, ...extra], env };
+  if (d.kind === 'archive') return { command: d.cmd, args: [...d.args, ...extra], env };
+  if (d.kind === 'uvx') return { command: 'uvx', args: [...(d.bin === undefined ? [d.package] : ['--from', d.package, d.bin]), ...d.args, ...extra], env };
   const version = overrides.version ?? d.version;
   const spec = version === undefined ? d.package : `${d.package}@${version}`;
   const npxArgs = d.bin === undefined ? ['--yes', '--', spec] : ['--yes', `--package=${spec}`, '--', d.bin];
   return { command: 'npx', args: [...npxArgs, ...d.args, ...extra], env };
+}
+
+/**
+ * For an npm agent, the command that fetches it into npx's cache without running it (npx installs the
+ * package, then runs `node -e ""`): done when the user adds the agent, so that its first start is quick.
+ */
+export function prefetchOf(entry: CatalogEntry, overrides: Pick<BuiltinOverrides, 'version'> = {}): LaunchCommand | undefined {
+  const d = entry.distribution;
+  if (d.kind !== 'npx') return undefined;
+  const version = overrides.version ?? d.version;
+  const spec = version === undefined ? d.package : `${d.package}@${version}`;
+  return { command: 'npx', args: ['--yes', `--package=${spec}`, '--', 'node', '-e', ''], env: { ...entry.env } };
 }
 
 /**
@@ -151,19 +140,34 @@ export function launchOf(entry: CatalogEntry, overrides: BuiltinOverrides = {}):
  */
 export function resolveBuiltin(entry: CatalogEntry, overrides: BuiltinOverrides, ctx: ResolveContext): Resolution {
   const launch = launchOf(entry, overrides);
+  const d = entry.distribution;
+  if (d.kind === 'archive') {
+    return { ok: false, launch, reason: `it is a download (${d.url}) that Symposium does not install yet: install it yourself and add its program as an agent command` };
+  }
   const location = ctx.which(launch.command, { ...ctx.env, ...launch.env });
   if (location !== undefined) return { ok: true, launch, location };
   const reason =
-    entry.distribution.kind === 'npx'
+    d.kind === 'npx'
       ? 'npx was not found on PATH (it comes with Node.js and npm)'
-      : `\`${launch.command}\` was not found on PATH${entry.install === undefined ? '' : `: ${entry.install}`}`;
+      : d.kind === 'uvx'
+        ? 'uvx was not found on PATH (it comes with uv: https://docs.astral.sh/uv/)'
+        : `\`${launch.command}\` was not found on PATH${entry.install === undefined ? '' : `: ${entry.install}`}`;
   return { ok: false, launch, reason };
 }
 
 /** How a built-in is obtained, for a menu: `npx @scope/pkg` or `goose on PATH`. */
 export function distributionLabel(entry: CatalogEntry): string {
   const d = entry.distribution;
-  return d.kind === 'npx' ? `npx ${d.package}` : `${d.executable} on PATH`;
+  switch (d.kind) {
+    case 'npx':
+      return `npx ${d.package}`;
+    case 'uvx':
+      return `uvx ${d.package}`;
+    case 'archive':
+      return 'a download';
+    case 'binary':
+      return `${d.executable} on PATH`;
+  }
 }
 
 /** A command line for people to read (not for a shell). */
@@ -173,7 +177,19 @@ export function commandLine(launch: Pick<LaunchCommand, 'command' | 'args'>): st
 
 /** Resolution against this process's environment and file system: what the bridge's agents inherit. */
 export function hostResolveContext(): ResolveContext {
-  return { which: (executable, env) => findOnPath(executable, env), env: process.env };
+  return { which: (executable, env) => findOnPath(executable, env), env: process.env, home: os.homedir(), platform: process.platform };
+}
+
+/**
+ * A command written from the home folder, `~/bin/agent` (also `~\bin\agent` on Windows), as a path: agents
+ * are spawned without a shell, which is what would expand `~`. Other commands are returned unchanged.
+ */
+export function expandHome(command: string, home: string | undefined, platform: NodeJS.Platform = process.platform): string {
+  if (home === undefined) return command;
+  const windows = platform === 'win32';
+  if (command === '~') return home;
+  const rest = /^~[/\\]/.test(command) && (windows || command[1] === '/') ? command.slice(2) : undefined;
+  return rest === undefined ? command : (windows ? path.win32 : path.posix).join(home, rest);
 }
 
 export interface FindOnPathOptions {

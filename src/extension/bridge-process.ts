@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
 import { LmClient } from '../client/lm-client.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
-import type { AgentInfoParams, ProvideChatResponseParams, ResponsePart } from '../protocol/messages.js';
+import type { AgentInfoParams, AuthenticateParams, ProvideChatResponseParams, ResponsePart } from '../protocol/messages.js';
 import type { ExtensionLog } from './log.js';
 
 const STDERR_LINES_KEPT = 20;
@@ -24,6 +24,8 @@ export interface BridgeLaunch {
   readonly stateDir?: string;
   /** What of the consumer's messages reaches agents (`vscodelm --context`). */
   readonly contextPolicy?: string;
+  /** A response that waits this long for its agent to start says so first (`vscodelm --start-notice-ms`); none: never. */
+  readonly startNoticeMs?: number;
 }
 
 export interface BridgeProcessOptions {
@@ -104,6 +106,11 @@ export class BridgeProcess {
     }
   }
 
+  /** Signs an agent in with one of its ACP methods (`symposium/authenticate`), starting the bridge if needed. */
+  async authenticate(params: AuthenticateParams): Promise<void> {
+    await this.ensureRunning().client.authenticate(params);
+  }
+
   /** Starts the bridge now if it does not run (requests start it anyway). */
   start(): void {
     this.ensureRunning();
@@ -138,10 +145,11 @@ export class BridgeProcess {
 
   private spawn(): Running {
     const { bridgePath, log } = this.options;
-    const { cwd, logLevel, stateDir, contextPolicy } = this.options.launch();
+    const { cwd, logLevel, stateDir, contextPolicy, startNoticeMs } = this.options.launch();
     // VS Code hands a provider's parts on in batches about 30 ms apart: slower words let Eliza be seen streaming.
     const args = [
       ...['--cwd', cwd, '--log-level', logLevel, '--eliza-pace-ms', '40'],
+      ...(startNoticeMs === undefined ? [] : ['--start-notice-ms', String(startNoticeMs)]),
       ...(stateDir === undefined ? [] : ['--state-dir', stateDir]),
       ...(contextPolicy === undefined ? [] : ['--context', contextPolicy]),
       ...(this.options.extraArgs ?? []),

@@ -8,18 +8,35 @@
  * binds them to the `vscode` API it is handed (only its types are imported here).
  */
 import type * as vscode from 'vscode';
-import { BUILTIN_AGENTS, commandLine, distributionLabel, findBuiltin, hostResolveContext, resolveBuiltin, type CatalogEntry, type ResolveContext } from './agent-catalog.js';
+import {
+  BUILTIN_AGENTS,
+  commandLine,
+  distributionLabel,
+  findBuiltin,
+  hostResolveContext,
+  prefetchOf,
+  resolveBuiltin,
+  type CatalogEntry,
+  type LaunchCommand,
+  type ResolveContext,
+} from './agent-catalog.js';
 import { agentModelId, parseAgentSettings, resolveAgent, type AgentStatus } from './models.js';
 
 export const AGENTS_SETTING = 'symposium.agents';
 
-export type ManageAction = { readonly type: 'add'; readonly id: string } | { readonly type: 'edit' };
+export type ManageAction = { readonly type: 'add'; readonly id: string } | { readonly type: 'edit' } | { readonly type: 'setKey' };
 
 export type ManageItem =
   | { readonly kind: 'separator'; readonly label: string }
   | { readonly kind: 'item'; readonly label: string; readonly description?: string; readonly detail?: string; readonly action: ManageAction };
 
 const EDIT: ManageItem = { kind: 'item', label: `$(settings-gear) Edit ${AGENTS_SETTING} in settings.json`, action: { type: 'edit' } };
+const SET_KEY: ManageItem = {
+  kind: 'item',
+  label: "$(key) Set an agent's API key",
+  description: "kept in VS Code's secret storage, not in settings",
+  action: { type: 'setKey' },
+};
 
 /** What the quick pick shows for these settings (`raw`: the value of `symposium.agents`). */
 export function manageItems(raw: unknown, ctx: ResolveContext, catalog: readonly CatalogEntry[] = BUILTIN_AGENTS): ManageItem[] {
@@ -32,7 +49,7 @@ export function manageItems(raw: unknown, ctx: ResolveContext, catalog: readonly
   const addable = catalog.filter((entry) => !taken.has(entry.id));
   if (addable.length > 0) items.push({ kind: 'separator', label: 'Built-in agents' });
   for (const entry of addable) items.push(addItem(entry, ctx));
-  items.push({ kind: 'separator', label: '' }, EDIT);
+  items.push({ kind: 'separator', label: '' }, ...(configured.length > 0 ? [SET_KEY] : []), EDIT);
   return items;
 }
 
@@ -65,6 +82,10 @@ export interface ManageAgentsUi {
   userAgents(): unknown;
   setUserAgents(value: readonly unknown[]): Promise<void>;
   openSettingsJson(): Promise<void>;
+  /** Runs *Set Agent API Key*. */
+  setApiKey(): Promise<void>;
+  /** Fetches an npm agent now (in the background, with a progress notification), so its first start is quick. */
+  prefetch(entry: CatalogEntry, command: LaunchCommand): void;
   /** Whether `symposium.enableExperimentalLM` is on. */
   modelsEnabled(): boolean;
   info(message: string): void;
@@ -75,6 +96,7 @@ export async function manageAgents(ui: ManageAgentsUi, ctx: ResolveContext, cata
   const action = await ui.pick(manageItems(ui.agents(), ctx, catalog));
   if (action === undefined) return;
   if (action.type === 'edit') return ui.openSettingsJson();
+  if (action.type === 'setKey') return ui.setApiKey();
   const entry = findBuiltin(action.id, catalog);
   if (entry === undefined) return;
   const current = ui.userAgents() ?? [];
@@ -89,6 +111,8 @@ export async function manageAgents(ui: ManageAgentsUi, ctx: ResolveContext, cata
     return;
   }
   ui.info(addedMessage(entry, ctx, ui.modelsEnabled()));
+  const prefetch = prefetchOf(entry);
+  if (prefetch !== undefined && resolveBuiltin(entry, {}, ctx).ok) ui.prefetch(entry, prefetch);
 }
 
 /** What the user is told after adding a built-in agent. */
@@ -104,7 +128,12 @@ export function addedMessage(entry: CatalogEntry, ctx: ResolveContext, modelsEna
 }
 
 /** The command, bound to VS Code's API and this machine's PATH. */
-export function runManageAgents(vs: typeof vscode): Promise<void> {
+export function runManageAgents(
+  vs: typeof vscode,
+  catalog: readonly CatalogEntry[],
+  setApiKey: () => Promise<void>,
+  prefetch: (entry: CatalogEntry, command: LaunchCommand) => void,
+): Promise<void> {
   const config = () => vs.workspace.getConfiguration('symposium');
   type Pickable = vscode.QuickPickItem & { readonly action?: ManageAction };
   const ui: ManageAgentsUi = {
@@ -123,9 +152,11 @@ export function runManageAgents(vs: typeof vscode): Promise<void> {
     openSettingsJson: async () => {
       await vs.commands.executeCommand('workbench.action.openSettingsJson', { revealSetting: { key: AGENTS_SETTING, edit: true } });
     },
+    setApiKey,
+    prefetch,
     modelsEnabled: () => config().get<boolean>('enableExperimentalLM', false),
     info: (message) => void vs.window.showInformationMessage(message),
     error: (message) => void vs.window.showErrorMessage(message),
   };
-  return manageAgents(ui, hostResolveContext());
+  return manageAgents(ui, hostResolveContext(), catalog);
 }

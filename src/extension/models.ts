@@ -4,10 +4,10 @@
  * `vscode`): the adapter reads the settings and hands them in, with `which` and the environment.
  */
 import { ELIZA_MODEL } from '../agents/models.js';
-import type { AgentConfigOption, AgentDefinition, AgentInfo, ModelInformation, SessionConfig } from '../protocol/messages.js';
+import type { AgentConfigOption, AgentDefinition, AgentInfo, ModelInformation, SessionConfig, SignInMethod } from '../protocol/messages.js';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../history/fingerprint.js';
-import { BUILTIN_AGENTS, commandLine, findBuiltin, resolveBuiltin, type BuiltinOverrides, type CatalogEntry, type ResolveContext } from './agent-catalog.js';
+import { BUILTIN_AGENTS, commandLine, expandHome, findBuiltin, resolveBuiltin, type BuiltinOverrides, type CatalogEntry, type ResolveContext } from './agent-catalog.js';
 
 export const VENDOR = 'symposium';
 export const AGENT_MODEL_PREFIX = 'symposium-agent-';
@@ -21,7 +21,15 @@ export interface AgentSetting {
   readonly env: Readonly<Record<string, string>>;
   /** The built-in agent this one is (when named by id), for the tooltip. */
   readonly description?: string;
+  /** Why it cannot run here (a built-in whose program is missing): its model says so and fails at once. */
+  readonly unavailable?: string;
 }
+
+/** What the picker says of an agent's models: whether it can run, and what is missing. */
+export type AgentState =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'not-installed'; readonly reason: string }
+  | { readonly kind: 'sign-in'; readonly methods: readonly SignInMethod[] };
 
 /**
  * One entry of the `symposium.agents` setting, as validated: a full entry with its own command (which
@@ -52,6 +60,10 @@ export interface ModelWithAgent {
   readonly agent: AgentDefinition;
   /** Session config options its requests set (the agent's model choice behind a "Agent · Model" entry). */
   readonly config?: SessionConfig;
+  /** The agent's state; Eliza is always ready. */
+  readonly state: AgentState;
+  /** The agent behind an ACP model, as configured (with its secrets in `env`). */
+  readonly setting?: AgentSetting;
 }
 
 export interface ModelSettings {
@@ -62,11 +74,13 @@ export interface ModelSettings {
 }
 
 /**
- * Which learned information belongs to which agent: a digest of its definition, which is kept (in
- * VS Code's global state) without the definition's env values, API keys among them.
+ * Which learned information belongs to which agent: a digest of its definition without its environment
+ * (API keys among it), kept in VS Code's global state. The environment is left out, not only hidden by
+ * the digest: a key set or changed in the secret storage must not make the agent's models unknown again.
  */
 export function agentKey(agent: AgentDefinition): string {
-  return createHash('sha256').update(canonicalJson(agent)).digest('hex');
+  const keyed = 'mcp_server' in agent ? { mcp_server: { ...agent.mcp_server, env: [] } } : agent;
+  return createHash('sha256').update(canonicalJson(keyed)).digest('hex');
 }
 
 /** ACP agents manage their own context windows; these are what the consumer may send and expect. */
@@ -156,7 +170,8 @@ export type AgentStatus =
  */
 export function resolveAgent(configured: ConfiguredAgent, ctx: ResolveContext): AgentStatus {
   if (configured.kind === 'command') {
-    const { kind: _kind, index: _index, ...agent } = configured;
+    const { kind: _kind, index: _index, ...entry } = configured;
+    const agent = { ...entry, command: expandHome(entry.command, ctx.home, ctx.platform) };
     const location = ctx.which(agent.command, { ...ctx.env, ...agent.env });
     return location === undefined ? { configured, ok: true, agent } : { configured, ok: true, agent, location };
   }
@@ -175,7 +190,10 @@ export function agentsOfSettings(raw: unknown, ctx: ResolveContext, catalog: rea
   const agents: AgentSetting[] = [];
   for (const status of configured.map((c) => resolveAgent(c, ctx))) {
     if (status.ok) agents.push(status.agent);
-    else problems.push(`symposium.agents[${status.configured.index}]: ${status.agent.name} ("${status.agent.id}") is not available: ${status.reason}; it is not offered as a model`);
+    else {
+      agents.push({ ...status.agent, unavailable: status.reason });
+      problems.push(`symposium.agents[${status.configured.index}]: ${status.agent.name} ("${status.agent.id}") is not available: ${status.reason}; its model says "not installed"`);
+    }
   }
   return { agents, problems };
 }
@@ -189,6 +207,7 @@ export function modelsOf(settings: ModelSettings): ModelWithAgent[] {
   const eliza: ModelWithAgent = {
     model: { ...ELIZA_MODEL, isUserSelectable: true, detail: 'Symposium', tooltip: "Weizenbaum's ELIZA, built into the Symposium bridge (for testing)" },
     agent: { eliza: { deterministic: settings.elizaDeterministic } },
+    state: { kind: 'ready' },
   };
   return [eliza, ...settings.agents.flatMap((agent) => agentModels(agent, settings.learned))];
 }
@@ -203,6 +222,8 @@ function agentModels(agent: AgentSetting, learned: ModelSettings['learned']): Mo
     mcp_server: { name: agent.name, command: agent.command, args: [...agent.args], env: Object.entries(agent.env).map(([name, value]) => ({ name, value })) },
   };
   const info = learned?.get(agentKey(definition));
+  const state = stateOf(agent, info);
+  const where = agent.description === undefined ? commandLine(agent) : `${agent.description}: ${commandLine(agent)}`;
   const base: ModelEntry = {
     id: agentModelId(agent),
     name: agent.name,
@@ -213,11 +234,11 @@ function agentModels(agent: AgentSetting, learned: ModelSettings['learned']): Mo
     ...(info?.options === undefined || info.options.length === 0 ? {} : { configurationSchema: configurationSchemaOf(info.options) }),
     capabilities: { toolCalling: true, imageInput: info?.imageInput ?? false },
     isUserSelectable: true,
-    detail: 'ACP agent',
-    tooltip: agent.description === undefined ? commandLine(agent) : `${agent.description}: ${commandLine(agent)}`,
+    detail: STATE_WORDS[state.kind],
+    tooltip: `${where}\n${stateSentence(state)}`,
   };
   const models = info?.models;
-  if (models === undefined || models.choices.length === 0) return [{ model: base, agent: definition }];
+  if (models === undefined || models.choices.length === 0) return [{ model: base, agent: definition, state, setting: agent }];
   return models.choices.map((choice) => ({
     model: {
       ...base,
@@ -225,11 +246,13 @@ function agentModels(agent: AgentSetting, learned: ModelSettings['learned']): Mo
       name: `${agent.name} · ${choice.name}`,
       // Not the model's own name: Copilot picks prompts by family (claude…, gemini…, gpt-…, grok…), and ours must stay its default.
       family: base.family,
-      detail: choice.value === models.current ? 'ACP agent (its default model)' : 'ACP agent',
-      tooltip: choice.description === undefined || choice.description === '' ? base.tooltip : `${choice.description} (${base.tooltip})`,
+      detail: choice.value === models.current ? `${STATE_WORDS[state.kind]} · the agent's default` : STATE_WORDS[state.kind],
+      tooltip: choice.description === undefined || choice.description === '' ? base.tooltip : `${choice.description}\n${base.tooltip}`,
     },
     agent: definition,
     config: { [models.configId]: choice.value },
+    state,
+    setting: agent,
   }));
 }
 
@@ -264,6 +287,29 @@ export function requestConfig(entry: ModelWithAgent, modelConfiguration: unknown
   }
   const config = { ...chosen, ...entry.config };
   return Object.keys(config).length === 0 ? undefined : config;
+}
+
+/** What the picker shows beside a model's name. */
+const STATE_WORDS: Record<AgentState['kind'], string> = { ready: 'ready', 'not-installed': 'not installed', 'sign-in': 'sign-in needed' };
+
+/** A missing program first (nothing else can help), then a sign-in the agent asked for. */
+export function stateOf(agent: AgentSetting, info: AgentInfo | undefined): AgentState {
+  if (agent.unavailable !== undefined) return { kind: 'not-installed', reason: agent.unavailable };
+  if (info?.signIn?.needed === true) return { kind: 'sign-in', methods: info.signIn.methods };
+  return { kind: 'ready' };
+}
+
+function stateSentence(state: AgentState): string {
+  switch (state.kind) {
+    case 'ready':
+      return 'Ready.';
+    case 'not-installed':
+      return `Not installed: ${state.reason}.`;
+    case 'sign-in': {
+      const methods = state.methods.map((m) => m.name).join(', ');
+      return `Sign-in needed${methods === '' ? '' : ` (${methods})`}: the next request offers to sign in.`;
+    }
+  }
 }
 
 /**

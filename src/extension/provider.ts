@@ -12,10 +12,13 @@ import { countTokens } from '../tokens/count.js';
 import { BridgeExitedError, type BridgeProcess } from './bridge-process.js';
 import { fromWireResponsePart, toWireContent, toWireRequest, type ConvertOptions, type ResponsePartFactory } from './convert.js';
 import type { ExtensionLog } from './log.js';
-import { findModel, modelsOf, requestConfig, type ModelEntry, type ModelSettings } from './models.js';
+import { findModel, modelsOf, requestConfig, type AgentState, type ModelEntry, type ModelSettings, type ModelWithAgent } from './models.js';
 import { offeredTools, type ConsumerToolsChoice } from './offered-tools.js';
 import { requestRecorder } from './request-recorder.js';
 import { sideRequestAnswer } from './side-requests.js';
+import { signIn, type SignInUi } from './sign-in.js';
+import { startingAgentOf } from '../protocol/starting-notice.js';
+import type { ResponsePart } from '../protocol/messages.js';
 
 /** `LanguageModelThinkingPart` is a proposed API: present in some VS Code builds, absent in others. */
 type ThinkingPartClass = new (value: string | string[], id?: string, metadata?: { readonly [key: string]: unknown }) => object;
@@ -30,7 +33,15 @@ export interface ProviderDeps {
   /** Which of the consumer's tools reach agents (`symposium.consumerTools`). */
   readonly consumerTools: () => ConsumerToolsChoice;
   readonly log: ExtensionLog;
+  /** How to offer a sign-in when an agent asks for one (none: the error says so). */
+  readonly signIn?: SignInUi;
 }
+
+/**
+ * `statusIcon` (proposed in `chatProvider`) shows an agent's state in the picker where the running VS Code
+ * honours it; a host that does not ignores the field, and the `detail` says the same in words.
+ */
+const STATUS_ICONS: Partial<Record<AgentState['kind'], string>> = { 'not-installed': 'warning', 'sign-in': 'account' };
 
 export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<vscode.LanguageModelChatInformation>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -45,7 +56,10 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
   }
 
   provideLanguageModelChatInformation(): ModelEntry[] {
-    return modelsOf(this.deps.settings()).map((entry) => entry.model);
+    return modelsOf(this.deps.settings()).map(({ model, state }) => {
+      const icon = STATUS_ICONS[state.kind];
+      return icon === undefined ? model : { ...model, statusIcon: new vscode.ThemeIcon(icon) };
+    });
   }
 
   async provideLanguageModelChatResponse(
@@ -55,9 +69,33 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    const { bridge, log } = this.deps;
     const entry = findModel(this.deps.settings(), model.id);
     if (entry === undefined) throw vscode.LanguageModelError.NotFound(`Symposium has no model "${model.id}" (any more): check the symposium.agents setting.`);
+    if (entry.state.kind === 'not-installed') {
+      throw new Error(`${entry.setting?.name ?? model.name} is not installed here: ${entry.state.reason}. Install it, then try again (Symposium: Manage Agents shows what each agent needs).`);
+    }
+    try {
+      await this.respond(model, entry, messages, options, progress, token);
+    } catch (error) {
+      // The agent asked to sign in (the bridge said so before the request failed): offer it, then retry once.
+      const now = findModel(this.deps.settings(), model.id);
+      if (token.isCancellationRequested || now?.state.kind !== 'sign-in' || now.setting === undefined || this.deps.signIn === undefined) throw error;
+      const signedIn = await signIn(this.deps.signIn, (params) => this.deps.bridge.authenticate(params), { setting: now.setting, definition: now.agent }, now.state.methods);
+      if (!signedIn || token.isCancellationRequested) throw error;
+      this.deps.log.info(`${now.setting.name} signed in: the request is sent again`);
+      await this.respond(model, now, messages, options, progress, token);
+    }
+  }
+
+  private async respond(
+    model: vscode.LanguageModelChatInformation,
+    entry: ModelWithAgent,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    const { bridge, log } = this.deps;
     const converted = toWireRequest(messages, options, this.convertOptions());
     const tools = converted.options.tools === undefined ? undefined : offeredTools(converted.options.tools, this.deps.consumerTools());
     const request = { ...converted, options: { ...converted.options, ...(tools === undefined ? {} : { tools }) } };
@@ -81,19 +119,23 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
     // Copilot sends this back with the history, re-rendered or summarised, so the bridge finds the conversation.
     const marker = randomUUID();
     progress.report(new vscode.LanguageModelDataPart(statefulMarkerData(model.id, marker), STATEFUL_MARKER));
+    const starting = new StartingProgress(token);
     try {
       await bridge.provideChatResponse(
         { modelId: model.id, messages: request.messages, agent: entry.agent, options: request.options, marker, ...(config === undefined ? {} : { config }) },
         (part) => {
           if (token.isCancellationRequested) return;
+          starting.onPart(part);
           const converted = fromWireResponsePart(part, factory);
           if (converted === undefined) log.trace(`dropped a ${part.type} part: this VS Code cannot show it`);
           else progress.report(converted);
         },
-        token,
+        starting.token,
       );
     } catch (error) {
       throw consumerError(error, token);
+    } finally {
+      starting.dispose();
     }
   }
 
@@ -113,6 +155,49 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
       isThinking: Thinking === undefined ? undefined : (part) => part instanceof Thinking,
       log: (message) => this.deps.log.warn(message),
     };
+  }
+}
+
+/**
+ * While the bridge says the agent is starting (its first part is the starting notice), a progress
+ * notification says so too; cancelling it cancels the request. It closes with the next part or the end.
+ */
+class StartingProgress {
+  private readonly source = new vscode.CancellationTokenSource();
+  private readonly link: vscode.Disposable;
+  private close: (() => void) | undefined;
+  private seen = false;
+
+  constructor(request: vscode.CancellationToken) {
+    this.link = request.onCancellationRequested(() => this.source.cancel());
+    if (request.isCancellationRequested) this.source.cancel();
+  }
+
+  /** The request's token, also cancelled from the notification. */
+  get token(): vscode.CancellationToken {
+    return this.source.token;
+  }
+
+  onPart(part: ResponsePart): void {
+    const first = !this.seen;
+    this.seen = true;
+    const agent = first && part.type === 'text' ? startingAgentOf(part.value) : undefined;
+    if (agent === undefined) return this.end();
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Starting ${agent}…`, cancellable: true }, (_progress, cancel) => {
+      cancel.onCancellationRequested(() => this.source.cancel());
+      return new Promise<void>((resolve) => (this.close = resolve));
+    });
+  }
+
+  dispose(): void {
+    this.end();
+    this.link.dispose();
+    this.source.dispose();
+  }
+
+  private end(): void {
+    this.close?.();
+    this.close = undefined;
   }
 }
 

@@ -123,6 +123,19 @@ export type AgentModelChoice = t.TypeOf<typeof AgentModelChoice>;
 /** A select session config option of an agent: its id, name, current value and choices. */
 export const AgentConfigOption = t.type({ configId: t.string, name: t.string, current: t.string, choices: t.array(AgentModelChoice) }, 'AgentConfigOption');
 export type AgentConfigOption = t.TypeOf<typeof AgentConfigOption>;
+/**
+ * A way an agent signs in, from its `initialize` answer: `terminal` ones are run by the client (the agent's
+ * own command, with these extra args and env, in a terminal: exit code 0 means signed in); the others are
+ * handed to ACP `authenticate` (`symposium/authenticate`).
+ */
+export const SignInMethod = t.intersection(
+  [
+    t.type({ id: t.string, name: t.string }),
+    t.partial({ description: t.string, terminal: t.type({ args: t.array(t.string), env: t.record(t.string, t.string) }) }),
+  ],
+  'SignInMethod',
+);
+export type SignInMethod = t.TypeOf<typeof SignInMethod>;
 
 /** What the bridge learned about an agent from `initialize`, its sessions and their updates. */
 export const AgentInfo = t.intersection(
@@ -135,6 +148,8 @@ export const AgentInfo = t.intersection(
       contextWindow: t.number,
       /** Its other select config options (mode, thought level, …): per-model options in the picker. */
       options: t.array(AgentConfigOption),
+      /** The agent answered `auth_required` to its last `session/new`; how it can sign in. */
+      signIn: t.type({ needed: t.boolean, methods: t.array(SignInMethod) }),
     }),
   ],
   'AgentInfo',
@@ -144,6 +159,10 @@ export type AgentInfo = t.TypeOf<typeof AgentInfo>;
 /** Sent by the bridge (`symposium/agentInfo`) whenever what it knows about an agent changes. */
 export const AgentInfoParams = t.type({ agent: AgentDefinition, info: AgentInfo }, 'AgentInfoParams');
 export type AgentInfoParams = t.TypeOf<typeof AgentInfoParams>;
+
+/** `symposium/authenticate`: ACP `authenticate` with one of the agent's methods (starting the agent if needed). */
+export const AuthenticateParams = t.type({ agent: AgentDefinition, methodId: t.string }, 'AuthenticateParams');
+export type AuthenticateParams = t.TypeOf<typeof AuthenticateParams>;
 
 export const RequestId = t.union([t.number, t.string], 'RequestId');
 export type RequestId = t.TypeOf<typeof RequestId>;

@@ -7,6 +7,7 @@ export const Methods = {
   responseComplete: 'lm/responseComplete',
   /** Not in the seed: a notification from the bridge with what it learned about an agent (models, images, context). */
   agentInfo: 'symposium/agentInfo',
+  authenticate: 'symposium/authenticate',
 } as const;
 
 /** The tool through which an agent's permission requests reach VS Code, which asks the user. */

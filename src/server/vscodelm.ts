@@ -7,6 +7,7 @@ import type { Logger } from '../log.js';
 import { bridge } from '../pipeline/bridge.js';
 import { decodeOrThrow } from '../protocol/decode.js';
 import {
+  AuthenticateParams,
   ProvideChatInformationParams,
   ProvideTokenCountParams,
   type AgentInfoParams,
@@ -65,7 +66,16 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
   const chat = new ChatRequestStream(connection, ids.currentId);
 
   registerModelRequests(connection);
-  connection.onRequest(TOO_LARGE_METHOD, (raw: TooLargeParams) => {
+  connection.onRequest(Methods.authenticate, async (raw: unknown): Promise<Record<string, never>> => {
+    const params = invalidParams(() => decodeOrThrow(AuthenticateParams, raw));
+    try {
+      await agents.authenticate(params.agent, params.methodId);
+    } catch (error) {
+      throw new ResponseError(ProtocolErrorCodes.AgentFailed, error instanceof Error ? error.message : String(error));
+    }
+    return {};
+  });
+    connection.onRequest(TOO_LARGE_METHOD, (raw: TooLargeParams) => {
     log.warn(`refused a request of ${raw.bytes} bytes (limit ${raw.limit})`);
     throw new ResponseError(ProtocolErrorCodes.InvalidRequest, `The request is too large: ${raw.bytes} bytes, over the limit of ${raw.limit} bytes.`);
   });

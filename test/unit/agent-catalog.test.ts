@@ -6,6 +6,7 @@ import {
   BUILTIN_AGENTS,
   commandLine,
   distributionLabel,
+  expandHome,
   findBuiltin,
   findOnPath,
   launchOf,
@@ -183,5 +184,31 @@ describe('findOnPath', () => {
     expect(findOnPath('goose.exe', env, options)).toBe('C:\\tools\\goose.exe');
     expect(findOnPath('C:\\tools\\goose', env, options)).toBe('C:\\tools\\goose.exe');
     expect(findOnPath('kimi', env, options)).toBeUndefined();
+  });
+});
+
+describe('paths on each platform (the platform injected)', () => {
+  test('Windows: PATH folders with spaces and drive letters, in either slash', () => {
+    const files = new Set(['C:\\Program Files\\nodejs\\npx.cmd', 'D:\\my tools\\agent.exe']);
+    const options = { platform: 'win32' as const, isExecutable: (file: string) => files.has(file) };
+    const env = { PATH: 'C:\\Program Files\\nodejs;D:\\my tools' };
+    expect(findOnPath('npx', env, options)).toBe('C:\\Program Files\\nodejs\\npx.cmd');
+    expect(findOnPath('D:\\my tools\\agent', env, options)).toBe('D:\\my tools\\agent.exe');
+  });
+
+  test('~ at the start of a command is the home folder (no shell expands it for us)', () => {
+    expect(expandHome('~/bin/my agent', '/home/ann', 'linux')).toBe('/home/ann/bin/my agent');
+    expect(expandHome('~/bin/agent', '/Users/ann', 'darwin')).toBe('/Users/ann/bin/agent');
+    expect(expandHome('~', '/home/ann', 'linux')).toBe('/home/ann');
+    expect(expandHome('~\\bin\\agent.exe', 'C:\\Users\\Ann Lee', 'win32')).toBe('C:\\Users\\Ann Lee\\bin\\agent.exe');
+    expect(expandHome('~/bin/agent.exe', 'C:\\Users\\ann', 'win32')).toBe('C:\\Users\\ann\\bin\\agent.exe');
+  });
+
+  test('other commands are left alone: ~user, a ~ inside, a backslash on POSIX, no home known', () => {
+    expect(expandHome('~bob/agent', '/home/ann', 'linux')).toBe('~bob/agent');
+    expect(expandHome('/opt/~/agent', '/home/ann', 'linux')).toBe('/opt/~/agent');
+    expect(expandHome('~\\agent', '/home/ann', 'linux')).toBe('~\\agent');
+    expect(expandHome('~/agent', undefined, 'linux')).toBe('~/agent');
+    expect(expandHome('agent', '/home/ann', 'linux')).toBe('agent');
   });
 });

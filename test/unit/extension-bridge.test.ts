@@ -59,6 +59,12 @@ test('starts lazily, once, with --cwd and --log-level, and streams responses', a
   expect(lines.some((l) => l.startsWith('bridge: '))).toBe(true);
 });
 
+test('the start notice (setting symposium.startNotice) reaches the bridge as --start-notice-ms', async () => {
+  const { bridge, lines } = makeBridge({ launch: { startNoticeMs: 3000 } });
+  expect(await collect(bridge, 'hello')).toMatch(/\S/);
+  expect(lines.find((l) => l.startsWith('bridge started'))).toContain(`--log-level info --eliza-pace-ms 40 --start-notice-ms 3000 --eliza-pace-ms 0`);
+});
+
 test('passes the storage folder and the context policy on, and the bridge keeps its index there', async () => {
   const stateDir = mkdtempSync(path.join(os.tmpdir(), 'symposium-state-'));
   try {

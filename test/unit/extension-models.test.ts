@@ -99,7 +99,7 @@ describe('parseAgentSettings', () => {
 });
 
 describe('agentsOfSettings', () => {
-  test('built-ins become commands when resolvable; the others are left out, saying why', () => {
+  test('built-ins become commands; those that cannot run here say why, in the model and the log', () => {
     const { agents, problems } = agentsOfSettings([{ id: 'claude-code', env: { ANTHROPIC_API_KEY: 'k' } }, { id: 'goose' }, { id: 'kimi', args: ['--debug'] }], machine('npx', 'kimi'));
     expect(agents).toEqual([
       {
@@ -110,25 +110,40 @@ describe('agentsOfSettings', () => {
         env: { ANTHROPIC_API_KEY: 'k' },
         description: findBuiltin('claude-code')!.description,
       },
+      { id: 'goose', name: 'Goose', command: 'goose', args: ['acp'], env: {}, description: findBuiltin('goose')!.description, unavailable: expect.stringMatching(/^`goose` was not found on PATH: install the Goose CLI/) as string },
       { id: 'kimi', name: 'Kimi CLI', command: 'kimi', args: ['acp', '--debug'], env: {}, description: findBuiltin('kimi')!.description },
     ]);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^symposium\.agents\[1\]: Goose \("goose"\) is not available: `goose` was not found on PATH: install the Goose CLI/);
   });
 
-  test('without npx, no npm agent is offered', () => {
+  test('without npx, every npm agent is a model that says "not installed" and why', () => {
     const { agents, problems } = agentsOfSettings([{ id: 'gemini' }, { id: 'codex' }], machine('goose'));
-    expect(agents).toEqual([]);
-    expect(problems).toEqual([
-      'symposium.agents[0]: Gemini CLI ("gemini") is not available: npx was not found on PATH (it comes with Node.js and npm); it is not offered as a model',
-      'symposium.agents[1]: Codex ("codex") is not available: npx was not found on PATH (it comes with Node.js and npm); it is not offered as a model',
+    expect(agents.map((a) => [a.id, a.unavailable])).toEqual([
+      ['gemini', 'npx was not found on PATH (it comes with Node.js and npm)'],
+      ['codex', 'npx was not found on PATH (it comes with Node.js and npm)'],
     ]);
+    expect(problems).toEqual([
+      'symposium.agents[0]: Gemini CLI ("gemini") is not available: npx was not found on PATH (it comes with Node.js and npm); its model says "not installed"',
+      'symposium.agents[1]: Codex ("codex") is not available: npx was not found on PATH (it comes with Node.js and npm); its model says "not installed"',
+    ]);
+    const [, gemini] = modelsOf({ agents, elizaDeterministic: false });
+    expect(gemini!.state).toEqual({ kind: 'not-installed', reason: 'npx was not found on PATH (it comes with Node.js and npm)' });
+    expect(gemini!.model.detail).toBe('not installed');
+    expect(gemini!.model.tooltip).toMatch(/\nNot installed: npx was not found on PATH \(it comes with Node.js and npm\)\.$/);
   });
 
   test('full entries are offered whether or not their command is found (a request names a missing one)', () => {
     const { agents, problems } = agentsOfSettings([{ id: 'goose', name: 'My goose', command: '/nonexistent/goose', args: ['acp'] }], machine());
     expect(problems).toEqual([]);
     expect(agents).toEqual([{ id: 'goose', name: 'My goose', command: '/nonexistent/goose', args: ['acp'], env: {} }]);
+  });
+
+  test('a command written from the home folder is spawned as a path, on each platform', () => {
+    const posix = { ...machine(), home: '/home/ann', platform: 'linux' as const };
+    expect(agentsOfSettings([{ id: 'a', name: 'A', command: '~/bin/agent' }], posix).agents[0]?.command).toBe('/home/ann/bin/agent');
+    const windows = { ...machine(), home: 'C:\\Users\\Ann Lee', platform: 'win32' as const };
+    expect(agentsOfSettings([{ id: 'a', name: 'A', command: '~\\agents\\a.exe' }], windows).agents[0]?.command).toBe('C:\\Users\\Ann Lee\\agents\\a.exe');
   });
 });
 
@@ -155,7 +170,9 @@ describe('modelsOf', () => {
     const [eliza, scripted] = modelsOf({ agents, elizaDeterministic: true });
     expect(eliza!.agent).toEqual({ eliza: { deterministic: true } });
     expect(scripted!.agent).toEqual({ mcp_server: { name: 'Scripted', command: 'node', args: ['agent.js'], env: [{ name: 'K', value: 'V' }] } });
-    expect(scripted!.model.tooltip).toBe('node agent.js');
+    expect(scripted!.model.tooltip).toBe('node agent.js\nReady.');
+    expect(scripted!.model.detail).toBe('ready');
+    expect(scripted!.state).toEqual({ kind: 'ready' });
   });
 
   test('a built-in named by id: model id from its id, its resolved command in the tooltip and the definition', () => {
@@ -163,7 +180,7 @@ describe('modelsOf', () => {
     const [, gemini] = modelsOf({ agents: resolved, elizaDeterministic: false });
     expect(gemini!.model.id).toBe('symposium-agent-gemini');
     expect(gemini!.model.name).toBe('Gemini (work)');
-    expect(gemini!.model.tooltip).toBe(`${findBuiltin('gemini')!.description}: npx --yes --package=@google/gemini-cli@0.61.0 -- gemini --acp`);
+    expect(gemini!.model.tooltip).toBe(`${findBuiltin('gemini')!.description}: npx --yes --package=@google/gemini-cli@0.61.0 -- gemini --acp\nReady.`);
     expect(gemini!.agent).toEqual({
       mcp_server: { name: 'Gemini (work)', command: 'npx', args: ['--yes', '--package=@google/gemini-cli@0.61.0', '--', 'gemini', '--acp'], env: [{ name: 'GEMINI_API_KEY', value: 'k' }] },
     });
@@ -211,9 +228,28 @@ describe('modelsOf', () => {
     expect(entry!.model.family).toBe('acp-agent');
   });
 
-  test("learned information is keyed by a digest of the agent's definition, never its env values", () => {
+  test("learned information is keyed by a digest of the agent's definition without its environment (an API key set later changes nothing)", () => {
     const [, plain] = modelsOf({ agents, elizaDeterministic: false });
     expect(agentKey(plain!.agent)).toMatch(/^[0-9a-f]{64}$/);
+    const [, keyed] = modelsOf({ agents: agents.map((a) => ({ ...a, env: { ...a.env, ANTHROPIC_API_KEY: 'sk-secret' } })), elizaDeterministic: false });
+    expect(keyed!.agent).not.toEqual(plain!.agent);
+    expect(agentKey(keyed!.agent)).toBe(agentKey(plain!.agent));
+    const [, other] = modelsOf({ agents: agents.map((a) => ({ ...a, args: [...a.args, '--other'] })), elizaDeterministic: false });
+    expect(agentKey(other!.agent)).not.toBe(agentKey(plain!.agent));
+  });
+
+  test('an agent that asked to sign in says so in every model of it, with its methods, until it signed in', () => {
+    const [, plain] = modelsOf({ agents, elizaDeterministic: false });
+    const methods = [{ id: 'oauth', name: 'Sign in' }, { id: 'login', name: 'Log in in a terminal', terminal: { args: ['--login'], env: {} } }];
+    const info = (needed: boolean) => ({ imageInput: false, signIn: { needed, methods }, models: { configId: 'model', current: 'a', choices: [{ value: 'a', name: 'A' }, { value: 'b', name: 'B' }] } });
+    const needed = modelsOf({ agents, elizaDeterministic: false, learned: new Map([[agentKey(plain!.agent), info(true)]]) }).slice(1);
+    expect(needed.map((m) => [m.model.detail, m.state.kind])).toEqual([
+      ["sign-in needed · the agent's default", 'sign-in'],
+      ['sign-in needed', 'sign-in'],
+    ]);
+    expect(needed[0]!.model.tooltip).toMatch(/\nSign-in needed \(Sign in, Log in in a terminal\): the next request offers to sign in\.$/);
+    const done = modelsOf({ agents, elizaDeterministic: false, learned: new Map([[agentKey(plain!.agent), info(false)]]) }).slice(1);
+    expect(done.map((m) => m.model.detail)).toEqual(["ready · the agent's default", 'ready']);
   });
 
   test('learned information about another agent changes nothing', () => {
@@ -314,15 +350,25 @@ describe('package.json, the extension manifest', () => {
     expect(Object.keys(pkg.contributes.languageModelTools[0]!.inputSchema.properties)).toEqual(['kind', 'title', 'raw_input', 'action_id']);
     // VS Code 1.139 offers an extension's tool to Copilot's agent mode only when it can be referenced in prompts.
     expect(pkg.contributes.languageModelTools[0]).toMatchObject({ canBeReferencedInPrompt: true, toolReferenceName: expect.stringMatching(/^[\w-]+$/) as unknown });
-    expect(pkg.contributes.commands.map((c) => c.command).sort()).toEqual(['symposium.manageAgents', 'symposium.restartBridge', 'symposium.showLog']);
+    expect(pkg.contributes.commands.map((c) => c.command).sort()).toEqual(['symposium.manageAgents', 'symposium.restartBridge', 'symposium.setAgentApiKey', 'symposium.showLog']);
     const settings = pkg.contributes.configuration.properties;
-    expect(Object.keys(settings).sort()).toEqual(['symposium.agents', 'symposium.consumerTools', 'symposium.contextPolicy', 'symposium.eliza.deterministic', 'symposium.enableExperimentalLM', 'symposium.logLevel']);
+    expect(Object.keys(settings).sort()).toEqual([
+      'symposium.agents',
+      'symposium.consumerTools',
+      'symposium.contextPolicy',
+      'symposium.eliza.deterministic',
+      'symposium.enableExperimentalLM',
+      'symposium.logLevel',
+      'symposium.registry',
+      'symposium.startNotice',
+    ]);
     // The setting's values are the bridge's --context policies.
     expect(settings['symposium.contextPolicy']!.enum).toEqual([...CONTEXT_POLICIES]);
     expect(settings['symposium.contextPolicy']!.default).toBe('user');
     expect(settings['symposium.enableExperimentalLM']!.default).toBe(false);
     expect(settings['symposium.logLevel']!.default).toBe('info');
     expect(settings['symposium.eliza.deterministic']!.default).toBe(false);
+    expect(settings['symposium.startNotice']!.default).toBe(true);
   });
 
   test('symposium.agents documents both entry forms, and its built-in ids are the catalog\'s', () => {

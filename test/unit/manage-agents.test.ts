@@ -55,8 +55,10 @@ describe('manageItems', () => {
       '-- Built-in agents',
       '$(add) Add Other',
       '-- ',
+      "$(key) Set an agent's API key",
       '$(settings-gear) Edit symposium.agents in settings.json',
     ]);
+    expect(items.find((i) => i.label === "$(key) Set an agent's API key")).toMatchObject({ action: { type: 'setKey' } });
     expect(items[1]).toEqual({ kind: 'item', label: '$(check) Npm Agent', description: 'ready', detail: 'npx --yes --package=@scope/npm-agent@1.0.0 -- npm-agent', action: { type: 'edit' } });
     expect(items[2]).toMatchObject({ description: 'not available: `bin-agent` was not found on PATH: get it from example.org', detail: 'bin-agent acp' });
     expect(items[3]).toMatchObject({ description: '`my-agent` not found on PATH', detail: 'my-agent --acp' });
@@ -90,6 +92,8 @@ function fakeUi(options: { agents?: unknown; userAgents?: unknown; choose: (item
       did.push(`update ${JSON.stringify(value)}`);
     },
     openSettingsJson: async () => void did.push('open settings.json'),
+    setApiKey: async () => void did.push('set an API key'),
+    prefetch: (entry, command) => void did.push(`prefetch ${entry.id}: ${command.command} ${command.args.join(' ')}`),
     modelsEnabled: () => options.enabled ?? true,
     info: (message) => void did.push(`info ${message}`),
     error: (message) => void did.push(`error ${message}`),
@@ -112,7 +116,18 @@ describe('manageAgents', () => {
     expect(did).toEqual([
       `update ${JSON.stringify([mine, { id: 'npm-agent' }])}`,
       'info Added Npm Agent to symposium.agents: the model "Npm Agent" (symposium-agent-npm-agent) is in the model picker. Set NPM_AGENT_KEY.',
+      // Fetched now, so that its first start does not wait for the download.
+      'prefetch npm-agent: npx --yes --package=@scope/npm-agent@1.0.0 -- node -e ',
     ]);
+  });
+
+  test('an agent that cannot run here yet, or is no npm package, is not fetched', async () => {
+    const noNpx = fakeUi({ userAgents: [], choose: chooseAdd('npm-agent') });
+    await manageAgents(noNpx.ui, machine(), catalog);
+    expect(noNpx.did.filter((d) => d.startsWith('prefetch'))).toEqual([]);
+    const binary = fakeUi({ userAgents: [], choose: chooseAdd('bin-agent') });
+    await manageAgents(binary.ui, machine('bin-agent'), catalog);
+    expect(binary.did.filter((d) => d.startsWith('prefetch'))).toEqual([]);
   });
 
   test('the first agent added to empty user settings', async () => {

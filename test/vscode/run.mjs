@@ -120,6 +120,8 @@ function settings(dirs, confirmations) {
       },
     ],
     // The Chat view answers through our models without a GitHub sign-in; its side requests (titles) come to them too.
+    // Replies are compared whole: no "Starting …" notice before an agent that is slow to start on a busy machine.
+    'symposium.startNotice': false,
     'chat.allowAnonymousAccess': true,
     'chat.byokUtilityModelDefault': 'mainAgent',
     'remote.autoForwardPorts': false,

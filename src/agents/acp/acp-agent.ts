@@ -4,7 +4,11 @@ import { canonicalJson } from '../../history/fingerprint.js';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../../log.js';
 import type { AgentCommand } from '../../protocol/messages.js';
-import type { AgentStream } from '../agent-stream.js';
+import { defer, of, Subject } from 'rxjs';
+import type { AgentSession, AgentStream } from '../agent-stream.js';
+import { announceSlowStart } from '../../operators/announce-slow-start.js';
+import { startingNotice } from '../../protocol/starting-notice.js';
+import type { ResponsePart } from '../../protocol/messages.js';
 import { BRIDGED_TOOLS_SERVER_NAME, type BridgedToolsServer } from '../../tools/bridged-tools-server.js';
 import { RELAY_AUTHORIZATION_ENV, RELAY_URL_ENV } from '../../tools/relay-env.js';
 import { AgentProcess } from './agent-process.js';
@@ -19,6 +23,8 @@ export interface AcpAgentOptions extends AcpSessionOptions {
   readonly cwd: string;
   /** How long `initialize` and `session/new` may take. */
   readonly startupTimeoutMs: number;
+  /** A turn that waits this long for the agent's `initialize` says the agent is starting (default: never). */
+  readonly startNoticeMs?: number;
   /** How to run `symposium-lm mcp-relay`, for agents that take MCP servers only over stdio. */
   readonly relay: { readonly command: string; readonly args: readonly string[] };
   readonly log: Logger;
@@ -34,7 +40,10 @@ const AUTH_REQUIRED = -32000;
 interface Running {
   readonly process: AgentProcess;
   readonly initialized: Promise<acp.InitializeResponse>;
+  /** It answered `initialize`. */
+  ready: boolean;
 }
+
 
 /**
  * A spawned ACP agent as an agent stream: one process shared by all conversations with it, each in its
@@ -50,6 +59,8 @@ export class AcpAgent implements AgentStream, SessionHost {
   private readonly key: string;
   /** The last step (open, close) running on each agent session. */
   private readonly busy = new Map<string, Promise<void>>();
+  /** Fires when a start of the agent answered `initialize`. */
+  private readonly readySignal = new Subject<void>();
 
   /** `onInfo` hears what is learned about the agent: its models, image support, context window. */
   constructor(
@@ -63,8 +74,17 @@ export class AcpAgent implements AgentStream, SessionHost {
     this.key = createHash('sha256').update(canonicalJson(command)).digest('base64url').slice(0, 16);
   }
 
-  openSession(conversationId: string): AcpSession {
-    return new AcpSession(this, conversationId);
+  /** A conversation's session; a turn that waits on a slow start of the agent says so first (`announceSlowStart`). */
+  openSession(conversationId: string): AgentSession {
+    const session = new AcpSession(this, conversationId);
+    const { startNoticeMs } = this.options;
+    if (startNoticeMs === undefined) return session;
+    const notice: ResponsePart = { type: 'text', value: startingNotice(this.name, this.command.command) };
+    const ready = defer(() => (this.running?.ready === true && this.running.process.alive ? of(undefined) : this.readySignal));
+    return {
+      turn: (input) => session.turn(input).pipe(announceSlowStart<ResponsePart>(notice, ready, startNoticeMs)),
+      close: () => session.close(),
+    };
   }
 
   /**
@@ -99,8 +119,10 @@ export class AcpAgent implements AgentStream, SessionHost {
     } else {
       const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers });
       ({ sessionId, configOptions } = await this.startupStep(process, 'session/new', request.then((raw: unknown) => checkNewSession(this.name, raw))).catch((error: unknown) => {
+        if (error instanceof acp.RequestError && error.code === AUTH_REQUIRED) this.info.learnSignIn(true);
         throw new Error(this.explainSessionFailure(error, init));
       }));
+      this.info.learnSignIn(false);
       const holder = this.sessions.get(sessionId)?.session;
       if (holder !== undefined && holder !== session) {
         throw new Error(`Agent "${this.name}" opened session ${sessionId} for conversation ${conversationId}, but that session is open for another conversation: the agent hands out session ids twice.`);
@@ -234,6 +256,19 @@ export class AcpAgent implements AgentStream, SessionHost {
     await Promise.race([closed, unanswered]).finally(() => clearTimeout(timer));
   }
 
+  /** ACP `authenticate` with one of the methods the agent offered (starting it if it does not run). */
+  async authenticate(methodId: string): Promise<void> {
+    const { process, initialized } = this.start();
+    const init = await initialized;
+    const method = (init.authMethods ?? []).find((m) => m.id === methodId);
+    if (method === undefined) throw new Error(`Agent "${this.name}" offers no sign-in method "${methodId}".`);
+    this.log.info(`agent ${this.name}: authenticate with ${methodId}`);
+    await this.startupStep(process, 'authenticate', process.connection.agent.request(acp.methods.agent.authenticate, { methodId })).catch((error: unknown) => {
+      throw new Error(`Agent "${this.name}" could not sign in with "${method.name}": ${error instanceof Error ? error.message : String(error)}`);
+    });
+    this.info.learnSignIn(false);
+  }
+
   dispose(): void {
     this.running?.process.kill();
     this.running = undefined;
@@ -278,7 +313,8 @@ export class AcpAgent implements AgentStream, SessionHost {
     });
     const initialize = process.connection.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: {},
+      // Agents may then offer a sign-in that the client runs in a terminal (the extension does).
+      clientCapabilities: { auth: { terminal: true } },
       clientInfo: { name: 'symposium-lm', version: '0.1.0' },
     });
     const initialized = this.startupStep(process, 'initialize', initialize.then((raw: unknown) => checkInitialize(this.name, raw))).then((init) => {
@@ -290,8 +326,16 @@ export class AcpAgent implements AgentStream, SessionHost {
     });
     // A failed start leaves nothing running; the next request starts the agent again.
     initialized.catch(() => process.kill());
-    this.running = { process, initialized };
-    return this.running;
+    const running: Running = { process, initialized, ready: false };
+    initialized.then(
+      () => {
+        running.ready = true;
+        this.readySignal.next();
+      },
+      () => {},
+    );
+    this.running = running;
+    return running;
   }
 
   /** A startup request that fails clearly when the agent exits or does not answer in time. */

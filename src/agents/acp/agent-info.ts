@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { AgentConfigOption, AgentInfo } from '../../protocol/messages.js';
+import type { AgentConfigOption, AgentInfo, SignInMethod } from '../../protocol/messages.js';
 
 /**
  * What the bridge knows about one agent, learned as it goes: image support from `initialize`, its models
@@ -8,6 +8,7 @@ import type { AgentConfigOption, AgentInfo } from '../../protocol/messages.js';
  */
 export class AgentInfoState {
   private info: AgentInfo = { imageInput: false };
+  private methods: SignInMethod[] = [];
 
   constructor(private readonly report: (info: AgentInfo) => void) {}
 
@@ -17,6 +18,14 @@ export class AgentInfoState {
 
   learnInitialize(init: acp.InitializeResponse): void {
     this.change({ imageInput: init.agentCapabilities?.promptCapabilities?.image === true });
+    this.methods = (init.authMethods ?? []).map(signInMethodOf);
+  }
+
+  /** Whether the agent's last `session/new` (or `authenticate`) said it needs a sign-in. */
+  learnSignIn(needed: boolean): void {
+    // Agents that never needed one report nothing.
+    if (!needed && this.info.signIn?.needed !== true) return;
+    this.change({ signIn: { needed, methods: this.methods } });
   }
 
   learnConfigOptions(options: readonly acp.SessionConfigOption[] | null | undefined): void {
@@ -35,6 +44,13 @@ export class AgentInfoState {
     this.info = next;
     this.report(next);
   }
+}
+
+/** An ACP auth method as the extension sees it; a terminal method keeps what the client must add to the agent's command. */
+export function signInMethodOf(method: acp.AuthMethod): SignInMethod {
+  const base = { id: method.id, name: method.name, ...(method.description == null ? {} : { description: method.description }) };
+  if (!('type' in method) || method.type !== 'terminal') return base;
+  return { ...base, terminal: { args: method.args ?? [], env: method.env ?? {} } };
 }
 
 /** The model-category select option, its choices flattened out of their groups. */

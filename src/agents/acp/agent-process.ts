@@ -1,12 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentCommand } from '../../protocol/messages.js';
 import type { Logger } from '../../log.js';
 import { StderrTail } from './stderr-tail.js';
 import { lineLimit } from './line-limit.js';
+import { ProcessTree, spawnTree } from './process-tree.js';
 
 const STDERR_LINES_KEPT = 20;
+/** How long an agent's tree has after SIGTERM before SIGKILL. */
+export const KILL_GRACE_MS = 2000;
 
 /** How an agent process ended. */
 export type ProcessEnd = { readonly kind: 'spawn-failed'; readonly error: NodeJS.ErrnoException } | { readonly kind: 'exited'; readonly code: number | null; readonly signal: NodeJS.Signals | null };
@@ -17,26 +20,47 @@ export interface AgentCallbacks {
   onPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
 }
 
-/** Every live agent process, so that none outlives the bridge however the bridge exits. */
+/**
+ * Every agent whose tree may still have a live process (the agent, or what it started and left behind), so
+ * that none outlives the bridge. The bridge ends them with `endAgentProcesses` before it exits; whatever is
+ * left when the process exits anyway (a crash) is killed outright, since nothing can wait any more.
+ */
 const live = new Set<AgentProcess>();
 process.once('exit', () => {
-  for (const agent of live) agent.kill();
+  for (const agent of live) agent.forceKill();
 });
 
 /**
- * A spawned ACP agent and its connection: the edge where processes, pipes and signals live. The agent
- * runs in its own process group so that ending it ends whatever it started too (claude-agent-acp's
- * Claude child outlives its parent otherwise). Its stderr goes to the log, never to the protocol.
+ * Ends every agent's tree: SIGTERM, then SIGKILL for what is still there after `graceMs`. Resolves when all
+ * are gone. The bridge awaits it before it exits: the SIGKILL of an agent that ignores SIGTERM must not
+ * depend on a timer in a process that is about to end.
+ */
+export async function endAgentProcesses(graceMs = KILL_GRACE_MS): Promise<void> {
+  const agents = [...live];
+  for (const agent of agents) agent.kill();
+  const deadline = Date.now() + graceMs;
+  while (agents.some((agent) => agent.treeAlive()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (const agent of agents) agent.forceKill();
+}
+
+/**
+ * A spawned ACP agent and its connection: the edge where processes, pipes and signals live. Ending the
+ * agent ends whatever it started too (claude-agent-acp's Claude child outlives its parent otherwise), and
+ * what it leaves behind when it exits by itself; see `process-tree.ts` for how, per platform. Its stderr
+ * goes to the log, never to the protocol.
  */
 export class AgentProcess {
   readonly connection: acp.ClientConnection;
   /** Settles when the process is gone; never rejects. */
   readonly ended: Promise<ProcessEnd>;
   private readonly child: ChildProcess;
+  private readonly tree: ProcessTree | undefined;
   private stderrTail: StderrTail | undefined;
   private endedAs: ProcessEnd | undefined;
   /** Why the bridge stopped the agent, when it did so because of what the agent sent. */
   private fault: string | undefined;
+  /** Set once the tree was told to end: the SIGKILL that follows is scheduled. */
+  private terminated = false;
 
   constructor(
     readonly command: AgentCommand,
@@ -47,13 +71,17 @@ export class AgentProcess {
     // The bridge runs with ELECTRON_RUN_AS_NODE under desktop VS Code; an agent built on Electron must not inherit it.
     const { ELECTRON_RUN_AS_NODE: _electron, ...inherited } = process.env;
     const env = { ...inherited, ...Object.fromEntries(command.env.map((v) => [v.name, v.value])) };
-    this.child = spawn(command.command, command.args, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-    live.add(this);
+    this.child = spawnTree(command.command, command.args, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const pid = this.child.pid;
+    this.tree = pid === undefined ? undefined : new ProcessTree(pid, () => this.alive);
+    if (this.tree !== undefined) live.add(this);
     this.ended = new Promise<ProcessEnd>((resolve) => {
       const end = (how: ProcessEnd) => {
         if (this.endedAs !== undefined) return;
         this.endedAs = how;
-        live.delete(this);
+        // What the agent started and left behind goes with it.
+        if (this.treeAlive()) this.kill();
+        else live.delete(this);
         resolve(how);
       };
       this.child.once('error', (error: NodeJS.ErrnoException) => end({ kind: 'spawn-failed', error }));
@@ -119,24 +147,25 @@ export class AgentProcess {
     return new Error(`Agent "${this.command.name}" failed${during === undefined ? '' : ` during ${during}`}: ${message}`);
   }
 
-  /** Ends the agent and everything it started. */
+  /** Ends the agent and everything it started: SIGTERM, and SIGKILL for what is left after the grace period. */
   kill(): void {
-    if (!this.alive || this.child.pid === undefined) return;
-    try {
-      process.kill(-this.child.pid, 'SIGTERM');
-    } catch {
-      this.child.kill('SIGTERM');
-    }
-    const pid = this.child.pid;
-    // An agent that ignores SIGTERM is killed outright.
-    setTimeout(() => {
-      if (!this.alive) return;
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        this.child.kill('SIGKILL');
-      }
-    }, 2000).unref();
+    if (this.terminated || !this.treeAlive()) return;
+    this.terminated = true;
+    this.tree!.terminate();
+    // An agent (or a child of it) that ignores SIGTERM is killed outright. When the bridge exits before
+    // this fires, `endAgentProcesses` or the 'exit' handler does it.
+    setTimeout(() => this.forceKill(), KILL_GRACE_MS).unref();
+  }
+
+  /** Ends the agent's tree now. */
+  forceKill(): void {
+    if (this.treeAlive()) this.tree!.forceKill();
+    live.delete(this);
+  }
+
+  /** Whether the agent, or a process it started, may still run. */
+  treeAlive(): boolean {
+    return this.tree?.anyAlive() ?? false;
   }
 
   private collectStderr(log: Logger): void {

@@ -1,0 +1,64 @@
+/**
+ * The built-in catalogue as shipped: a snapshot in the ACP agent registry's format (`registry.json`, see
+ * `registry.ts`), with the versions pinned that were checked against their releases (November 2026: the
+ * npm package's version and bin, and that the command answers ACP `initialize` on stdio), and what the
+ * registry does not say: how each agent signs in and which API keys it reads.
+ */
+import type { CatalogOverlay } from './registry.js';
+
+export const REGISTRY_SNAPSHOT = {
+  version: '1.0.0',
+  agents: [
+    {
+      id: 'claude-code',
+      name: 'Claude Code',
+      version: '0.100.0',
+      description: "Anthropic's Claude Code, through the Claude Agent SDK's ACP adapter",
+      distribution: { npx: { package: '@agentclientprotocol/claude-agent-acp@0.100.0', cmd: 'claude-agent-acp', args: [] } },
+    },
+    {
+      id: 'codex',
+      name: 'Codex',
+      version: '2.6.0',
+      description: "OpenAI's Codex, through its ACP adapter",
+      distribution: { npx: { package: '@agentclientprotocol/codex-acp@2.6.0', cmd: 'codex-acp', args: [] } },
+    },
+    {
+      id: 'gemini',
+      name: 'Gemini CLI',
+      version: '0.61.0',
+      description: "Google's Gemini CLI in ACP mode (`--acp`)",
+      distribution: { npx: { package: '@google/gemini-cli@0.61.0', cmd: 'gemini', args: ['--acp'] } },
+    },
+    {
+      id: 'qwen-code',
+      name: 'Qwen Code',
+      version: '0.24.4',
+      description: 'Qwen Code in ACP mode (`--acp`)',
+      distribution: { npx: { package: '@qwen-code/qwen-code@0.24.4', cmd: 'qwen', args: ['--acp'] } },
+    },
+    {
+      id: 'copilot-cli',
+      name: 'GitHub Copilot CLI',
+      version: '1.0.102',
+      description: "GitHub Copilot CLI's ACP server (`--acp --stdio`, public preview)",
+      distribution: { npx: { package: '@github/copilot@1.0.102', cmd: 'copilot', args: ['--acp', '--stdio'] } },
+    },
+    {
+      id: 'opencode',
+      name: 'OpenCode',
+      version: '1.18.33',
+      description: 'OpenCode as an ACP agent (`opencode acp`)',
+      distribution: { npx: { package: 'opencode-ai@1.18.33', cmd: 'opencode', args: ['acp'] } },
+    },
+  ],
+} as const;
+
+export const CATALOG_OVERLAY: CatalogOverlay = {
+  'claude-code': { auth: 'Uses your Claude Code sign-in (`claude`, then `/login`), or an ANTHROPIC_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['ANTHROPIC_API_KEY'], },
+  'codex': { auth: 'Signs in with a CODEX_API_KEY or OPENAI_API_KEY (**Symposium: Set Agent API Key**), or with ChatGPT.', apiKeys: ['CODEX_API_KEY', 'OPENAI_API_KEY'], },
+  'gemini': { auth: 'Sign in once by running `gemini` in a terminal, or set a GEMINI_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['GEMINI_API_KEY'], },
+  'qwen-code': { auth: 'Sign in once by running `qwen` in a terminal, or set an OPENAI_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['OPENAI_API_KEY'], },
+  'copilot-cli': { auth: 'Sign in once with `copilot login` (a GitHub account with Copilot).', },
+  'opencode': { auth: 'Sign in once with `opencode auth login`.', },
+};

@@ -1,0 +1,108 @@
+/**
+ * The catalogue in the format of the ACP agent registry (`registry.json`: `{version, agents: [{id, name,
+ * version, description, distribution: {npx | uvx | binary: {<os>-<arch>: …}}, icon?, …}]}`, as
+ * agentclientprotocol/registry's FORMAT.md and agent.schema.json define it). The built-in agents are read
+ * from a snapshot in this format (`registry-snapshot.ts`); a user's newer registry file adds the agents the
+ * snapshot lacks (the snapshot's pinned versions stay the default). No `vscode` here.
+ */
+import * as t from 'io-ts';
+import { isLeft } from 'fp-ts/lib/Either.js';
+import type { CatalogEntry, Distribution } from './agent-catalog.js';
+
+const StringArray = t.array(t.string);
+const StringRecord = t.record(t.string, t.string);
+const PackageDistribution = t.intersection([t.type({ package: t.string }), t.partial({ cmd: t.string, args: StringArray, env: StringRecord })]);
+const BinaryTarget = t.intersection([t.type({ archive: t.string, cmd: t.string }), t.partial({ sha256: t.string, args: StringArray, env: StringRecord })]);
+
+export const RegistryAgent = t.intersection(
+  [
+    t.type({
+      id: t.string,
+      name: t.string,
+      version: t.string,
+      description: t.string,
+      distribution: t.partial({ npx: PackageDistribution, uvx: PackageDistribution, binary: t.record(t.string, BinaryTarget) }),
+    }),
+    t.partial({ icon: t.string, repository: t.string, website: t.string }),
+  ],
+  'RegistryAgent',
+);
+export type RegistryAgent = t.TypeOf<typeof RegistryAgent>;
+
+/** What the catalogue adds to a registry entry: how the agent signs in, which keys it reads. */
+export type CatalogOverlay = Readonly<Record<string, Partial<Pick<CatalogEntry, 'auth' | 'apiKeys' | 'install' | 'env'>>>>;
+
+/** The registry's name of a platform, e.g. `darwin-aarch64`, `windows-x86_64`; undefined for others. */
+export function platformTarget(platform: NodeJS.Platform, arch: string): string | undefined {
+  const os = platform === 'win32' ? 'windows' : platform === 'darwin' || platform === 'linux' ? platform : undefined;
+  const cpu = arch === 'x64' ? 'x86_64' : arch === 'arm64' ? 'aarch64' : undefined;
+  return os === undefined || cpu === undefined ? undefined : `${os}-${cpu}`;
+}
+
+/** `@scope/pkg@1.2.3` → its name and version (a name alone has no version). */
+export function splitPackage(spec: string): { readonly name: string; readonly version?: string } {
+  const at = spec.lastIndexOf('@');
+  return at <= 0 ? { name: spec } : { name: spec.slice(0, at), version: spec.slice(at + 1) };
+}
+
+/**
+ * The catalogue entries of a registry for this platform: npx first, then uvx, then this platform's binary.
+ * Entries that do not decode, or have no distribution for this platform, are skipped and `problems` says why.
+ */
+export function catalogOfRegistry(raw: unknown, target: string | undefined, overlay: CatalogOverlay = {}): { entries: CatalogEntry[]; problems: string[] } {
+  const entries: CatalogEntry[] = [];
+  const problems: string[] = [];
+  const agents = typeof raw === 'object' && raw !== null && Array.isArray((raw as { agents?: unknown }).agents) ? (raw as { agents: unknown[] }).agents : undefined;
+  if (agents === undefined) return { entries, problems: ['the registry has no "agents" array'] };
+  agents.forEach((item, index) => {
+    const decoded = RegistryAgent.decode(item);
+    if (isLeft(decoded)) return void problems.push(`agents[${index}] is not a registry entry (id, name, version, description, distribution): skipped`);
+    const agent = decoded.right;
+    const distribution = distributionOf(agent, target);
+    if (distribution === undefined) return void problems.push(`${agent.id}: no distribution for this platform (${target ?? 'unknown'}): skipped`);
+    const extra = overlay[agent.id] ?? {};
+    entries.push({
+      id: agent.id,
+      name: agent.name,
+      description: agent.description,
+      distribution,
+      auth: extra.auth ?? 'It signs in as its documentation says; when it asks, Symposium offers its sign-in.',
+      ...(extra.apiKeys === undefined ? {} : { apiKeys: extra.apiKeys }),
+      ...(extra.install === undefined ? {} : { install: extra.install }),
+      ...(extra.env === undefined ? {} : { env: extra.env }),
+    });
+  });
+  return { entries, problems };
+}
+
+function distributionOf(agent: RegistryAgent, target: string | undefined): Distribution | undefined {
+  const { npx, uvx, binary } = agent.distribution;
+  if (npx !== undefined) {
+    const { name, version } = splitPackage(npx.package);
+    return { kind: 'npx', package: name, ...(version === undefined ? {} : { version }), ...(npx.cmd === undefined ? {} : { bin: npx.cmd }), args: npx.args ?? [] };
+  }
+  if (uvx !== undefined) return { kind: 'uvx', package: uvx.package, ...(uvx.cmd === undefined ? {} : { bin: uvx.cmd }), args: uvx.args ?? [] };
+  const binaryTarget = target === undefined ? undefined : binary?.[target];
+  if (binaryTarget !== undefined) {
+    return { kind: 'archive', url: binaryTarget.archive, cmd: binaryTarget.cmd, args: binaryTarget.args ?? [], ...(binaryTarget.sha256 === undefined ? {} : { sha256: binaryTarget.sha256 }) };
+  }
+  return undefined;
+}
+
+/** The catalogue with a user's registry: its agents the catalogue lacks are added; the catalogue's own stay as pinned. */
+export function withRegistry(catalog: readonly CatalogEntry[], extra: readonly CatalogEntry[]): CatalogEntry[] {
+  const known = new Set(catalog.map((entry) => entry.id));
+  return [...catalog, ...extra.filter((entry) => !known.has(entry.id))];
+}
+
+/** A registry file the user points at (`symposium.registry`): its entries for this platform, or why it cannot be read. */
+export function readRegistryFile(file: string, target: string | undefined, read: (file: string) => string): { entries: CatalogEntry[]; problems: string[] } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(read(file));
+  } catch (error) {
+    return { entries: [], problems: [`symposium.registry: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`] };
+  }
+  const { entries, problems } = catalogOfRegistry(raw, target);
+  return { entries, problems: problems.map((problem) => `symposium.registry (${file}): ${problem}`) };
+}

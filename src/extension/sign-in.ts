@@ -1,0 +1,71 @@
+/**
+ * Signing an agent in when it answered `auth_required`: the user picks one of the agent's methods; a
+ * terminal method runs the agent's own command (with the method's extra args and env) in a VS Code
+ * terminal, where the agent's sign-in TUI runs (exit code 0: signed in); any other method is ACP
+ * `authenticate` through the bridge. The flow is a plain function over a small UI interface, for the tests;
+ * `vscodeSignInUi` binds it to VS Code.
+ */
+import type * as vscode from 'vscode';
+import type { AuthenticateParams, AgentDefinition, SignInMethod } from '../protocol/messages.js';
+import { findOnPath } from './agent-catalog.js';
+import type { AgentSetting } from './models.js';
+
+export interface SignInUi {
+  /** Asks whether to sign in and how; undefined when the user declined. */
+  choose(agentName: string, methods: readonly SignInMethod[]): Promise<SignInMethod | undefined>;
+  /** Runs a program in a terminal the user can type in; resolves with its exit code when it ends. */
+  runInTerminal(title: string, command: string, args: readonly string[], env: Readonly<Record<string, string>>): Promise<number | undefined>;
+  error(message: string): void;
+}
+
+/** What a sign-in needs of the agent: its command (for a terminal method) and its definition (for `authenticate`). */
+export interface SignInTarget {
+  readonly setting: AgentSetting;
+  readonly definition: AgentDefinition;
+}
+
+/** Whether the agent is signed in now (the caller then retries its request). */
+export async function signIn(ui: SignInUi, authenticate: (params: AuthenticateParams) => Promise<void>, target: SignInTarget, methods: readonly SignInMethod[]): Promise<boolean> {
+  const { setting } = target;
+  const method = await ui.choose(setting.name, methods);
+  if (method === undefined) return false;
+  if (method.terminal !== undefined) {
+    const code = await ui.runInTerminal(`Sign in: ${setting.name}`, setting.command, [...setting.args, ...method.terminal.args], { ...setting.env, ...method.terminal.env });
+    if (code === 0) return true;
+    ui.error(`${setting.name}: the sign-in "${method.name}" ended ${code === undefined ? 'without an exit code' : `with exit code ${code}`}; the agent is not signed in.`);
+    return false;
+  }
+  try {
+    await authenticate({ agent: target.definition, methodId: method.id });
+    return true;
+  } catch (error) {
+    ui.error(`${setting.name}: the sign-in "${method.name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  }
+}
+
+/** The sign-in UI in VS Code: a warning with one button per method, and a terminal running the agent itself. */
+export function vscodeSignInUi(vs: typeof vscode, cwd: string): SignInUi {
+  return {
+    async choose(agentName, methods) {
+      const names = methods.map((m) => m.name);
+      const picked = await vs.window.showWarningMessage(`${agentName} needs you to sign in.`, { modal: false }, ...names);
+      return methods.find((m) => m.name === picked);
+    },
+    runInTerminal(title, command, args, env) {
+      // A terminal starts a program by its path: on Windows `npx` is `npx.cmd`, found as the agent's PATH finds it.
+      const shellPath = findOnPath(command, { ...process.env, ...env }) ?? command;
+      // Transient: the terminal, whose env may hold an API key, is not persisted across reloads.
+      const terminal = vs.window.createTerminal({ name: title, shellPath, shellArgs: [...args], env: { ...env }, cwd, isTransient: true });
+      terminal.show();
+      return new Promise((resolve) => {
+        const closed = vs.window.onDidCloseTerminal((t) => {
+          if (t !== terminal) return;
+          closed.dispose();
+          resolve(t.exitStatus?.code);
+        });
+      });
+    },
+    error: (message) => void vs.window.showErrorMessage(message),
+  };
+}
