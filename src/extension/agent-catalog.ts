@@ -45,6 +45,9 @@ export const BUILTIN_AGENTS: readonly CatalogEntry[] = [
     description: "OpenAI's Codex, through its ACP adapter",
     distribution: { kind: 'npx', package: '@agentclientprotocol/codex-acp', version: '2.6.0', bin: 'codex-acp', args: [] },
     auth: 'Signs in with CODEX_API_KEY or OPENAI_API_KEY (set one in `env`), or with ChatGPT.',
+    // Its default mode ("Auto review") has a model review approvals and deny them before VS Code can ask
+    // the user; in this mode they come to the client (`session/request_permission`), which asks the user.
+    env: { INITIAL_AGENT_MODE: 'workspace-write' },
   },
   {
     id: 'gemini',
@@ -52,6 +55,10 @@ export const BUILTIN_AGENTS: readonly CatalogEntry[] = [
     description: "Google's Gemini CLI in ACP mode (`--acp`)",
     distribution: { kind: 'npx', package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini', args: ['--acp'] },
     auth: 'Sign in once by running `gemini` in a terminal, or set GEMINI_API_KEY in `env`.',
+    // In a folder it does not trust, Gemini CLI starts no MCP server, so VS Code's tools would vanish. The
+    // extension runs only in workspaces VS Code trusts (it declares no `untrustedWorkspaces` support), so
+    // the agent is told the workspace is trusted.
+    env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
   },
   {
     id: 'qwen-code',
@@ -59,6 +66,9 @@ export const BUILTIN_AGENTS: readonly CatalogEntry[] = [
     description: 'Qwen Code in ACP mode (`--acp`)',
     distribution: { kind: 'npx', package: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen', args: ['--acp'] },
     auth: 'Sign in once by running `qwen` in a terminal, or set OPENAI_API_KEY in `env`.',
+    // Qwen Code 0.24's MCP pool (on by default in ACP mode) lists the servers of `session/new` and never
+    // offers their tools to the session: without this, VS Code's tools never reach it.
+    env: { QWEN_SERVE_NO_MCP_POOL: '1' },
   },
   {
     id: 'copilot-cli',

@@ -8,8 +8,13 @@ import type { Logger } from '../log.js';
 import type { ToolDefinition } from '../protocol/messages.js';
 import { canonicalJson } from '../history/fingerprint.js';
 
-/** The name under which the bridged tools reach the agent: Claude Code calls them `mcp__vscode-tools__<tool>`. */
-export const BRIDGED_TOOLS_SERVER_NAME = 'vscode-tools';
+/**
+ * The name under which the bridged tools reach the agent (Claude Code calls them
+ * `mcp__vscode-tools-<id>__<tool>`): unique to this bridge process, so that no other MCP server and
+ * no tool of the agent's own can pass for one of them when a permission request is matched
+ * (bridged-permission.ts).
+ */
+export const BRIDGED_TOOLS_SERVER_NAME = `vscode-tools-${randomBytes(3).toString('hex')}`;
 
 /** An agent's call of a bridged tool, to be answered with the consumer's result. */
 export interface BridgedCall {
@@ -30,6 +35,11 @@ export class BridgedToolsServer {
   private readonly sessions = new Map<string, { readonly server: Server; readonly transport: StreamableHTTPServerTransport }>();
   private tools: Tool[] = [];
   private toolsKey = canonicalJson([]);
+  private markListed: () => void = () => {};
+  /** Settles when an agent first listed the tools. */
+  private readonly listed = new Promise<void>((resolve) => {
+    this.markListed = resolve;
+  });
 
   private constructor(
     private readonly http: HttpServer,
@@ -57,6 +67,23 @@ export class BridgedToolsServer {
 
   get toolNames(): readonly string[] {
     return this.tools.map((t) => t.name);
+  }
+
+  /**
+   * Whether an agent has listed the tools, waiting up to `timeoutMs` for it. Some agents discover MCP
+   * tools in the background after `session/new` and leave out of a prompt what they have not found yet
+   * (Qwen Code), so the first prompt waits for it.
+   */
+  async whenListed(timeoutMs: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    try {
+      return await Promise.race([this.listed.then(() => true), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Offers `tools` from now on; connected agents hear of it when anything about them changed. */
@@ -99,7 +126,11 @@ export class BridgedToolsServer {
   /** A new MCP session: one low-level Server per session, as the SDK requires. */
   private connect(): StreamableHTTPServerTransport {
     const server = new Server({ name: BRIDGED_TOOLS_SERVER_NAME, version: '0.1.0' }, { capabilities: { tools: { listChanged: true } } });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools }));
+    server.setRequestHandler(ListToolsRequestSchema, () => {
+      this.log.debug(`bridged tools: the agent listed ${this.tools.length} tools`);
+      this.markListed();
+      return { tools: this.tools };
+    });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const { name, arguments: args = {} } = request.params;
       if (!this.tools.some((t) => t.name === name)) return { content: [{ type: 'text', text: `There is no tool named ${name}.` }], isError: true };
@@ -108,6 +139,7 @@ export class BridgedToolsServer {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
+        this.log.debug('bridged tools: an agent connected');
         this.sessions.set(id, { server, transport });
       },
       onsessionclosed: (id) => {

@@ -100,6 +100,20 @@ describe('permission requests', () => {
     expect(rest).toContain('permission action 3: allow_once');
   });
 
+  // codex-acp 2.6 ends a prompt whose permission was rejected with stopReason "cancelled" on its own.
+  test('a missing result with a new message: the message is answered in that response, even when the agent ends the rejected prompt "cancelled"', async () => {
+    const agent = scripted();
+    const first = [user('permission touch x', 'stop cancelled')];
+    const asked = await bridge.chat(first, agent);
+    expect(asked[asked.length - 1]).toMatchObject({ type: 'tool_call', toolName: 'symposium-agent-action' });
+    const next = textOfParts(await bridge.chat([...first, replied(asked), user('say the next answer')], agent));
+    expect(next).toContain('permission touch x: reject_once');
+    expect(next).toContain('the next answer');
+    // Nothing of it is left over for the turn after.
+    const after = [...first, replied(asked), user('say the next answer'), { role: 'assistant' as const, content: [{ type: 'text' as const, value: next }] }, user('say third')];
+    expect(textOfParts(await bridge.chat(after, agent))).toBe('third');
+  });
+
   test('a request that leaves the tool call out cancels the paused turn and starts afresh', async () => {
     const agent = scripted();
     const first = user('say before', 'permission rm -rf x');

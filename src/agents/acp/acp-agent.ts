@@ -8,7 +8,7 @@ import { AgentProcess } from './agent-process.js';
 import { AcpSession, type AcpSessionOptions, type OpenedSession, type SessionHost } from './acp-session.js';
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
 import type { AgentInfo } from '../../protocol/messages.js';
-import { AgentInfoState, modelsOf } from './agent-info.js';
+import { AgentInfoState, sessionModelsOf, type SessionResponse } from './agent-info.js';
 
 export interface AcpAgentOptions extends AcpSessionOptions {
   /** Where sessions run: the user's workspace folder. */
@@ -69,21 +69,22 @@ export class AcpAgent implements AgentStream, SessionHost {
     const previous = this.options.agentSessions.agentSessionOf(conversationId);
     const resumed = previous === undefined ? undefined : await this.resume(process, init, previous, mcpServers, conversationId);
     let sessionId: string;
-    let configOptions: readonly acp.SessionConfigOption[] | null | undefined;
+    let response: SessionResponse;
     if (resumed !== undefined && previous !== undefined) {
       sessionId = previous;
-      configOptions = resumed.configOptions;
+      response = resumed;
     } else {
       const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers });
-      ({ sessionId, configOptions } = await this.startupStep(process, 'session/new', request).catch((error: unknown) => {
+      response = await this.startupStep(process, 'session/new', request).catch((error: unknown) => {
         throw new Error(this.explainSessionFailure(error, init));
-      }));
+      });
+      ({ sessionId } = response as acp.NewSessionResponse);
       this.log.info(`agent ${this.name}: conversation ${conversationId} is ACP session ${sessionId}`);
     }
-    this.info.learnConfigOptions(configOptions);
+    this.info.learnSession(response);
     this.sessions.set(sessionId, { session, process, init });
     this.options.agentSessions.rememberAgentSession(conversationId, sessionId);
-    const models = modelsOf(configOptions);
+    const models = sessionModelsOf(response);
     return {
       sessionId,
       fresh: resumed === undefined,
@@ -104,7 +105,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     sessionId: string,
     mcpServers: acp.McpServer[],
     conversationId: string,
-  ): Promise<{ configOptions?: acp.SessionConfigOption[] | null } | undefined> {
+  ): Promise<SessionResponse | undefined> {
     const capabilities = init.agentCapabilities;
     const params = { sessionId, cwd: this.options.cwd, mcpServers };
     const how = capabilities?.sessionCapabilities?.resume != null ? acp.methods.agent.session.resume : capabilities?.loadSession === true ? acp.methods.agent.session.load : undefined;
@@ -114,7 +115,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     }
     try {
       const { agent } = process.connection;
-      const request: Promise<{ configOptions?: acp.SessionConfigOption[] | null }> =
+      const request: Promise<SessionResponse> =
         how === acp.methods.agent.session.resume ? agent.request(acp.methods.agent.session.resume, params) : agent.request(acp.methods.agent.session.load, params);
       const response = await this.startupStep(process, how, request);
       this.log.info(`agent ${this.name}: conversation ${conversationId} resumed ACP session ${sessionId} (${how})`);

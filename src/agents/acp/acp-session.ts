@@ -5,11 +5,13 @@ import { acpTurnToParts } from '../../operators/acp-turn-to-parts.js';
 import type { ResponsePart, SessionConfig, ToolDefinition, ToolResultPart } from '../../protocol/messages.js';
 import { AGENT_ACTION_TOOL } from '../../protocol/methods.js';
 import { isBridgedToolPermission } from '../../tools/bridged-permission.js';
-import { BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
+import { BRIDGED_TOOLS_SERVER_NAME, BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
 import { declinedResult, toCallToolResult, toolResultText } from '../../tools/tool-results.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import type { AgentSession, TurnInput } from '../agent-stream.js';
+import { AnnouncedToolCalls } from './announced-tool-calls.js';
+import { SET_MODEL_CONFIG_ID } from './agent-info.js';
 import { EventQueue } from './event-queue.js';
 import { askedMessages, promptBlocks, toolResultsOf } from './prompt.js';
 import { transcriptOf } from '../transcript.js';
@@ -50,6 +52,8 @@ export interface AcpSessionOptions {
   readonly cancelTimeoutMs: number;
   /** Updates still trickling in after a cancelled prompt ended are waited out this long. */
   readonly lateUpdateGraceMs: number;
+  /** How long a new session's first prompt waits for the agent to list VS Code's tools. */
+  readonly toolDiscoveryMs: number;
 }
 
 /** A permission request or bridged tool call the agent waits on, until VS Code answers it. */
@@ -93,10 +97,14 @@ export class AcpSession implements AgentSession {
   /** User content that came with tool results; prompted once the paused prompt ends. */
   private queued: acp.ContentBlock[] = [];
   private readonly rendering = new TurnRendering();
+  /** The tool calls the agent announced: what its permission requests may leave out. */
+  private readonly announced = new AnnouncedToolCalls();
   private lastUpdateAt = 0;
   /** The synthetic MCP server of this conversation's VS Code tools, once it offered any. */
   private tools: Promise<BridgedToolsServer> | undefined;
   private offered: readonly string[] = [];
+  /** ACP sessions whose first prompt already waited for the agent to list VS Code's tools. */
+  private readonly discoveryAwaited = new WeakSet<OpenedSession>();
 
   constructor(
     private readonly host: SessionHost,
@@ -151,6 +159,7 @@ export class AcpSession implements AgentSession {
   /** A `session/update` for this session. Updates with no running prompt are late: they are dropped. */
   onUpdate(update: acp.SessionUpdate): void {
     this.lastUpdateAt = Date.now();
+    this.announced.record(update);
     const prompt = this.prompt;
     if (prompt === undefined || prompt.state === 'cancelling') {
       this.host.log.debug(`conversation ${this.conversationId}: dropped a late ${update.sessionUpdate} update`);
@@ -163,9 +172,12 @@ export class AcpSession implements AgentSession {
   async onPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
     const prompt = this.prompt;
     if (prompt === undefined || prompt.state === 'cancelling') return { outcome: { outcome: 'cancelled' } };
-    if (isBridgedToolPermission(request.toolCall, this.offered)) return { outcome: choose(request.options, ALLOW) };
+    const evidence = { toolCall: request.toolCall, requestMeta: request._meta, announced: this.announced.get(request.toolCall.toolCallId) };
+    if (isBridgedToolPermission(evidence, BRIDGED_TOOLS_SERVER_NAME, this.offered)) return { outcome: choose(request.options, ALLOW) };
+    // What the request leaves out (its input, its title) is taken from the tool call's announcement.
+    const toolCall = this.announced.complete(request.toolCall);
     const outcome = await this.waitForVsCode(prompt, request.toolCall.toolCallId, signal, {
-      event: { kind: 'permission', permission: { toolCall: request.toolCall, options: request.options } },
+      event: { kind: 'permission', permission: { toolCall, options: request.options } },
       answered: (result) => choose(request.options, result !== undefined ? ALLOW : REJECT),
       cancelled: (): acp.RequestPermissionOutcome => ({ outcome: 'cancelled' }),
     });
@@ -246,6 +258,8 @@ export class AcpSession implements AgentSession {
       this.host.log.debug(`conversation ${this.conversationId}: nothing to prompt`);
       return undefined;
     }
+    await this.awaitToolDiscovery(opened);
+    if (unsubscribed()) return undefined;
     return this.startPrompt(opened, blocks);
   }
 
@@ -263,12 +277,32 @@ export class AcpSession implements AgentSession {
       }
       if (current === value) continue;
       try {
-        const response = await opened.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: opened.sessionId, configId, value });
-        for (const option of response.configOptions) if (option.type === 'select' && opened.config.has(option.id)) opened.config.set(option.id, option.currentValue);
+        if (configId === SET_MODEL_CONFIG_ID) {
+          // Models reported the older way are chosen the older way.
+          await opened.agent.request('session/set_model', { sessionId: opened.sessionId, modelId: value });
+          opened.config.set(configId, value);
+        } else {
+          const response = await opened.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: opened.sessionId, configId, value });
+          for (const option of response.configOptions) if (option.type === 'select' && opened.config.has(option.id)) opened.config.set(option.id, option.currentValue);
+        }
         this.host.log.info(`conversation ${this.conversationId}: ${configId} set to ${value}`);
       } catch (error) {
         throw new Error(`Agent "${this.host.name}" could not switch ${configId} to "${value}": ${error instanceof Error ? error.message : String(error)}`);
       }
+    }
+  }
+
+  /**
+   * Before the first prompt of an ACP session that was offered VS Code tools: waits (bounded) until the
+   * agent has listed them, since agents that discover MCP tools in the background leave out of a
+   * prompt the tools they have not listed yet (Qwen Code 0.24 does; its model then never sees them).
+   */
+  private async awaitToolDiscovery(opened: OpenedSession): Promise<void> {
+    if (this.discoveryAwaited.has(opened) || this.offered.length === 0 || this.tools === undefined) return;
+    this.discoveryAwaited.add(opened);
+    const tools = await this.tools;
+    if (!(await tools.whenListed(this.host.options.toolDiscoveryMs))) {
+      this.host.log.debug(`conversation ${this.conversationId}: agent ${this.host.name} had not listed VS Code's tools after ${this.host.options.toolDiscoveryMs} ms; prompting anyway`);
     }
   }
 
@@ -336,11 +370,16 @@ export class AcpSession implements AgentSession {
     if (this.prompt === prompt) this.prompt = undefined;
   }
 
-  /** The prompt's events; if user content was queued behind it, the follow-up prompt's events after its stop. */
+  /**
+   * The prompt's events; if user content was queued behind it, the follow-up prompt's events after its
+   * stop, whatever its stop reason. A cancel of the bridge's own empties the queue, so a `cancelled`
+   * stop with content queued is the agent's own (codex-acp ends a prompt whose permission was rejected
+   * that way), and what the user said next must still be answered.
+   */
   private eventsOf(prompt: Prompt): Observable<AcpTurnEvent> {
     return prompt.events.attach().pipe(
       mergeMap((event) => {
-        if (event.kind !== 'stopped' || event.stopReason === 'cancelled' || this.queued.length === 0) return of(event);
+        if (event.kind !== 'stopped' || this.queued.length === 0) return of(event);
         const blocks = this.queued.splice(0);
         return defer(() => from(this.open())).pipe(switchMap((opened) => this.eventsOf(this.startPrompt(opened, blocks))));
       }),
