@@ -36,6 +36,8 @@ export class BridgedToolsServer {
   private tools: Tool[] = [];
   private toolsKey = canonicalJson([]);
   private markListed: () => void = () => {};
+  /** An agent opened an MCP session. */
+  private connected = false;
   /** Settles when an agent first listed the tools. */
   private readonly listed = new Promise<void>((resolve) => {
     this.markListed = resolve;
@@ -70,11 +72,13 @@ export class BridgedToolsServer {
   }
 
   /**
-   * Whether an agent has listed the tools, waiting up to `timeoutMs` for it. Some agents discover MCP
-   * tools in the background after `session/new` and leave out of a prompt what they have not found yet
-   * (Qwen Code), so the first prompt waits for it.
+   * When an agent has connected but not yet listed the tools, waits (up to `timeoutMs`) until it has.
+   * Some agents connect during `session/new` and list the tools in the background, leaving out of a
+   * prompt the tools they have not listed yet (Qwen Code). Agents that connect only when they need a
+   * tool are not waited for. Resolves false when the wait ran out.
    */
-  async whenListed(timeoutMs: number): Promise<boolean> {
+  async awaitListing(timeoutMs: number): Promise<boolean> {
+    if (!this.connected) return true;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), timeoutMs);
@@ -140,6 +144,7 @@ export class BridgedToolsServer {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         this.log.debug('bridged tools: an agent connected');
+        this.connected = true;
         this.sessions.set(id, { server, transport });
       },
       onsessionclosed: (id) => {

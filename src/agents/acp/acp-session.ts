@@ -293,15 +293,15 @@ export class AcpSession implements AgentSession {
   }
 
   /**
-   * Before the first prompt of an ACP session that was offered VS Code tools: waits (bounded) until the
-   * agent has listed them, since agents that discover MCP tools in the background leave out of a
-   * prompt the tools they have not listed yet (Qwen Code 0.24 does; its model then never sees them).
+   * Before the first prompt of an ACP session that was offered VS Code tools: waits (bounded) until an
+   * agent that connected to them has listed them, since agents that discover MCP tools in the
+   * background leave out of a prompt the tools they have not listed yet (Qwen Code 0.24 does).
    */
   private async awaitToolDiscovery(opened: OpenedSession): Promise<void> {
     if (this.discoveryAwaited.has(opened) || this.offered.length === 0 || this.tools === undefined) return;
     this.discoveryAwaited.add(opened);
     const tools = await this.tools;
-    if (!(await tools.whenListed(this.host.options.toolDiscoveryMs))) {
+    if (!(await tools.awaitListing(this.host.options.toolDiscoveryMs))) {
       this.host.log.debug(`conversation ${this.conversationId}: agent ${this.host.name} had not listed VS Code's tools after ${this.host.options.toolDiscoveryMs} ms; prompting anyway`);
     }
   }
