@@ -85,7 +85,6 @@ async function main(argv: string[]): Promise<number> {
           permissionSettleMs: nonNegative(values['permission-settle-ms'], '--permission-settle-ms'),
           toolSettleMs: nonNegative(values['tool-settle-ms'], '--tool-settle-ms'),
           lateUpdateGraceMs: 50,
-          toolDiscoveryMs: 5000,
           relay: { command: process.execPath, args: [fileURLToPath(import.meta.url)] },
         },
       });

@@ -67,8 +67,10 @@ export const BUILTIN_AGENTS: readonly CatalogEntry[] = [
     distribution: { kind: 'npx', package: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen', args: ['--acp'] },
     auth: 'Sign in once by running `qwen` in a terminal, or set OPENAI_API_KEY in `env`.',
     // Qwen Code 0.24's MCP pool (on by default in ACP mode) lists the servers of `session/new` and never
-    // offers their tools to the session: without this, VS Code's tools never reach it.
-    env: { QWEN_SERVE_NO_MCP_POOL: '1' },
+    // offers their tools to the session; and its background MCP discovery races the session's first
+    // prompts, which then go without the tools (seen in 3 of 9 runs). Without the pool, and discovering
+    // the servers before it answers `session/new`, VS Code's tools reach every prompt.
+    env: { QWEN_SERVE_NO_MCP_POOL: '1', QWEN_CODE_LEGACY_MCP_BLOCKING: '1' },
   },
   {
     id: 'copilot-cli',

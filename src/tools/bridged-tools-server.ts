@@ -35,13 +35,6 @@ export class BridgedToolsServer {
   private readonly sessions = new Map<string, { readonly server: Server; readonly transport: StreamableHTTPServerTransport }>();
   private tools: Tool[] = [];
   private toolsKey = canonicalJson([]);
-  private markListed: () => void = () => {};
-  /** An agent opened an MCP session. */
-  private connected = false;
-  /** Settles when an agent first listed the tools. */
-  private readonly listed = new Promise<void>((resolve) => {
-    this.markListed = resolve;
-  });
 
   private constructor(
     private readonly http: HttpServer,
@@ -69,25 +62,6 @@ export class BridgedToolsServer {
 
   get toolNames(): readonly string[] {
     return this.tools.map((t) => t.name);
-  }
-
-  /**
-   * When an agent has connected but not yet listed the tools, waits (up to `timeoutMs`) until it has.
-   * Some agents connect during `session/new` and list the tools in the background, leaving out of a
-   * prompt the tools they have not listed yet (Qwen Code). Agents that connect only when they need a
-   * tool are not waited for. Resolves false when the wait ran out.
-   */
-  async awaitListing(timeoutMs: number): Promise<boolean> {
-    if (!this.connected) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
-    });
-    try {
-      return await Promise.race([this.listed.then(() => true), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   /** Offers `tools` from now on; connected agents hear of it when anything about them changed. */
@@ -132,7 +106,6 @@ export class BridgedToolsServer {
     const server = new Server({ name: BRIDGED_TOOLS_SERVER_NAME, version: '0.1.0' }, { capabilities: { tools: { listChanged: true } } });
     server.setRequestHandler(ListToolsRequestSchema, () => {
       this.log.debug(`bridged tools: the agent listed ${this.tools.length} tools`);
-      this.markListed();
       return { tools: this.tools };
     });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -144,7 +117,6 @@ export class BridgedToolsServer {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         this.log.debug('bridged tools: an agent connected');
-        this.connected = true;
         this.sessions.set(id, { server, transport });
       },
       onsessionclosed: (id) => {

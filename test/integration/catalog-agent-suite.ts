@@ -176,9 +176,10 @@ export function describeCatalogAgent(setup: AgentSetup): void {
 
       const second = await chat([user(KEY), assistantOf(first), user(SECOND)]);
       expect(textOfParts(second).endsWith('Goodbye from the mock model')).toBe(true);
-      const requests = conversationOf(KEY);
-      expect(requests).toHaveLength(2);
-      const last = viewOf(requests[1]);
+      // (Agents also send requests of their own with the conversation, e.g. Qwen Code's follow-up suggestions.)
+      const asked = conversationOf(KEY).filter((r) => saidTimes(viewOf(r), SECOND) > 0);
+      expect(asked.length).toBeGreaterThanOrEqual(1);
+      const last = viewOf(asked[0]);
       expect(saidTimes(last, KEY)).toBe(1);
       expect(saidTimes(last, SECOND)).toBe(1);
       expect(assistantTexts(last).join('\n')).toContain('Hello from the mock model');

@@ -52,8 +52,6 @@ export interface AcpSessionOptions {
   readonly cancelTimeoutMs: number;
   /** Updates still trickling in after a cancelled prompt ended are waited out this long. */
   readonly lateUpdateGraceMs: number;
-  /** How long a new session's first prompt waits for the agent to list VS Code's tools. */
-  readonly toolDiscoveryMs: number;
 }
 
 /** A permission request or bridged tool call the agent waits on, until VS Code answers it. */
@@ -103,8 +101,6 @@ export class AcpSession implements AgentSession {
   /** The synthetic MCP server of this conversation's VS Code tools, once it offered any. */
   private tools: Promise<BridgedToolsServer> | undefined;
   private offered: readonly string[] = [];
-  /** ACP sessions whose first prompt already waited for the agent to list VS Code's tools. */
-  private readonly discoveryAwaited = new WeakSet<OpenedSession>();
 
   constructor(
     private readonly host: SessionHost,
@@ -258,8 +254,6 @@ export class AcpSession implements AgentSession {
       this.host.log.debug(`conversation ${this.conversationId}: nothing to prompt`);
       return undefined;
     }
-    await this.awaitToolDiscovery(opened);
-    if (unsubscribed()) return undefined;
     return this.startPrompt(opened, blocks);
   }
 
@@ -289,20 +283,6 @@ export class AcpSession implements AgentSession {
       } catch (error) {
         throw new Error(`Agent "${this.host.name}" could not switch ${configId} to "${value}": ${error instanceof Error ? error.message : String(error)}`);
       }
-    }
-  }
-
-  /**
-   * Before the first prompt of an ACP session that was offered VS Code tools: waits (bounded) until an
-   * agent that connected to them has listed them, since agents that discover MCP tools in the
-   * background leave out of a prompt the tools they have not listed yet (Qwen Code 0.24 does).
-   */
-  private async awaitToolDiscovery(opened: OpenedSession): Promise<void> {
-    if (this.discoveryAwaited.has(opened) || this.offered.length === 0 || this.tools === undefined) return;
-    this.discoveryAwaited.add(opened);
-    const tools = await this.tools;
-    if (!(await tools.awaitListing(this.host.options.toolDiscoveryMs))) {
-      this.host.log.debug(`conversation ${this.conversationId}: agent ${this.host.name} had not listed VS Code's tools after ${this.host.options.toolDiscoveryMs} ms; prompting anyway`);
     }
   }
 
