@@ -14,7 +14,7 @@ import path from 'node:path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
-import type { Message, ResponsePart, ToolCallPart, ToolDefinition } from '../../src/protocol/messages.js';
+import type { AgentInfoParams, Message, ResponsePart, SessionConfig, ToolCallPart, ToolDefinition } from '../../src/protocol/messages.js';
 import { INSTALL_TIMEOUT_MS } from '../fixtures/agent-install.js';
 import { allToolResults, assistantTexts, lastToolResults, textReply, userTexts, type ChatView, type RecordedRequest, type Reply, type Script } from '../fixtures/model-api-mock.js';
 import { AgentBridge, rejection, sleep } from './agent-bridge.js';
@@ -62,6 +62,7 @@ export function describeCatalogAgent(setup: AgentSetup): void {
   let bridge: AgentBridge;
   const scripts = new Map<string, Script>();
   const unscripted: string[] = [];
+  const agentInfos: AgentInfoParams[] = [];
   const ours = new Set<number>();
 
   /** The conversation requests of the chat whose first message holds `key`. */
@@ -73,14 +74,17 @@ export function describeCatalogAgent(setup: AgentSetup): void {
   /** How many of the request's user texts hold `text`. */
   const saidTimes = (view: ChatView, text: string): number => userTexts(view).filter((t) => t.includes(text)).length;
 
-  async function chat(messages: readonly Message[], options: { tools?: ToolDefinition[]; token?: CancellationTokenSource; onPart?: (part: ResponsePart) => void } = {}): Promise<ResponsePart[]> {
+  async function chat(
+    messages: readonly Message[],
+    options: { tools?: ToolDefinition[]; token?: CancellationTokenSource; onPart?: (part: ResponsePart) => void; config?: SessionConfig } = {},
+  ): Promise<ResponsePart[]> {
     const parts: ResponsePart[] = [];
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no response within ${RESPONSE_MS} ms; the bridge's log ends with:\n${bridge.stderr().split('\n').slice(-40).join('\n')}`)), RESPONSE_MS);
     });
     const response = bridge.client.provideChatResponse(
-      { modelId: setup.id, messages: [...messages], agent: agent.definition, options: { tools: options.tools ?? [] } },
+      { modelId: setup.id, messages: [...messages], agent: agent.definition, options: { tools: options.tools ?? [] }, ...(options.config === undefined ? {} : { config: options.config }) },
       (part) => {
         parts.push(part);
         options.onPart?.(part);
@@ -138,6 +142,7 @@ export function describeCatalogAgent(setup: AgentSetup): void {
       },
     );
     bridge = new AgentBridge(['--cwd', workspace, '--agent-timeout-ms', String(RESPONSE_MS), '--cancel-timeout-ms', '10000', '--session-idle-ms', String(SESSION_IDLE_MS)]);
+    bridge.client.onAgentInfo((params) => agentInfos.push(params));
   }, INSTALL_TIMEOUT_MS);
 
   afterEach(() => {
@@ -331,6 +336,26 @@ export function describeCatalogAgent(setup: AgentSetup): void {
       const seen = [...userTexts(last), ...assistantTexts(last)].join('\n');
       expect(seen).toContain(KEY);
       expect(seen).toContain('I will remember it.');
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "the agent's models reach the client (symposium/agentInfo), and a model picked there is the one the agent asks",
+    async () => {
+      const models = agentInfos.filter((p) => JSON.stringify(p.agent) === JSON.stringify(agent.definition)).at(-1)?.info.models;
+      expect(models?.choices.length).toBeGreaterThan(0);
+      expect(models!.choices.map((c) => c.value)).toContain(models!.current);
+      const picked = agent.pickableModel;
+      // Only Gemini CLI's other models reach the mock the same way (OpenCode's belong to other providers,
+      // Qwen Code reports one, Codex speaks to its own models differently): the others' report is checked.
+      if (picked === undefined) return;
+      expect(models!.choices.map((c) => c.value)).toContain(picked);
+      expect(picked).not.toBe(models!.current);
+      const KEY = 'Which model answers this?';
+      scripts.set(KEY, (view) => textReply(`Model ${view.model} answers.`));
+      const parts = await chat([user(KEY)], { config: { [models!.configId]: picked } });
+      expect(textOfParts(parts)).toContain(`Model ${picked} answers.`);
     },
     TEST_TIMEOUT_MS,
   );

@@ -22,6 +22,8 @@ export interface AgentUnderTest {
   shell(view: ChatView, command: string): ReplyBlock;
   /** The name under which the agent offers its model the bridged tool `tool`, if it does in this request. */
   bridgedToolName(view: ChatView, tool: string): string | undefined;
+  /** A model among those the agent reports, other than its current one, whose requests still reach the mock (none: no such model). */
+  readonly pickableModel?: string;
 }
 
 export interface AgentSetup {
@@ -78,6 +80,8 @@ export const GEMINI: AgentSetup = {
       name: 'Gemini CLI',
       mock,
       definition,
+      // Reported through the older `models` field, picked with session/set_model.
+      pickableModel: 'gemini-3-flash-preview',
       shell: (_view, command) => ({ type: 'tool_call', id: callId(), name: 'run_shell_command', input: { command, description: `Run ${command}` } }),
       bridgedToolName: findTool,
     };
