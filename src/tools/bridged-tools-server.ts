@@ -9,8 +9,13 @@ import type { ToolDefinition } from '../protocol/messages.js';
 import { canonicalJson } from '../history/fingerprint.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../protocol/bounded-depth.js';
 
-/** The name under which the bridged tools reach the agent: Claude Code calls them `mcp__vscode-tools__<tool>`. */
-export const BRIDGED_TOOLS_SERVER_NAME = 'vscode-tools';
+/**
+ * The name under which the bridged tools reach the agent (Claude Code calls them
+ * `mcp__vscode-tools-<id>__<tool>`): unique to this bridge process, so that no other MCP server and
+ * no tool of the agent's own can pass for one of them when a permission request is matched
+ * (bridged-permission.ts).
+ */
+export const BRIDGED_TOOLS_SERVER_NAME = `vscode-tools-${randomBytes(3).toString('hex')}`;
 
 /** An agent's call of a bridged tool, to be answered with the consumer's result. */
 export interface BridgedCall {
@@ -147,7 +152,10 @@ export class BridgedToolsServer {
   /** A new MCP session: one low-level Server per session, as the SDK requires. */
   private connect(): StreamableHTTPServerTransport {
     const server = new Server({ name: BRIDGED_TOOLS_SERVER_NAME, version: '0.1.0' }, { capabilities: { tools: { listChanged: true } } });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools }));
+    server.setRequestHandler(ListToolsRequestSchema, () => {
+      this.log.debug(`bridged tools: the agent listed ${this.tools.length} tools`);
+      return { tools: this.tools };
+    });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const { name, arguments: args = {} } = request.params;
       if (!this.tools.some((t) => t.name === name)) return { content: [{ type: 'text', text: `There is no tool named ${name}.` }], isError: true };
@@ -158,6 +166,7 @@ export class BridgedToolsServer {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
+        this.log.debug('bridged tools: an agent connected');
         this.sessions.set(id, { server, transport, open: 0, expiry: undefined });
         this.evict();
       },

@@ -144,6 +144,22 @@ describe('permission requests', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  // codex-acp 2.6 may end a prompt with stopReason "cancelled" on its own; what the user said meanwhile is not lost.
+  test('an approval with a new message: the message is answered in that response, even when the agent ends the prompt "cancelled" itself', async () => {
+    const agent = scripted();
+    const first = [user('permission touch x', 'stop cancelled')];
+    const asked = await bridge.chat(first, agent, [AGENT_ACTION]);
+    const [call] = toolCallsOf(asked);
+    expect(call).toMatchObject({ toolName: 'symposium-agent-action' });
+    const answered = [...first, replied(asked), approvals(call!), user('say the next answer')];
+    const next = textOfParts(await bridge.chat(answered, agent, [AGENT_ACTION]));
+    expect(next).toContain('permission touch x: allow_once');
+    expect(next).toContain('the next answer');
+    // Nothing of it is left over for the turn after.
+    const after = [...answered, { role: 'assistant' as const, content: [{ type: 'text' as const, value: next }] }, user('say third')];
+    expect(textOfParts(await bridge.chat(after, agent, [AGENT_ACTION]))).toBe('third');
+  });
+
   test('a request that leaves the tool call out cancels the paused turn and starts afresh', async () => {
     const agent = scripted();
     const first = user('say before', 'permission rm -rf x');

@@ -229,7 +229,7 @@ describe('bridged tools through the stdio relay', () => {
     const servers = JSON.parse(textOfParts(parts)) as { name: string; command: string; args: string[]; env: { name: string; value: string }[]; type?: string }[];
     expect(servers).toHaveLength(1);
     const [entry] = servers;
-    expect(entry).toMatchObject({ name: 'vscode-tools', command: process.execPath });
+    expect(entry).toMatchObject({ name: expect.stringMatching(/^vscode-tools-[0-9a-f]{6}$/) as unknown, command: process.execPath });
     expect(entry.type).toBeUndefined();
     expect(entry.args[entry.args.length - 1]).toBe('mcp-relay');
     const env = Object.fromEntries(entry.env.map((v) => [v.name, v.value]));

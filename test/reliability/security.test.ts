@@ -115,8 +115,8 @@ describe('secrets never reach the log', () => {
     // The log covers the whole exchange (the agent's stderr included), and holds neither secret in any
     // form. (At trace level the bridge logs what it logs at debug: no JSON-RPC traffic is traced. Were it
     // ever traced, session/new's mcpServers would carry the token, and this test would catch it.)
-    const log = await b.logged(/connected to MCP server vscode-tools[\s\S]*result search_workspace/);
-    expect(log).toMatch(/session\/new[\s\S]*connected to MCP server vscode-tools[\s\S]*result search_workspace: 3 matches/);
+    const log = await b.logged(/connected to MCP server vscode-tools-[0-9a-f]+[\s\S]*result search_workspace/);
+    expect(log).toMatch(/session\/new[\s\S]*connected to MCP server vscode-tools-[0-9a-f]+[\s\S]*result search_workspace: 3 matches/);
     for (const form of [secret, token, encodeURIComponent(token), Buffer.from(token).toString('base64'), JSON.stringify(token).slice(1, -1)]) {
       expect(log.includes(form) ? `the log holds ${form}` : 'clean').toBe('clean');
     }

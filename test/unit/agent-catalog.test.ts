@@ -1,5 +1,5 @@
 /** The built-in agents and how they resolve to a command: distributions, overrides, PATH lookups. */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -210,5 +210,23 @@ describe('paths on each platform (the platform injected)', () => {
     expect(expandHome('~\\agent', '/home/ann', 'linux')).toBe('~\\agent');
     expect(expandHome('~/agent', undefined, 'linux')).toBe('~/agent');
     expect(expandHome('agent', '/home/ann', 'linux')).toBe('agent');
+  });
+});
+
+describe('what the catalogue tells agents so that VS Code tools and approvals reach them', () => {
+  const envOf = (id: string): Readonly<Record<string, string>> => launchOf(findBuiltin(id)!).env;
+
+  test('Gemini CLI is told the workspace is trusted, which holds since the extension runs only in trusted workspaces', () => {
+    expect(envOf('gemini')).toMatchObject({ GEMINI_CLI_TRUST_WORKSPACE: 'true' });
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { capabilities?: { untrustedWorkspaces?: { supported?: unknown } } };
+    // Declaring support for untrusted workspaces would make the variable above a lie.
+    expect(manifest.capabilities?.untrustedWorkspaces?.supported ?? false).toBe(false);
+  });
+
+  test("Qwen Code's MCP pool is off and its MCP discovery blocks session/new; Codex starts where approvals reach the client", () => {
+    expect(envOf('qwen-code')).toMatchObject({ QWEN_SERVE_NO_MCP_POOL: '1', QWEN_CODE_LEGACY_MCP_BLOCKING: '1' });
+    expect(envOf('codex')).toMatchObject({ INITIAL_AGENT_MODE: 'workspace-write' });
+    // The user's env still wins.
+    expect(launchOf(findBuiltin('codex')!, { env: { INITIAL_AGENT_MODE: 'agent' } }).env.INITIAL_AGENT_MODE).toBe('agent');
   });
 });

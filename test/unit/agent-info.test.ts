@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { AgentInfoState, modelsOf } from '../../src/agents/acp/agent-info.js';
+import { AgentInfoState, modelsOf, SET_MODEL_CONFIG_ID, sessionModelsOf } from '../../src/agents/acp/agent-info.js';
 import type { AgentInfo } from '../../src/protocol/messages.js';
 
 const modelOption = (currentValue: string, options: acp.SessionConfigSelectOptions): acp.SessionConfigOption => ({
@@ -63,5 +63,27 @@ describe('AgentInfoState', () => {
     expect(reports).toEqual([
       { imageInput: false, options: [{ configId: 'mode', name: 'Mode', current: 'ask', choices: [{ value: 'ask', name: 'Ask' }, { value: 'code', name: 'Code', description: 'Edits files' }] }] },
     ]);
+  });
+});
+
+describe('models reported the older way (`models` in the session response, `session/set_model`)', () => {
+  test('become choices under the config id session/set_model', () => {
+    expect(sessionModelsOf({ models: { currentModelId: 'b', availableModels: [{ modelId: 'a', name: 'Model A', description: 'fast' }, { modelId: 'b', name: '' }] } })).toEqual({
+      configId: SET_MODEL_CONFIG_ID,
+      current: 'b',
+      choices: [
+        { value: 'a', name: 'Model A', description: 'fast' },
+        { value: 'b', name: 'b' },
+      ],
+    });
+  });
+
+  test('a model config option wins over them; malformed or empty states report nothing', () => {
+    const configOptions: acp.SessionConfigOption[] = [{ id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'x', options: [{ value: 'x', name: 'X' }] }];
+    expect(sessionModelsOf({ configOptions, models: { currentModelId: 'a', availableModels: [{ modelId: 'a', name: 'A' }] } })?.configId).toBe('model');
+    expect(sessionModelsOf({ models: { currentModelId: 'a', availableModels: [] } })).toBeUndefined();
+    expect(sessionModelsOf({ models: { availableModels: [{ modelId: 'a' }] } })).toBeUndefined();
+    expect(sessionModelsOf({ models: 'gpt' })).toBeUndefined();
+    expect(sessionModelsOf({})).toBeUndefined();
   });
 });

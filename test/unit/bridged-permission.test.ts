@@ -1,48 +1,88 @@
 /**
  * `isBridgedToolPermission`: which of an agent's permission requests are for a bridged VS Code tool
- * offered now (approved by the bridge, since VS Code confirms its own tools) and which go to the user.
+ * offered now (approved by the bridge, since VS Code confirms its own tools) and which go to the user,
+ * for each way a real agent marks them (Claude Code, Gemini CLI, Codex, Qwen Code, as observed at the
+ * catalogue's versions), and the imitations that must not pass.
  */
 import type { ToolCallUpdate } from '@agentclientprotocol/sdk';
-import { isBridgedToolPermission } from '../../src/tools/bridged-permission.js';
+import { isBridgedToolPermission, type PermissionEvidence } from '../../src/tools/bridged-permission.js';
 
+const SERVER = 'vscode-tools-a1b2c3';
 const OFFERED = ['search_workspace', 'read_file'];
+const bridged = (evidence: PermissionEvidence, offered = OFFERED): boolean => isBridgedToolPermission(evidence, SERVER, offered);
 
-/** A permission request's tool call as Claude Code sends it: the MCP tool's full name in `_meta`. */
-const claudeCall = (toolName: string, title = 'Search the workspace'): ToolCallUpdate => ({
-  toolCallId: 'toolu_1',
-  title,
-  _meta: { claudeCode: { toolName } },
+/** Claude Code: the MCP tool's full name in `_meta.claudeCode.toolName`. */
+const claude = (toolName: string, title = 'Search the workspace'): PermissionEvidence => ({ toolCall: { toolCallId: 'toolu_1', title, _meta: { claudeCode: { toolName } } } });
+/** Qwen Code 0.24: kind other, the arguments as the title, the name in `_meta.toolName`. */
+const qwen = (toolName: string): PermissionEvidence => ({ toolCall: { toolCallId: 'c1', kind: 'other', title: '{"query":"x"}', rawInput: { query: 'x' }, _meta: { toolName } } });
+/** Gemini CLI 0.61: the tool call id `mcp_<server>_<tool>_…`, kind other, raw_input null. */
+const gemini = (toolCallId: string, title = `search_workspace (${SERVER} MCP Server)`): PermissionEvidence => ({ toolCall: { toolCallId, kind: 'other', title, rawInput: null } });
+/** codex-acp 2.6: `_meta.is_mcp_tool_approval` on the request, the tool only in the announcing `tool_call`. */
+const codex = (announced: ToolCallUpdate | undefined, requestMeta: Record<string, unknown> | null = { is_mcp_tool_approval: true }): PermissionEvidence => ({
+  toolCall: { toolCallId: 'c1', kind: 'execute', status: 'pending' },
+  requestMeta,
+  announced,
+});
+const codexAnnounced = (server: string, tool: string, meta: Record<string, unknown> = { is_mcp_tool_call: true }): ToolCallUpdate => ({
+  toolCallId: 'c1',
+  title: `mcp.${server}.${tool}`,
+  kind: 'execute',
+  rawInput: { server, tool, arguments: { query: 'x' } },
+  _meta: meta,
 });
 
 describe('isBridgedToolPermission', () => {
-  test('a call of an offered bridged tool, named in _meta.claudeCode.toolName', () => {
-    expect(isBridgedToolPermission(claudeCall('mcp__vscode-tools__search_workspace'), OFFERED)).toBe(true);
-    expect(isBridgedToolPermission(claudeCall('mcp__vscode-tools__read_file'), OFFERED)).toBe(true);
+  test('Claude Code: an offered bridged tool named in _meta.claudeCode.toolName', () => {
+    expect(bridged(claude(`mcp__${SERVER}__search_workspace`))).toBe(true);
+    expect(bridged(claude(`mcp__${SERVER}__read_file`))).toBe(true);
+    // The meta name wins over a title that looks bridged.
+    expect(bridged(claude('Bash', `mcp__${SERVER}__search_workspace`))).toBe(false);
   });
 
-  test('the meta name wins over a title that looks bridged', () => {
-    expect(isBridgedToolPermission(claudeCall('Bash', 'mcp__vscode-tools__search_workspace'), OFFERED)).toBe(false);
+  test('Qwen Code: _meta.toolName, whatever the title', () => {
+    expect(bridged(qwen(`mcp__${SERVER}__search_workspace`))).toBe(true);
+    expect(bridged(qwen('run_shell_command'))).toBe(false);
+  });
+
+  test('Gemini CLI: the tool call id it builds from the server and tool', () => {
+    expect(bridged(gemini(`mcp_${SERVER}_search_workspace__mcp_${SERVER}_search_workspace_1795477209507_0`))).toBe(true);
+    expect(bridged(gemini(`mcp_${SERVER}_delete_everything__x_1`))).toBe(false);
+    // Its shell tool, whatever the command says.
+    expect(bridged(gemini('run_shell_command__run_shell_command_1_0', `echo mcp_${SERVER}_search_workspace_`))).toBe(false);
+  });
+
+  test('Codex: the approval marked as an MCP one, and the announcing tool call naming the server and tool', () => {
+    expect(bridged(codex(codexAnnounced(SERVER, 'search_workspace')))).toBe(true);
+    expect(bridged(codex(codexAnnounced(SERVER, 'delete_everything')))).toBe(false);
+    expect(bridged(codex(codexAnnounced('other-server', 'search_workspace')))).toBe(false);
+    // Without the approval's mark, its announcement or the announcement's mark, it goes to the user.
+    expect(bridged(codex(codexAnnounced(SERVER, 'search_workspace'), null))).toBe(false);
+    expect(bridged(codex(undefined))).toBe(false);
+    expect(bridged(codex(codexAnnounced(SERVER, 'search_workspace'), { is_mcp_tool_approval: 'yes' }))).toBe(false);
+    expect(bridged(codex(codexAnnounced(SERVER, 'search_workspace', {})))).toBe(false);
   });
 
   test('a title alone never counts: it is free text that anything may imitate', () => {
-    expect(isBridgedToolPermission({ toolCallId: 't', title: 'mcp__vscode-tools__search_workspace' }, OFFERED)).toBe(false);
-    expect(isBridgedToolPermission({ toolCallId: 't', title: 'mcp__vscode-tools__search_workspace', _meta: null }, OFFERED)).toBe(false);
-    expect(isBridgedToolPermission({ toolCallId: 't', title: 'mcp__vscode-tools__search_workspace', _meta: { claudeCode: { toolName: 42 } } }, OFFERED)).toBe(false);
-    expect(isBridgedToolPermission({ toolCallId: 't', title: 'Run rm -rf build' }, OFFERED)).toBe(false);
-    expect(isBridgedToolPermission({ toolCallId: 't' }, OFFERED)).toBe(false);
+    expect(bridged({ toolCall: { toolCallId: 't', title: `mcp__${SERVER}__search_workspace` } })).toBe(false);
+    expect(bridged({ toolCall: { toolCallId: 't', title: `mcp.${SERVER}.search_workspace`, _meta: null } })).toBe(false);
+    expect(bridged({ toolCall: { toolCallId: 't', title: `search_workspace (${SERVER} MCP Server)` } })).toBe(false);
+    expect(bridged({ toolCall: { toolCallId: 't', title: 'x', _meta: { claudeCode: { toolName: 42 } } } })).toBe(false);
+    expect(bridged({ toolCall: { toolCallId: 't' } })).toBe(false);
   });
 
-  test('a tool of another MCP server goes to the user, even with the same tool name', () => {
-    expect(isBridgedToolPermission(claudeCall('mcp__other-server__search_workspace'), OFFERED)).toBe(false);
-    expect(isBridgedToolPermission(claudeCall('mcp__vscode-tools-evil__search_workspace'), OFFERED)).toBe(false);
-    expect(isBridgedToolPermission(claudeCall('search_workspace'), OFFERED)).toBe(false);
+  test('a tool of another MCP server goes to the user, even with the same tool name or a name like ours', () => {
+    expect(bridged(claude('mcp__other-server__search_workspace'))).toBe(false);
+    expect(bridged(claude(`mcp__${SERVER}-evil__search_workspace`))).toBe(false);
+    expect(bridged(claude('mcp__vscode-tools__search_workspace'))).toBe(false);
+    expect(bridged(qwen('search_workspace'))).toBe(false);
+    expect(bridged(gemini('mcp_vscode-tools_search_workspace__1'))).toBe(false);
   });
 
   test('a bridged tool not offered now goes to the user', () => {
-    expect(isBridgedToolPermission(claudeCall('mcp__vscode-tools__delete_everything'), OFFERED)).toBe(false);
-    expect(isBridgedToolPermission(claudeCall('mcp__vscode-tools__search_workspace'), [])).toBe(false);
+    expect(bridged(claude(`mcp__${SERVER}__delete_everything`))).toBe(false);
+    expect(bridged(claude(`mcp__${SERVER}__search_workspace`), [])).toBe(false);
     // A prefix of an offered name is not that tool.
-    expect(isBridgedToolPermission(claudeCall('mcp__vscode-tools__search'), OFFERED)).toBe(false);
-    expect(isBridgedToolPermission(claudeCall('mcp__vscode-tools__'), OFFERED)).toBe(false);
+    expect(bridged(claude(`mcp__${SERVER}__search`))).toBe(false);
+    expect(bridged(claude(`mcp__${SERVER}__`))).toBe(false);
   });
 });

@@ -15,7 +15,7 @@ import { AgentProcess } from './agent-process.js';
 import { AcpSession, type AcpSessionOptions, type OpenedSession, type SessionHost } from './acp-session.js';
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
 import type { AgentInfo } from '../../protocol/messages.js';
-import { AgentInfoState, currentValuesOf } from './agent-info.js';
+import { AgentInfoState, currentValuesOf, sessionModelsOf, type SessionResponse } from './agent-info.js';
 import { MalformedAnswerError, checkInitialize, checkNewSession, checkPermissionRequest, checkResumedSession, checkUpdate } from './agent-answers.js';
 
 export interface AcpAgentOptions extends AcpSessionOptions {
@@ -112,17 +112,18 @@ export class AcpAgent implements AgentStream, SessionHost {
             return response;
           });
     let sessionId: string;
-    let configOptions: readonly acp.SessionConfigOption[] | null | undefined;
+    let response: SessionResponse;
     if (resumed !== undefined && previous !== undefined) {
       sessionId = previous;
-      configOptions = resumed.configOptions;
+      response = resumed;
     } else {
       const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers });
-      ({ sessionId, configOptions } = await this.startupStep(process, 'session/new', request.then((raw: unknown) => checkNewSession(this.name, raw))).catch((error: unknown) => {
+      response = await this.startupStep(process, 'session/new', request.then((raw: unknown) => checkNewSession(this.name, raw))).catch((error: unknown) => {
         if (error instanceof acp.RequestError && error.code === AUTH_REQUIRED) this.info.learnSignIn(true);
         throw new Error(this.explainSessionFailure(error, init));
-      }));
+      });
       this.info.learnSignIn(false);
+      sessionId = (response as acp.NewSessionResponse).sessionId;
       const holder = this.sessions.get(sessionId)?.session;
       if (holder !== undefined && holder !== session) {
         throw new Error(`Agent "${this.name}" opened session ${sessionId} for conversation ${conversationId}, but that session is open for another conversation: the agent hands out session ids twice.`);
@@ -131,11 +132,16 @@ export class AcpAgent implements AgentStream, SessionHost {
       await this.exclusive(opened, () => this.bind(session, opened, process, init));
       this.log.info(`agent ${this.name}: conversation ${conversationId} is ACP session ${sessionId}`);
     }
-    this.info.learnConfigOptions(configOptions);
+    this.info.learnConfigOptions(response.configOptions);
+    this.info.learnSession(response);
+    const config = currentValuesOf(response.configOptions);
+    // Models reported the older way are set the older way (session/set_model), under their own config id.
+    const models = sessionModelsOf(response);
+    if (models !== undefined && !config.has(models.configId)) config.set(models.configId, models.current);
     return {
       sessionId,
       fresh: resumed === undefined,
-      config: currentValuesOf(configOptions),
+      config,
       agent: process.connection.agent,
       images: init.agentCapabilities?.promptCapabilities?.image === true,
       explain: (error) => process.explain(error),
@@ -181,7 +187,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     sessionId: string,
     mcpServers: acp.McpServer[],
     conversationId: string,
-  ): Promise<{ configOptions?: acp.SessionConfigOption[] | null } | undefined> {
+  ): Promise<SessionResponse | undefined> {
     const capabilities = init.agentCapabilities;
     const params = { sessionId, cwd: this.options.cwd, mcpServers };
     const how = capabilities?.sessionCapabilities?.resume != null ? acp.methods.agent.session.resume : capabilities?.loadSession === true ? acp.methods.agent.session.load : undefined;
@@ -191,7 +197,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     }
     try {
       const { agent } = process.connection;
-      const request: Promise<{ configOptions?: acp.SessionConfigOption[] | null }> =
+      const request: Promise<SessionResponse> =
         how === acp.methods.agent.session.resume ? agent.request(acp.methods.agent.session.resume, params) : agent.request(acp.methods.agent.session.load, params);
       const response = await this.startupStep(process, how, request.then((raw: unknown) => checkResumedSession(this.name, how, raw)));
       this.log.info(`agent ${this.name}: conversation ${conversationId} resumed ACP session ${sessionId} (${how})`);

@@ -5,11 +5,13 @@ import { acpTurnToParts } from '../../operators/acp-turn-to-parts.js';
 import type { Message, ResponsePart, SessionConfig, ToolDefinition, ToolResultPart } from '../../protocol/messages.js';
 import { AGENT_ACTION_TOOL, isApprovalOf, newActionId } from '../../protocol/agent-action.js';
 import { isBridgedToolPermission } from '../../tools/bridged-permission.js';
-import { BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
+import { BRIDGED_TOOLS_SERVER_NAME, BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
 import { declinedResult, toCallToolResult, toolResultText } from '../../tools/tool-results.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import type { AgentSession, TurnInput } from '../agent-stream.js';
+import { AnnouncedToolCalls } from './announced-tool-calls.js';
+import { SET_MODEL_CONFIG_ID } from './agent-info.js';
 import { EventQueue } from './event-queue.js';
 import { checkPrompt, checkSetConfigOption, MalformedAnswerError } from './agent-answers.js';
 import { askedMessages, promptBlocks, toolResultsOf } from './prompt.js';
@@ -98,6 +100,8 @@ export class AcpSession implements AgentSession {
   /** User content that came with tool results; prompted once the paused prompt ends. */
   private queued: acp.ContentBlock[] = [];
   private readonly rendering = new TurnRendering();
+  /** The tool calls the agent announced: what its permission requests may leave out. */
+  private readonly announced = new AnnouncedToolCalls();
   private lastUpdateAt = 0;
   /** The synthetic MCP server of this conversation's VS Code tools, once it offered any. */
   private tools: Promise<BridgedToolsServer> | undefined;
@@ -167,6 +171,7 @@ export class AcpSession implements AgentSession {
   /** A `session/update` for this session. Updates with no running prompt are late: they are dropped. */
   onUpdate(update: acp.SessionUpdate): void {
     this.lastUpdateAt = Date.now();
+    this.announced.record(update);
     const prompt = this.prompt;
     if (prompt === undefined || prompt.state === 'cancelling') {
       this.host.log.debug(`conversation ${this.conversationId}: dropped a late ${update.sessionUpdate} update`);
@@ -179,8 +184,10 @@ export class AcpSession implements AgentSession {
   async onPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
     const prompt = this.prompt;
     if (prompt === undefined || prompt.state === 'cancelling') return { outcome: { outcome: 'cancelled' } };
-    if (isBridgedToolPermission(request.toolCall, this.offered)) return { outcome: choose(request.options, ALLOW) };
-    const permission = { toolCall: request.toolCall, options: request.options, actionId: newActionId() };
+    const evidence = { toolCall: request.toolCall, requestMeta: request._meta, announced: this.announced.get(request.toolCall.toolCallId) };
+    if (isBridgedToolPermission(evidence, BRIDGED_TOOLS_SERVER_NAME, this.offered)) return { outcome: choose(request.options, ALLOW) };
+    // What the request leaves out (its input, its title) is taken from the tool call's announcement.
+    const permission = { toolCall: this.announced.complete(request.toolCall), options: request.options, actionId: newActionId() };
     if (!this.canAsk) {
       // Nobody can be asked (Ask mode, a consumer without tools): refused, and the person is told.
       prompt.events.push({ kind: 'refused', permission });
@@ -294,8 +301,14 @@ export class AcpSession implements AgentSession {
       }
       if (current === value) continue;
       try {
-        const response = checkSetConfigOption(this.host.name, await opened.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: opened.sessionId, configId, value }));
-        for (const option of response.configOptions) if (option.type === 'select' && opened.config.has(option.id)) opened.config.set(option.id, option.currentValue);
+        if (configId === SET_MODEL_CONFIG_ID) {
+          // Models reported the older way are chosen the older way.
+          await opened.agent.request('session/set_model', { sessionId: opened.sessionId, modelId: value });
+          opened.config.set(configId, value);
+        } else {
+          const response = checkSetConfigOption(this.host.name, await opened.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: opened.sessionId, configId, value }));
+          for (const option of response.configOptions) if (option.type === 'select' && opened.config.has(option.id)) opened.config.set(option.id, option.currentValue);
+        }
         this.host.log.info(`conversation ${this.conversationId}: ${configId} set to ${value}`);
       } catch (error) {
         throw new Error(`Agent "${this.host.name}" could not switch ${configId} to "${value}": ${error instanceof Error ? error.message : String(error)}`);
@@ -378,11 +391,16 @@ export class AcpSession implements AgentSession {
     if (this.prompt === prompt) this.prompt = undefined;
   }
 
-  /** The prompt's events; if user content was queued behind it, the follow-up prompt's events after its stop. */
+  /**
+   * The prompt's events; if user content was queued behind it, the follow-up prompt's events after its
+   * stop, whatever its stop reason. A cancel of the bridge's own empties the queue, so a `cancelled`
+   * stop with content queued is the agent's own (codex-acp ends a prompt whose permission was rejected
+   * that way), and what the user said next must still be answered.
+   */
   private eventsOf(prompt: Prompt): Observable<AcpTurnEvent> {
     return prompt.events.attach().pipe(
       mergeMap((event) => {
-        if (event.kind !== 'stopped' || event.stopReason === 'cancelled' || this.queued.length === 0) return of(event);
+        if (event.kind !== 'stopped' || this.queued.length === 0) return of(event);
         const blocks = this.queued.splice(0);
         return defer(() => from(this.open())).pipe(switchMap((opened) => this.eventsOf(this.startPrompt(opened, blocks))));
       }),

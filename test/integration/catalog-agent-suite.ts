@@ -1,0 +1,394 @@
+/**
+ * The same checks for every npm agent of the catalogue, driven through the real bridge as VS Code
+ * drives it, with the real agent at its pinned version against a scripted mock of its model API
+ * (see catalog-agents.ts). One bridge, one mock and one agent process serve a file's tests; each test
+ * is its own chat, so its own ACP session, and the mock routes a request to that test's script by a key
+ * in the chat's first user message. Needs `npx tsc -p .` first (npm test does it).
+ *
+ * The last two tests end bridges by signal and check that no process of the agent is left (found
+ * through the fresh HOME every agent process inherits); afterAll kills by pid what they left behind.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
+import { textOfParts } from '../../src/client/lm-client.js';
+import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
+import type { AgentInfoParams, Message, ResponsePart, SessionConfig, ToolCallPart, ToolDefinition } from '../../src/protocol/messages.js';
+import { INSTALL_TIMEOUT_MS } from '../fixtures/agent-install.js';
+import { allToolResults, assistantTexts, lastToolResults, textReply, userTexts, type ChatView, type RecordedRequest, type Reply, type Script } from '../fixtures/model-api-mock.js';
+import { AGENT_ACTION as CONFIRMATION_TOOL, AgentBridge, approvals, rejection, sleep } from './agent-bridge.js';
+import type { AgentSetup, AgentUnderTest } from './catalog-agents.js';
+
+const TEST_TIMEOUT_MS = 120_000;
+/** How long one response may take (the first also starts the agent: up to half a minute on a loaded machine). */
+const RESPONSE_MS = 90_000;
+const AGENT_ACTION = 'symposium-agent-action';
+/** A session unused this long is closed; the resume test waits it out. */
+const SESSION_IDLE_MS = 6_000;
+
+const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', value: text }] });
+
+function toolCallsOf(parts: readonly ResponsePart[]): ToolCallPart[] {
+  return parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
+}
+
+/** The assistant message VS Code builds from a response: the streamed text joined, then the tool calls. */
+function assistantOf(parts: readonly ResponsePart[]): Message {
+  const text = textOfParts(parts);
+  return { role: 'assistant', content: [...(text === '' ? [] : [{ type: 'text' as const, value: text }]), ...toolCallsOf(parts)] };
+}
+
+/** What VS Code sends once the person allowed these actions: the approvals the confirmed tool returns. */
+const approve = approvals;
+
+const WEATHER: ToolDefinition = {
+  name: 'get_weather',
+  description: 'The current weather of a city.',
+  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+};
+
+export function describeCatalogAgent(setup: AgentSetup): void {
+  let agent: AgentUnderTest;
+  let root: string;
+  let home: string;
+  let workspace: string;
+  let bridge: AgentBridge;
+  const scripts = new Map<string, Script>();
+  const unscripted: string[] = [];
+  const agentInfos: AgentInfoParams[] = [];
+  const ours = new Set<number>();
+
+  /** The conversation requests of the chat whose first message holds `key`. */
+  const conversationOf = (key: string): RecordedRequest[] => agent.mock.conversation().filter((r) => r.view !== undefined && userTexts(r.view).some((t) => t.includes(key)));
+  const viewOf = (r: RecordedRequest): ChatView => {
+    if (r.view === undefined) throw new Error(`request ${r.seq} is no chat request`);
+    return r.view;
+  };
+  /** How many of the request's user texts hold `text`. */
+  const saidTimes = (view: ChatView, text: string): number => userTexts(view).filter((t) => t.includes(text)).length;
+
+  async function chat(
+    messages: readonly Message[],
+    options: { tools?: ToolDefinition[]; token?: CancellationTokenSource; onPart?: (part: ResponsePart) => void; config?: SessionConfig } = {},
+  ): Promise<ResponsePart[]> {
+    const parts: ResponsePart[] = [];
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no response within ${RESPONSE_MS} ms; the bridge's log ends with:\n${bridge.stderr().split('\n').slice(-40).join('\n')}`)), RESPONSE_MS);
+    });
+    const response = bridge.client.provideChatResponse(
+      { modelId: setup.id, messages: [...messages], agent: agent.definition, options: { tools: [CONFIRMATION_TOOL, ...(options.tools ?? [])] }, ...(options.config === undefined ? {} : { config: options.config }) },
+      (part) => {
+        parts.push(part);
+        options.onPart?.(part);
+      },
+      options.token?.token,
+    );
+    try {
+      await Promise.race([response, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+    return parts;
+  }
+
+  /** The processes whose environment holds our HOME: the agent and whatever it started. */
+  function processesOfOurs(): { pid: number; command: string }[] {
+    const found: { pid: number; command: string }[] = [];
+    const marker = `HOME=${home}`;
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (!readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(marker)) continue;
+        const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim();
+        if (command !== '') found.push({ pid: Number(entry), command });
+      } catch {
+        // The process ended while we looked.
+      }
+    }
+    return found;
+  }
+
+  async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+      if (Date.now() > deadline) return false;
+      await sleep(100);
+    }
+    return true;
+  }
+
+  beforeAll(async () => {
+    root = realpathSync(mkdtempSync(path.join(tmpdir(), `${setup.id}-agent-test-`)));
+    home = path.join(root, 'home');
+    workspace = path.join(root, 'workspace');
+    mkdirSync(home);
+    mkdirSync(workspace);
+    agent = await setup.prepare(
+      { home },
+      {
+        respond: (view, recorded) => {
+          for (const [key, script] of scripts) if (userTexts(view).some((t) => t.includes(key))) return script(view, recorded);
+          unscripted.push(userTexts(view).at(-1) ?? '');
+          return textReply('This conversation has no script.');
+        },
+      },
+    );
+    bridge = new AgentBridge(['--cwd', workspace, '--agent-timeout-ms', String(RESPONSE_MS), '--cancel-timeout-ms', '10000', '--session-idle-ms', String(SESSION_IDLE_MS)]);
+    bridge.client.onAgentInfo((params) => agentInfos.push(params));
+  }, INSTALL_TIMEOUT_MS);
+
+  afterEach(() => {
+    if (home !== undefined) for (const { pid } of processesOfOurs()) ours.add(pid);
+    const errors = agent === undefined ? [] : agent.mock.errors.splice(0);
+    const stray = unscripted.splice(0);
+    expect(errors).toEqual([]);
+    expect(stray).toEqual([]);
+  });
+
+  afterAll(async () => {
+    await bridge?.close();
+    for (const { pid } of home === undefined ? [] : processesOfOurs()) {
+      if (!ours.has(pid)) continue;
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    await agent?.mock.close();
+    if (root !== undefined) rmSync(root, { recursive: true, force: true });
+  }, TEST_TIMEOUT_MS);
+
+  test(
+    'a streamed answer, and a second turn: the model sees the first exchange as its own history and the one new message',
+    async () => {
+      const KEY = 'Say hello, please.';
+      const SECOND = 'And now say goodbye.';
+      scripts.set(KEY, (view) => (userTexts(view).some((t) => t.includes(SECOND)) ? textReply('Goodbye', ' from the', ' mock model') : { ...textReply('Hello', ' from', ' the mock', ' model'), delayMs: 20 }));
+
+      const first = await chat([user(KEY)]);
+      expect(textOfParts(first).endsWith('Hello from the mock model')).toBe(true);
+      // Streamed as it came: several text parts.
+      expect(first.filter((p) => p.type === 'text').length).toBeGreaterThan(1);
+
+      const second = await chat([user(KEY), assistantOf(first), user(SECOND)]);
+      expect(textOfParts(second).endsWith('Goodbye from the mock model')).toBe(true);
+      // (Agents also send requests of their own with the conversation, e.g. Qwen Code's follow-up suggestions.)
+      const asked = conversationOf(KEY).filter((r) => saidTimes(viewOf(r), SECOND) > 0);
+      expect(asked.length).toBeGreaterThanOrEqual(1);
+      const last = viewOf(asked[0]);
+      expect(saidTimes(last, KEY)).toBe(1);
+      expect(saidTimes(last, SECOND)).toBe(1);
+      expect(assistantTexts(last).join('\n')).toContain('Hello from the mock model');
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'a permission approved: the response ends on one symposium-agent-action call showing the command; its result runs it',
+    async () => {
+      const KEY = 'Please create approved.txt.';
+      const COMMAND = 'touch approved.txt';
+      scripts.set(KEY, (view): Reply => (lastToolResults(view).length > 0 ? textReply('I created ', 'approved.txt.') : { content: [agent.shell(view, COMMAND)] }));
+
+      const first = await chat([user(KEY)]);
+      const calls = toolCallsOf(first);
+      expect(calls.map((c) => c.toolName)).toEqual([AGENT_ACTION]);
+      expect(first[first.length - 1]).toBe(calls[0]);
+      // The command reaches VS Code's confirmation, from the request or from the tool call announced before it.
+      expect(JSON.stringify(calls[0].parameters.raw_input ?? null) + String(calls[0].parameters.title)).toContain(COMMAND);
+      expect(existsSync(path.join(workspace, 'approved.txt'))).toBe(false);
+
+      const second = await chat([user(KEY), assistantOf(first), approve(calls[0])]);
+      expect(toolCallsOf(second)).toEqual([]);
+      expect(textOfParts(second).endsWith('I created approved.txt.')).toBe(true);
+      expect(existsSync(path.join(workspace, 'approved.txt'))).toBe(true);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'a permission rejected by divergence: the next request drops the call and asks anew; nothing runs, the new question is answered',
+    async () => {
+      const KEY = 'Please create diverged.txt.';
+      const SECOND = 'Never mind. What is the capital of France?';
+      scripts.set(KEY, (view): Reply => {
+        if (userTexts(view).some((t) => t.includes(SECOND))) return textReply('The capital', ' of France is Paris.');
+        if (allToolResults(view).length > 0) return textReply('Understood, I will not create it.');
+        return { content: [agent.shell(view, 'touch diverged.txt')] };
+      });
+
+      const first = await chat([user(KEY)]);
+      expect(toolCallsOf(first).map((c) => c.toolName)).toEqual([AGENT_ACTION]);
+      const second = await chat([user(KEY), user(SECOND)]);
+      expect(textOfParts(second)).toContain('The capital of France is Paris.');
+      expect(toolCallsOf(second)).toEqual([]);
+      expect(existsSync(path.join(workspace, 'diverged.txt'))).toBe(false);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'a permission denied by a missing result, with a new message: the message is answered in that response, nothing runs',
+    async () => {
+      const KEY = 'Please create denied.txt.';
+      const SECOND = 'Forget it. What is two plus two?';
+      scripts.set(KEY, (view): Reply => {
+        if (userTexts(view).some((t) => t.includes(SECOND))) return textReply('Two plus two', ' is four.');
+        if (allToolResults(view).length > 0) return textReply('Understood, I will not create it.');
+        return { content: [agent.shell(view, 'touch denied.txt')] };
+      });
+
+      const first = await chat([user(KEY)]);
+      const [permission] = toolCallsOf(first);
+      expect(permission?.toolName).toBe(AGENT_ACTION);
+      const second = await chat([user(KEY), assistantOf(first), user(SECOND)]);
+      expect(textOfParts(second)).toContain('Two plus two is four.');
+      expect(existsSync(path.join(workspace, 'denied.txt'))).toBe(false);
+      // The new message reached the model once, in this turn.
+      const asked = conversationOf(KEY).filter((r) => userTexts(viewOf(r)).some((t) => t.includes(SECOND)));
+      expect(asked.length).toBeGreaterThanOrEqual(1);
+      expect(saidTimes(viewOf(asked[0]), SECOND)).toBe(1);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'a cancel mid-stream: the request fails with -32800, the stream is abandoned, and nothing of it reaches the next answer',
+    async () => {
+      const KEY = 'Count slowly to two hundred.';
+      const SECOND = 'Are you still there?';
+      const counting = Array.from({ length: 200 }, (_, i) => `n${i} `);
+      const script: Script = (view) => (userTexts(view).some((t) => t.includes(SECOND)) ? textReply('Yes,', ' still here.') : { content: [{ type: 'text', text: counting }], delayMs: 40 });
+      scripts.set(KEY, script);
+      // Some agents (Gemini CLI) drop a cancelled turn's message from their history.
+      scripts.set(SECOND, script);
+
+      const cts = new CancellationTokenSource();
+      const received: ResponsePart[] = [];
+      const cancelled = chat([user(KEY)], {
+        token: cts,
+        onPart: (part) => {
+          if (part.type === 'text' && part.value.includes('n')) received.push(part);
+          if (received.length === 3) cts.cancel();
+        },
+      });
+      expect((await rejection(cancelled)).code).toBe(ProtocolErrorCodes.RequestCancelled);
+      const [streamed] = conversationOf(KEY);
+      expect(await waitUntil(() => streamed.endedAt !== undefined, 20_000)).toBe(true);
+      expect(streamed.deltasSent).toBeLessThan(counting.length);
+
+      const partial = textOfParts(received);
+      const next = await chat([user(KEY), { role: 'assistant', content: [{ type: 'text', value: partial }] }, user(SECOND)]);
+      expect(textOfParts(next)).toContain('Yes, still here.');
+      expect(textOfParts(next)).not.toMatch(/n\d+ /);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "a VS Code tool called through the bridge: a tool call VS Code runs, with no permission prompt before it; its result reaches the model",
+    async () => {
+      const KEY = 'What is the weather in Paris?';
+      scripts.set(KEY, (view): Reply => {
+        const results = allToolResults(view);
+        if (results.length > 0) return textReply(`The tool said: ${results.map((r) => r.text).join(' ')}`);
+        const name = agent.bridgedToolName(view, WEATHER.name);
+        return name === undefined ? textReply('I have no weather tool.') : { content: [{ type: 'tool_call', id: `call_weather_${Date.now()}`, name, input: { city: 'Paris' } }] };
+      });
+
+      const first = await chat([user(KEY)], { tools: [WEATHER] });
+      const calls = toolCallsOf(first);
+      expect(calls.map((c) => c.toolName)).toEqual([WEATHER.name]);
+      expect(calls[0].parameters).toEqual({ city: 'Paris' });
+      const result: Message = { role: 'user', content: [{ type: 'tool_result', toolCallId: calls[0].toolCallId, result: [{ type: 'text', value: 'Sunny, 21 degrees' }] }] };
+      const second = await chat([user(KEY), assistantOf(first), result], { tools: [WEATHER] });
+      expect(toolCallsOf(second)).toEqual([]);
+      expect(textOfParts(second)).toContain('Sunny, 21 degrees');
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'resume after the session idled out: the conversation goes on, and the model sees what was said before',
+    async () => {
+      const KEY = 'Remember the word pelican.';
+      const SECOND = 'Which word did I ask you to remember?';
+      scripts.set(KEY, (view): Reply => (userTexts(view).some((t) => t.includes(SECOND)) ? textReply('You asked me to remember ', 'pelican.') : textReply('I will remember it.')));
+      const first = await chat([user(KEY)]);
+      expect(textOfParts(first).endsWith('I will remember it.')).toBe(true);
+      await sleep(SESSION_IDLE_MS + 2_000);
+
+      const second = await chat([user(KEY), assistantOf(first), user(SECOND)]);
+      expect(textOfParts(second).endsWith('You asked me to remember pelican.')).toBe(true);
+      // The session had been closed: this turn resumed it, or went on in a new one.
+      expect(bridge.stderr()).toMatch(/resumed ACP session|goes on in a new session/);
+      // As its own history (resumed) or in a transcript (a new session told the conversation so far).
+      const last = viewOf(conversationOf(KEY).at(-1)!);
+      const seen = [...userTexts(last), ...assistantTexts(last)].join('\n');
+      expect(seen).toContain(KEY);
+      expect(seen).toContain('I will remember it.');
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "the agent's models reach the client (symposium/agentInfo), and a model picked there is the one the agent asks",
+    async () => {
+      const models = agentInfos.filter((p) => JSON.stringify(p.agent) === JSON.stringify(agent.definition)).at(-1)?.info.models;
+      expect(models?.choices.length).toBeGreaterThan(0);
+      expect(models!.choices.map((c) => c.value)).toContain(models!.current);
+      const picked = agent.pickableModel;
+      // Only Gemini CLI's other models reach the mock the same way (OpenCode's belong to other providers,
+      // Qwen Code reports one, Codex speaks to its own models differently): the others' report is checked.
+      if (picked === undefined) return;
+      expect(models!.choices.map((c) => c.value)).toContain(picked);
+      expect(picked).not.toBe(models!.current);
+      const KEY = 'Which model answers this?';
+      scripts.set(KEY, (view) => textReply(`Model ${view.model} answers.`));
+      const parts = await chat([user(KEY)], { config: { [models!.configId]: picked } });
+      expect(textOfParts(parts)).toContain(`Model ${picked} answers.`);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'SIGKILL of a bridge leaves no agent process behind',
+    async () => {
+      const before = new Set(processesOfOurs().map((p) => p.pid));
+      const other = new AgentBridge(['--cwd', workspace, '--agent-timeout-ms', String(RESPONSE_MS)]);
+      try {
+        const KEY = 'Hello from the bridge about to be killed.';
+        scripts.set(KEY, () => textReply('Hello back.'));
+        const parts = await other.client.collectChatResponse({ modelId: setup.id, messages: [user(KEY)], agent: agent.definition });
+        expect(textOfParts(parts).endsWith('Hello back.')).toBe(true);
+        const started = processesOfOurs().filter((p) => !before.has(p.pid));
+        for (const { pid } of started) ours.add(pid);
+        expect(started.length).toBeGreaterThanOrEqual(1);
+        other.child.kill('SIGKILL');
+        const alive = (): number[] => started.map((p) => p.pid).filter((pid) => existsSync(`/proc/${pid}`) && readFileSync(`/proc/${pid}/cmdline`, 'utf8') !== '');
+        await waitUntil(() => alive().length === 0, 20_000);
+        expect(alive()).toEqual([]);
+      } finally {
+        await other.close();
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'SIGTERM of the bridge ends it and every agent process it started',
+    async () => {
+      const running = processesOfOurs();
+      for (const { pid } of running) ours.add(pid);
+      expect(running.length).toBeGreaterThanOrEqual(1);
+      bridge.child.kill('SIGTERM');
+      await new Promise((resolve) => (bridge.child.exitCode !== null || bridge.child.signalCode !== null ? resolve(undefined) : bridge.child.once('exit', resolve)));
+      await waitUntil(() => processesOfOurs().length === 0, 20_000);
+      expect(processesOfOurs()).toEqual([]);
+    },
+    TEST_TIMEOUT_MS,
+  );
+}

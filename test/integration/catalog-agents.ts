@@ -1,0 +1,194 @@
+/**
+ * How each npm agent of the catalogue runs offline for the tests: installed at the catalogue's pinned
+ * version (test/fixtures/agent-install.ts), in a fresh HOME, pointed at a scripted mock of its own
+ * model API on 127.0.0.1, with the catalogue's own environment and arguments (launchOf), so the tests
+ * drive the agent as users get it, only with another model behind it.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { BUILTIN_AGENTS, launchOf } from '../../src/extension/agent-catalog.js';
+import type { AgentDefinition } from '../../src/protocol/messages.js';
+import { installCatalogAgent } from '../fixtures/agent-install.js';
+import { GeminiMock } from '../fixtures/gemini-mock.js';
+import type { ChatView, ModelApiMock, ModelApiMockOptions, ReplyBlock } from '../fixtures/model-api-mock.js';
+import { MOCK_MODEL, OpenAiChatMock, OpenAiResponsesMock } from '../fixtures/openai-mocks.js';
+
+export interface AgentUnderTest {
+  readonly id: string;
+  readonly name: string;
+  readonly mock: ModelApiMock;
+  readonly definition: AgentDefinition;
+  /** The tool call that runs a shell command, as this agent's model would make it. */
+  shell(view: ChatView, command: string): ReplyBlock;
+  /** The name under which the agent offers its model the bridged tool `tool`, if it does in this request. */
+  bridgedToolName(view: ChatView, tool: string): string | undefined;
+  /** A model among those the agent reports, other than its current one, whose requests still reach the mock (none: no such model). */
+  readonly pickableModel?: string;
+}
+
+export interface AgentSetup {
+  readonly id: string;
+  /** Starts the mock and prepares HOME; `root` is a fresh folder the test removes. */
+  prepare(root: { readonly home: string }, options: ModelApiMockOptions): Promise<AgentUnderTest>;
+}
+
+let callCounter = 0;
+const callId = (): string => `call_${++callCounter}_${Math.random().toString(36).slice(2, 8)}`;
+
+/** The agent's launch command from the catalogue, run from the test cache instead of through npx. */
+async function definitionOf(id: string, bin: string, env: Record<string, string>): Promise<AgentDefinition> {
+  const entry = BUILTIN_AGENTS.find((e) => e.id === id);
+  if (entry === undefined || entry.distribution.kind !== 'npx') throw new Error(`no npm agent ${id} in the catalogue`);
+  const dir = await installCatalogAgent(id);
+  const launch = launchOf(entry);
+  // npx's own arguments end at `--`; after it come the bin and the agent's arguments.
+  const agentArgs = launch.args.slice(launch.args.indexOf('--') + 2);
+  const name = entry.name;
+  return {
+    mcp_server: {
+      name,
+      command: path.join(dir, 'node_modules', '.bin', bin),
+      args: agentArgs,
+      env: Object.entries({ ...launch.env, ...env, PATH: process.env.PATH ?? '' }).map(([n, value]) => ({ name: n, value })),
+    },
+  };
+}
+
+/** A bridged tool, however the agent prefixes it (`mcp_<server>_<tool>`, `<server>_<tool>`). */
+function findTool(view: ChatView, tool: string): string | undefined {
+  return view.tools.find((name) => name === tool || name.endsWith(`_${tool}`));
+}
+
+function writeJson(file: string, value: unknown): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+export const GEMINI: AgentSetup = {
+  id: 'gemini',
+  async prepare({ home }, options) {
+    const mock = await GeminiMock.start(options);
+    writeJson(path.join(home, '.gemini', 'settings.json'), {
+      security: { auth: { selectedType: 'gemini-api-key' } },
+      general: { disableAutoUpdate: true, disableUpdateNag: true },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+    });
+    const definition = await definitionOf('gemini', 'gemini', mock.env(home));
+    return {
+      id: 'gemini',
+      name: 'Gemini CLI',
+      mock,
+      definition,
+      // Reported through the older `models` field, picked with session/set_model.
+      pickableModel: 'gemini-3-flash-preview',
+      shell: (_view, command) => ({ type: 'tool_call', id: callId(), name: 'run_shell_command', input: { command, description: `Run ${command}` } }),
+      bridgedToolName: findTool,
+    };
+  },
+};
+
+export const CODEX: AgentSetup = {
+  id: 'codex',
+  async prepare({ home }, options) {
+    const mock = await OpenAiResponsesMock.start(options);
+    const codexHome = path.join(home, '.codex');
+    mkdirSync(codexHome, { recursive: true });
+    writeFileSync(
+      path.join(codexHome, 'config.toml'),
+      [
+        `model = "${MOCK_MODEL}"`,
+        'model_provider = "mock"',
+        'check_for_update_on_startup = false',
+        '[analytics]',
+        'enabled = false',
+        '[model_providers.mock]',
+        'name = "Mock"',
+        `base_url = "${mock.url}/v1"`,
+        'wire_api = "responses"',
+        'env_key = "MOCK_API_KEY"',
+        'request_max_retries = 0',
+        'stream_max_retries = 0',
+        '',
+      ].join('\n'),
+    );
+    const definition = await definitionOf('codex', 'codex-acp', { HOME: home, CODEX_HOME: codexHome, MOCK_API_KEY: 'mock-key' });
+    return {
+      id: 'codex',
+      name: 'Codex',
+      mock,
+      definition,
+      shell: (view, command) => {
+        const name = ['exec_command', 'shell_command', 'shell'].find((n) => view.tools.includes(n)) ?? 'shell';
+        // In the workspace a sandboxed command runs without asking; one that asks to leave the sandbox asks the user.
+        const escalated = { sandbox_permissions: 'require_escalated', justification: `May I run ${command}?` };
+        const input = name === 'exec_command' ? { cmd: command, ...escalated } : name === 'shell_command' ? { command, ...escalated } : { command: ['bash', '-lc', command], ...escalated };
+        return { type: 'tool_call', id: callId(), name, input };
+      },
+      bridgedToolName: findTool,
+    };
+  },
+};
+
+export const OPENCODE: AgentSetup = {
+  id: 'opencode',
+  async prepare({ home }, options) {
+    const mock = await OpenAiChatMock.start(options);
+    const config = path.join(home, '.config');
+    writeJson(path.join(config, 'opencode', 'opencode.json'), {
+      $schema: 'https://opencode.ai/config.json',
+      autoupdate: false,
+      share: 'disabled',
+      model: `mock/${MOCK_MODEL}`,
+      small_model: `mock/${MOCK_MODEL}`,
+      permission: { bash: 'ask' },
+      provider: {
+        mock: { npm: '@ai-sdk/openai-compatible', name: 'Mock', options: { baseURL: `${mock.url}/v1`, apiKey: 'mock-key' }, models: { [MOCK_MODEL]: { name: 'Mock model' } } },
+      },
+    });
+    const definition = await definitionOf('opencode', 'opencode', {
+      HOME: home,
+      XDG_CONFIG_HOME: config,
+      XDG_DATA_HOME: path.join(home, '.local', 'share'),
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      XDG_STATE_HOME: path.join(home, '.local', 'state'),
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+    });
+    return {
+      id: 'opencode',
+      name: 'OpenCode',
+      mock,
+      definition,
+      shell: (_view, command) => ({ type: 'tool_call', id: callId(), name: 'bash', input: { command, description: `Run ${command}` } }),
+      bridgedToolName: findTool,
+    };
+  },
+};
+
+export const QWEN: AgentSetup = {
+  id: 'qwen-code',
+  async prepare({ home }, options) {
+    const mock = await OpenAiChatMock.start(options);
+    writeJson(path.join(home, '.qwen', 'settings.json'), {
+      security: { auth: { selectedType: 'openai' } },
+      model: { name: MOCK_MODEL },
+      // Ask the client (the default asks a model classifier first); MCP tools in the model's tool list
+      // rather than behind tool_search (the mock's model does not search); no memory-extraction side runs.
+      tools: { approvalMode: 'default', toolSearch: { enabled: false } },
+      memory: { enableManagedAutoMemory: false },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+      general: { disableAutoUpdate: true },
+    });
+    const definition = await definitionOf('qwen-code', 'qwen', { HOME: home, OPENAI_API_KEY: 'mock-key', OPENAI_BASE_URL: `${mock.url}/v1`, OPENAI_MODEL: MOCK_MODEL });
+    return {
+      id: 'qwen-code',
+      name: 'Qwen Code',
+      mock,
+      definition,
+      shell: (_view, command) => ({ type: 'tool_call', id: callId(), name: 'run_shell_command', input: { command, is_background: false, description: `Run ${command}` } }),
+      bridgedToolName: findTool,
+    };
+  },
+};

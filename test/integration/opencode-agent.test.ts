@@ -1,0 +1,8 @@
+/**
+ * OpenCode 1.18.33 (the catalogue's pin) through the real bridge, offline against a scripted mock of the
+ * OpenAI Chat Completions API: see catalog-agent-suite.ts for the checks and catalog-agents.ts for how it runs.
+ */
+import { describeCatalogAgent } from './catalog-agent-suite.js';
+import { OPENCODE } from './catalog-agents.js';
+
+describeCatalogAgent(OPENCODE);
