@@ -151,6 +151,10 @@ export class AcpSession implements AgentSession {
     return this.isClosed;
   }
 
+  get awaitingConsumer(): boolean {
+    return this.prompt?.state === 'paused';
+  }
+
   close(): void {
     this.isClosed = true;
     this.cancel();
