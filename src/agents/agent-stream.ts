@@ -30,6 +30,8 @@ export interface AgentSession {
   turn(input: TurnInput): Observable<ResponsePart>;
   /** Ends the session for good, releasing what it holds. */
   close(): void;
+  /** The agent's turn waits on the consumer (a permission, a tool call shown in the last response). */
+  readonly awaitingConsumer?: boolean;
 }
 
 /** Opens sessions of one kind of agent; one instance serves all conversations with that agent. */

@@ -13,10 +13,14 @@ export class LazyAgentStream implements AgentStream {
   constructor(private readonly load: () => Promise<AgentStream>) {}
 
   openSession(conversationId: string): AgentSession {
-    const session = this.stream().then((stream) => stream.openSession(conversationId));
+    let opened: AgentSession | undefined;
+    const session = this.stream().then((stream) => (opened = stream.openSession(conversationId)));
     return {
       turn: (input: TurnInput): Observable<ResponsePart> => from(session).pipe(switchMap((s) => s.turn(input))),
       close: () => void session.then((s) => s.close(), () => {}),
+      get awaitingConsumer() {
+        return opened?.awaitingConsumer === true;
+      },
     };
   }
 

@@ -15,7 +15,7 @@ export interface SessionPoolOptions {
  * Bounds what conversations hold. Each conversation gets a session that opens an agent session on its
  * first turn and closes it after `idleMs` without turns, or sooner when `maxOpen` sessions are open
  * and it is the least recently used idle one. A session that is answering or streaming is never closed
- * under it.
+ * under it, nor (for want of room) one whose agent waits on the consumer; the idle close still applies.
  */
 export class SessionPool {
   /** Open sessions, least recently used first. */
@@ -39,7 +39,8 @@ export class SessionPool {
     if (!wasOpen) {
       for (const candidate of this.open) {
         if (this.open.size < this.options.maxOpen) break;
-        if (!candidate.busy) candidate.release();
+        // A turn paused on the consumer (a tool call or permission just shown) is the conversation's open exchange.
+        if (!candidate.busy && !candidate.awaitingConsumer) candidate.release();
       }
       const count = (this.openByAgent.get(session.agentKey) ?? 0) + 1;
       this.openByAgent.set(session.agentKey, count);
@@ -77,6 +78,10 @@ class PooledSession implements AgentSession {
 
   get busy(): boolean {
     return this.turns > 0;
+  }
+
+  get awaitingConsumer(): boolean {
+    return this.inner?.awaitingConsumer === true;
   }
 
   turn(input: TurnInput): Observable<ResponsePart> {

@@ -62,3 +62,19 @@ test('30 MB of spinner on stderr without a newline: bounded memory, and a crash 
   expect(status(pid, 'VmHWM') - baseline).toBeLessThan(BOUND_MB);
   expect(bridge.stderr().length).toBeLessThan(1024 * 1024);
 }, 60000);
+
+test('an agent sending 100 MB while its turn waits on a permission: bounded memory, the turn stopped, and the answer says so', async () => {
+  bridge = new AgentBridge();
+  await bridge.chat([user('say warm')], AGENT);
+  const pid = bridge.child.pid!;
+  const baseline = status(pid, 'VmRSS');
+  const history = [user('permission-big 100 1024')];
+  const asked = await bridge.chat(history, AGENT);
+  const call = asked.find((p) => p.type === 'tool_call');
+  expect(call?.type).toBe('tool_call');
+  await bridge.logged(/more than 8 MB while it waited for VS Code/, 30000);
+  expect(status(pid, 'VmHWM') - baseline).toBeLessThan(BOUND_MB);
+  const approve = { role: 'user' as const, content: [{ type: 'tool_result' as const, toolCallId: call?.type === 'tool_call' ? call.toolCallId : '', result: [{ type: 'text' as const, value: 'yes' }] }] };
+  const failed = await rejection(bridge.chat([...history, { role: 'assistant', content: asked }, approve], AGENT));
+  expect(failed.message).toMatch(/^Agent "scripted" sent more than 8 MB while it waited for your answer/);
+}, 60000);

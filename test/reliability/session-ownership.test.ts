@@ -65,3 +65,17 @@ test('an agent that hands out a session id again after it restarted: no chat is 
   b.push(user('say more of b'));
   expect(textOfParts(await bridge.chat(b, scripted))).toBe('more of b');
 }, 60000);
+
+test('a conversation whose agent waits on a VS Code tool call keeps its session when others need room', async () => {
+  bridge = new AgentBridge(['--max-sessions', '1']);
+  const scripted = agent('--mcp-http', '--load-session');
+  const tools = [{ name: 'lookup', description: 'Looks a tag up', inputSchema: { type: 'object', properties: {} } }];
+  const a: Message[] = [user('mcp-call lookup {"tag":"a"}', 'say a after')];
+  const asked = await bridge.chat(a, scripted, tools);
+  const call = asked.find((p) => p.type === 'tool_call');
+  expect(call?.type).toBe('tool_call');
+  // Another conversation needs the one session there is room for, while A's agent waits for the tool's result.
+  expect(textOfParts(await bridge.chat([user('say b')], scripted, tools))).toBe('b');
+  a.push(replied(asked), { role: 'user', content: [{ type: 'tool_result', toolCallId: call?.type === 'tool_call' ? call.toolCallId : '', result: [{ type: 'text', value: 'found a' }] }] });
+  expect(textOfParts(await bridge.chat(a, scripted, tools))).toBe('result lookup: found aa after');
+}, 60000);

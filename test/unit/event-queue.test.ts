@@ -38,4 +38,21 @@ describe('EventQueue', () => {
     ).rejects.toThrow('agent exited');
     expect(events).toEqual([1]);
   });
+
+  test('past its limit, what waits is dropped and the overflow told once; attached events are never counted', async () => {
+    let overflows = 0;
+    const queue = new EventQueue<string>(undefined, { maxBytes: 5, sizeOf: (e) => e.length, onOverflow: () => overflows++ });
+    queue.push('abc');
+    queue.push('de');
+    expect(overflows).toBe(0);
+    queue.push('f');
+    queue.push('g');
+    expect(overflows).toBe(1);
+    const seen: string[] = [];
+    const attached = queue.attach().subscribe((e) => seen.push(e));
+    queue.push('a very long live event');
+    attached.unsubscribe();
+    expect(seen).toEqual(['a very long live event']);
+    expect(overflows).toBe(1);
+  });
 });

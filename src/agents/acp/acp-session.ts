@@ -159,6 +159,10 @@ export class AcpSession implements AgentSession {
     return this.isClosed;
   }
 
+  get awaitingConsumer(): boolean {
+    return this.prompt?.state === 'paused';
+  }
+
   close(): void {
     this.isClosed = true;
     this.cancel();
@@ -347,7 +351,7 @@ export class AcpSession implements AgentSession {
   }
 
   private startPrompt(opened: OpenedSession, blocks: acp.ContentBlock[]): Prompt {
-    const events = new EventQueue<AcpTurnEvent>(joinMessageChunks);
+    const events = new EventQueue<AcpTurnEvent>(joinMessageChunks, { maxBytes: PAUSED_BUFFER_CHARS, sizeOf: bufferedSize, onOverflow: () => this.overflowedWhilePaused(prompt) });
     const request = opened.agent
       .request(acp.methods.agent.session.prompt, { sessionId: opened.sessionId, prompt: blocks })
       // The SDK can resolve the response before it has dispatched updates read ahead of it; they are
@@ -384,6 +388,14 @@ export class AcpSession implements AgentSession {
     this.prompt = prompt;
     this.rendering.newPrompt();
     return prompt;
+  }
+
+  /** The agent sent more than the bridge keeps while nobody listened: its turn is stopped, and the next request told. */
+  private overflowedWhilePaused(prompt: Prompt): void {
+    const mb = PAUSED_BUFFER_CHARS / (1024 * 1024);
+    this.host.log.warn(`agent ${this.host.name}: conversation ${this.conversationId} was sent more than ${mb} MB while it waited for VS Code; its turn is stopped`);
+    this.lostWhilePaused = Promise.resolve(new Error(`Agent "${this.host.name}" sent more than ${mb} MB while it waited for your answer, more than the bridge keeps; its turn was stopped. Send again to go on.`));
+    if (this.prompt === prompt) this.cancel();
   }
 
   private endPrompt(prompt: Prompt): void {
@@ -486,6 +498,17 @@ function saysSomething(messages: readonly Message[]): boolean {
 function orphanedResultsText(results: ReadonlyMap<string, ToolResultPart>): string {
   const lines = [...results.values()].map((r) => `- ${r.toolCallId}: ${toolResultText(r)}`);
   return ['Results of tool calls from earlier in this conversation:', ...lines].join('\n');
+}
+
+/** How much a turn may buffer while no response is attached (it waits on VS Code), in characters of text. */
+const PAUSED_BUFFER_CHARS = 8 * 1024 * 1024;
+
+/** An event's share of that: its text, or a small constant. */
+function bufferedSize(event: AcpTurnEvent): number {
+  if (event.kind === 'update' && (event.update.sessionUpdate === 'agent_message_chunk' || event.update.sessionUpdate === 'agent_thought_chunk') && event.update.content.type === 'text') {
+    return event.update.content.text.length;
+  }
+  return 256;
 }
 
 /** Two message (or thought) chunks of text in a row, as one: how a paused turn's buffered stream stays small. */

@@ -5,8 +5,17 @@ import { Observable } from 'rxjs';
  * is paused on a permission request) events wait here, and the next response that continues the turn
  * receives them first. Only one response is attached at a time.
  */
+/** A bound on what waits while nobody listens: past `maxBytes` (by `sizeOf`), the buffer is dropped and `onOverflow` told once. */
+export interface QueueLimit<T> {
+  readonly maxBytes: number;
+  sizeOf(event: T): number;
+  onOverflow(): void;
+}
+
 export class EventQueue<T> {
   private readonly buffered: T[] = [];
+  private bufferedBytes = 0;
+  private overflowed = false;
   private attached: { next(value: T): void; error(error: unknown): void } | undefined;
   private failure: { error: unknown } | undefined;
 
@@ -14,12 +23,26 @@ export class EventQueue<T> {
    * `merge(last, next)` may join an event into the one buffered before it (undefined: keep both), so
    * that a stream arriving while nobody listens costs its content, not an object per event.
    */
-  constructor(private readonly merge: (last: T, next: T) => T | undefined = () => undefined) {}
+  constructor(
+    private readonly merge: (last: T, next: T) => T | undefined = () => undefined,
+    private readonly limit?: QueueLimit<T>,
+  ) {}
 
   push(event: T): void {
     if (this.attached !== undefined) {
       this.attached.next(event);
       return;
+    }
+    if (this.overflowed) return;
+    if (this.limit !== undefined) {
+      this.bufferedBytes += this.limit.sizeOf(event);
+      if (this.bufferedBytes > this.limit.maxBytes) {
+        this.overflowed = true;
+        this.buffered.length = 0;
+        this.bufferedBytes = 0;
+        this.limit.onOverflow();
+        return;
+      }
     }
     const last = this.buffered.length - 1;
     const merged = last >= 0 ? this.merge(this.buffered[last], event) : undefined;
@@ -35,7 +58,11 @@ export class EventQueue<T> {
   /** The buffered events, then live ones, until unsubscribed; errors once the turn has failed. */
   attach(): Observable<T> {
     return new Observable<T>((subscriber) => {
-      while (this.buffered.length > 0 && !subscriber.closed) subscriber.next(this.buffered.shift()!);
+      while (this.buffered.length > 0 && !subscriber.closed) {
+        const event = this.buffered.shift()!;
+        if (this.limit !== undefined) this.bufferedBytes -= this.limit.sizeOf(event);
+        subscriber.next(event);
+      }
       // A response that ended on a buffered event leaves the rest for the next one.
       if (subscriber.closed) return;
       if (this.failure !== undefined) {
