@@ -164,9 +164,10 @@ export class ConversationTracker {
   recordPart(requestId: RequestId, part: ResponsePart): void {
     const conversation = this.byRequest.get(requestId);
     if (conversation === undefined) return;
-    // Adjacent text is joined as it comes (comparison joins it anyway): a long stream stays one part.
+    // Adjacent text (and thinking) is joined as it comes (comparison joins text and ignores thinking): a long
+    // stream stays one part.
     const last = conversation.parts[conversation.parts.length - 1];
-    if (part.type === 'text' && last?.type === 'text') conversation.parts[conversation.parts.length - 1] = { type: 'text', value: last.value + part.value };
+    if ((part.type === 'text' || part.type === 'thinking') && last?.type === part.type) conversation.parts[conversation.parts.length - 1] = { type: part.type, value: last.value + part.value };
     else conversation.parts.push(part);
     if (conversation.provisionalEnd !== undefined) {
       this.unindex(this.byProvisionalEnd, conversation.provisionalEnd, conversation);

@@ -61,16 +61,17 @@ export class ChatRequestStream {
   }
 
   /**
-   * Text is coalesced while the request's previous part is still being written: an agent streaming
-   * faster than the pipe drains then costs a few large notifications instead of many small ones. The
-   * first part always goes at once, and anything else flushes the waiting text before it, so order and
-   * content stay exact.
+   * Text (and thinking) is coalesced while the request's previous part is still being written: an agent
+   * streaming faster than the pipe drains then costs a few large notifications instead of many small
+   * ones. The first part always goes at once, and anything else flushes the waiting text before it, so
+   * order and content stay exact.
    */
   private sendPart(requestId: RequestId, part: ResponsePart): void {
     const outgoing = this.outgoing.get(requestId) ?? { writing: 0, text: undefined };
     this.outgoing.set(requestId, outgoing);
-    if (part.type === 'text' && outgoing.writing > 0) {
-      outgoing.text = (outgoing.text ?? '') + part.value;
+    if ((part.type === 'text' || part.type === 'thinking') && outgoing.writing > 0) {
+      if (outgoing.text !== undefined && outgoing.text.type !== part.type) this.flushText(requestId);
+      outgoing.text = { type: part.type, value: (outgoing.text?.value ?? '') + part.value };
       return;
     }
     this.flushText(requestId);
@@ -80,9 +81,9 @@ export class ChatRequestStream {
   private flushText(requestId: RequestId): void {
     const outgoing = this.outgoing.get(requestId);
     if (outgoing?.text === undefined) return;
-    const value = outgoing.text;
+    const waiting = outgoing.text;
     outgoing.text = undefined;
-    this.write(requestId, outgoing, { type: 'text', value });
+    this.write(requestId, outgoing, waiting);
   }
 
   private write(requestId: RequestId, outgoing: Outgoing, part: ResponsePart): void {
@@ -100,10 +101,10 @@ export class ChatRequestStream {
   }
 }
 
-/** A request's parts on their way out: how many writes are in flight, and text waiting for them. */
+/** A request's parts on their way out: how many writes are in flight, and text or thinking waiting for them. */
 interface Outgoing {
   writing: number;
-  text: string | undefined;
+  text: { type: 'text' | 'thinking'; value: string } | undefined;
 }
 
 function cancellationOf(token: CancellationToken): Observable<void> {
