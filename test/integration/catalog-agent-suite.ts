@@ -14,10 +14,10 @@ import path from 'node:path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
-import type { AgentInfoParams, Message, ResponsePart, SessionConfig, ToolCallPart, ToolDefinition } from '../../src/protocol/messages.js';
+import type { AgentInfoParams, Message, ResponsePart, SessionConfig, ToolDefinition } from '../../src/protocol/messages.js';
 import { INSTALL_TIMEOUT_MS } from '../fixtures/agent-install.js';
 import { allToolResults, assistantTexts, lastToolResults, textReply, userTexts, type ChatView, type RecordedRequest, type Reply, type Script } from '../fixtures/model-api-mock.js';
-import { AGENT_ACTION as CONFIRMATION_TOOL, AgentBridge, approvals, rejection, sleep } from './agent-bridge.js';
+import { AGENT_ACTION as CONFIRMATION_TOOL, AgentBridge, approvals, rejection, sleep, toolCallsOf } from './agent-bridge.js';
 import type { AgentSetup, AgentUnderTest } from './catalog-agents.js';
 
 const TEST_TIMEOUT_MS = 120_000;
@@ -28,10 +28,6 @@ const AGENT_ACTION = 'symposium-agent-action';
 const SESSION_IDLE_MS = 6_000;
 
 const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', value: text }] });
-
-function toolCallsOf(parts: readonly ResponsePart[]): ToolCallPart[] {
-  return parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
-}
 
 /** The assistant message VS Code builds from a response: the streamed text joined, then the tool calls. */
 function assistantOf(parts: readonly ResponsePart[]): Message {

@@ -18,8 +18,8 @@ import path from 'node:path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { LmClient, textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
-import type { AgentDefinition, AgentInfoParams, Message, ResponsePart, ToolCallPart } from '../../src/protocol/messages.js';
-import { AGENT_ACTION as AGENT_ACTION_DEFINITION, approvals } from './agent-bridge.js';
+import type { AgentDefinition, AgentInfoParams, Message, ResponsePart } from '../../src/protocol/messages.js';
+import { AGENT_ACTION as AGENT_ACTION_DEFINITION, approvals, toolCallsOf } from './agent-bridge.js';
 import {
   AnthropicMock,
   blocksOf,
@@ -51,10 +51,6 @@ const AGENT_ACTION = AGENT_ACTION_DEFINITION.name;
 // Messages as VS Code sends them.
 
 const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', value: text }] });
-
-function toolCallsOf(parts: readonly ResponsePart[]): ToolCallPart[] {
-  return parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
-}
 
 /** The assistant message VS Code builds from a response: the streamed text joined, then the tool calls. */
 function assistantOf(parts: readonly ResponsePart[]): Message {

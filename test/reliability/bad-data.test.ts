@@ -5,13 +5,12 @@
  */
 import { textOfParts } from '../../src/client/lm-client.js';
 import { AGENT_ACTION_TOOL } from '../../src/protocol/methods.js';
-import type { AgentDefinition, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
-import { AGENT_ACTION, AgentBridge, SCRIPTED_AGENT, approvals, rejection, replied, user } from '../integration/agent-bridge.js';
+import type { AgentDefinition, ToolDefinition } from '../../src/protocol/messages.js';
+import { AGENT_ACTION, AgentBridge, SCRIPTED_AGENT, approvals, rejection, replied, toolCallsOf, user } from '../integration/agent-bridge.js';
 
 const agent = (...flags: string[]): AgentDefinition => ({ mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, ...flags], env: [] } });
 const TOOLS: ToolDefinition[] = [{ name: 'lookup', description: 'Looks a tag up', inputSchema: { type: 'object', properties: {} } }];
 const deep = (levels: number): string => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;
-const toolCalls = (parts: readonly ResponsePart[]) => parts.filter((p): p is Extract<ResponsePart, { type: 'tool_call' }> => p.type === 'tool_call');
 
 let bridge: AgentBridge;
 beforeEach(() => (bridge = new AgentBridge()));
@@ -22,7 +21,7 @@ describe('input nested deeper than the bridge reads back', () => {
     const scripted = agent();
     const history = [user('permission-deep 70')];
     const asked = await bridge.chat(history, scripted, [AGENT_ACTION]);
-    const [call] = toolCalls(asked);
+    const [call] = toolCallsOf(asked);
     expect(call?.toolName).toBe(AGENT_ACTION_TOOL);
     const next = await bridge.chat([...history, replied(asked), approvals(call!)], scripted, [AGENT_ACTION]);
     expect(textOfParts(next)).toContain('permission deep: allow_once');
@@ -31,14 +30,14 @@ describe('input nested deeper than the bridge reads back', () => {
   test('an agent calling a VS Code tool with arguments nested 70 levels gets an error; VS Code never sees the call', async () => {
     const scripted = agent('--mcp-http');
     const parts = await bridge.chat([user(`mcp-call lookup ${deep(70)}`)], scripted, TOOLS);
-    expect(toolCalls(parts)).toEqual([]);
+    expect(toolCallsOf(parts)).toEqual([]);
     expect(textOfParts(parts)).toMatch(/^error lookup: The arguments of lookup are nested deeper than 64 levels/);
   });
 
   test('Eliza asked to use a tool with input nested 70 levels says it cannot', async () => {
     const eliza: AgentDefinition = { eliza: { deterministic: true } };
     const parts = await bridge.chat([user(`use tool lookup with ${deep(70)}`)], eliza, TOOLS);
-    expect(toolCalls(parts)).toEqual([]);
+    expect(toolCallsOf(parts)).toEqual([]);
     expect(textOfParts(parts)).toMatch(/nested deeper than 64 levels/);
   });
 });

@@ -10,7 +10,7 @@ import { networkInterfaces } from 'node:os';
 import { textOfParts } from '../../src/client/lm-client.js';
 import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
 import { AGENT_ACTION_TOOL } from '../../src/protocol/methods.js';
-import { AGENT_ACTION, AgentBridge, SCRIPTED_AGENT, approvals, connects, replied, skipped, user } from '../integration/agent-bridge.js';
+import { AGENT_ACTION, AgentBridge, SCRIPTED_AGENT, approvals, connects, replied, skipped, toolCallsOf, user } from '../integration/agent-bridge.js';
 import { startClient, stopAll } from '../integration/harness.js';
 
 type ToolCall = Extract<ResponsePart, { type: 'tool_call' }>;
@@ -24,7 +24,6 @@ const scripted = (flags: string[] = [], env: { name: string; value: string }[] =
 const HTTP_AGENT = scripted(['--mcp-http']);
 const STDIO_AGENT = scripted();
 
-const toolCalls = (parts: readonly ResponsePart[]): ToolCall[] => parts.filter((p): p is ToolCall => p.type === 'tool_call');
 const results = (toolCallId: string, value: string): Message => ({ role: 'user', content: [{ type: 'tool_result', toolCallId, result: [{ type: 'text', value }] }] });
 
 /** The machine's addresses other than loopback, IPv4 and IPv6. */
@@ -102,14 +101,14 @@ describe('secrets never reach the log', () => {
     // A tool call round trip, a permission request, a cancelled-free second turn: the log fills up.
     const second = [...first, replied(listed), user('mcp-call search_workspace {"query":"needle"}')];
     const asked = await b.chat(second, agent, tools);
-    const [call] = toolCalls(asked);
+    const [call] = toolCallsOf(asked);
     expect(call).toMatchObject({ toolName: 'search_workspace', parameters: { query: 'needle' } });
     const third = [...second, replied(asked), results(call.toolCallId, '3 matches')];
     const answered = await b.chat(third, agent, tools);
     expect(textOfParts(answered)).toBe('result search_workspace: 3 matches');
     const fourth = [...third, replied(answered), user('permission touch x')];
     const permission = await b.chat(fourth, agent, tools);
-    expect(toolCalls(permission).map((c) => c.toolName)).toEqual([AGENT_ACTION_TOOL]);
+    expect(toolCallsOf(permission).map((c) => c.toolName)).toEqual([AGENT_ACTION_TOOL]);
     await b.chat([...fourth, replied(permission), user('say done')], agent, tools);
 
     // The log covers the whole exchange (the agent's stderr included), and holds neither secret in any
@@ -128,7 +127,7 @@ describe('nothing approves a permission request on the user\'s behalf, except br
   async function confirmationFor(b: AgentBridge, line: string, tools: ToolDefinition[]): Promise<{ messages: Message[]; parts: ResponsePart[]; call: ToolCall }> {
     const messages = [user(line)];
     const parts = await b.chat(messages, HTTP_AGENT, tools);
-    const calls = toolCalls(parts);
+    const calls = toolCallsOf(parts);
     expect({ line, tools: calls.map((c) => c.toolName) }).toEqual({ line, tools: [AGENT_ACTION_TOOL] });
     expect(parts[parts.length - 1]).toBe(calls[0]);
     // The agent reports its outcome only once answered: nothing answered it yet.
@@ -172,7 +171,7 @@ describe('nothing approves a permission request on the user\'s behalf, except br
   test('a consumer that offers no confirmation tool: nothing is asked and nothing allowed', async () => {
     const b = bridge();
     const parts = await b.chat([user('permission rm -rf build')], HTTP_AGENT, [SEARCH]);
-    expect(toolCalls(parts)).toEqual([]);
+    expect(toolCallsOf(parts)).toEqual([]);
     expect(textOfParts(parts)).toContain('permission rm -rf build: reject_once');
   });
 
@@ -182,13 +181,13 @@ describe('nothing approves a permission request on the user\'s behalf, except br
     const b = bridge();
     const parts = await b.chat([user('permission mcp__vscode-tools__search_workspace')], HTTP_AGENT, [SEARCH, AGENT_ACTION]);
     expect(textOfParts(parts)).not.toContain('permission mcp__vscode-tools__search_workspace: allow_once');
-    expect(toolCalls(parts).map((c) => c.toolName)).toEqual([AGENT_ACTION_TOOL]);
+    expect(toolCallsOf(parts).map((c) => c.toolName)).toEqual([AGENT_ACTION_TOOL]);
   });
 
   test('the one exception: a call of an offered bridged tool is approved without asking (VS Code confirms it)', async () => {
     const b = bridge();
     const parts = await b.chat([user('permission-mcp search_workspace')], HTTP_AGENT, [SEARCH]);
-    expect(toolCalls(parts)).toEqual([]);
+    expect(toolCallsOf(parts)).toEqual([]);
     expect(textOfParts(parts)).toContain('permission-mcp search_workspace: allow_once');
   });
 });
