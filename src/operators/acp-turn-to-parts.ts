@@ -1,4 +1,4 @@
-import { asyncScheduler, connect, debounce, filter, mergeMap, takeUntil, takeWhile, timer, type OperatorFunction, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, connect, debounce, filter, mergeMap, of, takeUntil, takeWhile, timer, type Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
 import type { AcpTurnEvent } from '../agents/acp/turn-events.js';
 import type { TurnRendering } from '../agents/acp/update-parts.js';
 import type { ResponsePart } from '../protocol/messages.js';
@@ -9,11 +9,15 @@ import type { ResponsePart } from '../protocol/messages.js';
  * calls and calls of bridged tools become calls of those tools; once no further one has come for a
  * moment (agents make several at once) the response completes so that VS Code can run and confirm
  * them; the agent's turn stays paused meanwhile. The moment is the settle time of the last one's kind:
- * permission requests trickle in, while parallel tool calls arrive as concurrent HTTP requests.
+ * permission requests trickle in, while parallel tool calls arrive as concurrent HTTP requests. Agents
+ * that announce their calls say when none is still on its way: then the response completes at once.
  *
  * ```
  * events:  -u--u--p-t------u--      u: update, p: permission request, t: bridged tool call, s: stopped
  * result:  -a--a--P-T-|              a: its parts, P, T: tool call parts; | once settle.toolMs passed after t
+ *
+ * events:  -u-t-tA------u--         A: every announced call has arrived (counts right after a call only)
+ * result:  -a-T-T|
  *
  * events:  -u--u--s
  * result:  -a--a--|
@@ -34,8 +38,9 @@ export function acpTurnToParts(rendering: TurnRendering, settle: Settle, schedul
       takeWhile((event) => event.kind !== 'stopped'),
       takeUntil(
         events.pipe(
-          filter((event) => event.kind === 'permission' || event.kind === 'tool'),
-          debounce((event) => timer(event.kind === 'tool' ? settle.toolMs : settle.permissionMs, scheduler)),
+          filter((event) => event.kind === 'permission' || event.kind === 'tool' || event.kind === 'announced-calls-arrived'),
+          filter(arrivalsAfterCalls()),
+          debounce((event) => settled(event, settle, scheduler)),
         ),
       ),
       mergeMap((event): ResponsePart[] => {
@@ -54,4 +59,29 @@ export function acpTurnToParts(rendering: TurnRendering, settle: Settle, schedul
       }),
     ),
   );
+}
+
+/** When the response may complete after this event, if nothing else comes first. */
+function settled(event: AcpTurnEvent, settle: Settle, scheduler: SchedulerLike): Observable<unknown> {
+  switch (event.kind) {
+    case 'announced-calls-arrived':
+      return of(event);
+    case 'tool':
+      return timer(settle.toolMs, scheduler);
+    default:
+      return timer(settle.permissionMs, scheduler);
+  }
+}
+
+/**
+ * Lets an arrival notice through only right after a bridged call of this response: one left from an
+ * earlier response (its calls already shown) must not end this one before its own events.
+ */
+function arrivalsAfterCalls(): (event: AcpTurnEvent) => boolean {
+  let afterCall = false;
+  return (event) => {
+    const counts = event.kind !== 'announced-calls-arrived' || afterCall;
+    afterCall = event.kind === 'tool';
+    return counts;
+  };
 }

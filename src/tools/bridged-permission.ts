@@ -25,26 +25,38 @@ export interface PermissionEvidence {
  * Anything not clearly one of them goes to the user.
  */
 export function isBridgedToolPermission(evidence: PermissionEvidence, server: string, offered: readonly string[]): boolean {
-  const isOffered = (tool: unknown): boolean => typeof tool === 'string' && offered.includes(tool);
   const { toolCall, announced } = evidence;
-  const calls = announced === undefined ? [toolCall] : [toolCall, announced];
+  if (namesBridgedTool(toolCall, server, offered) || (announced !== undefined && namesBridgedTool(announced, server, offered))) return true;
+  return evidence.requestMeta?.is_mcp_tool_approval === true && announced !== undefined && isCodexBridgedCall(announced, server, offered);
+}
+
+/**
+ * Whether a `tool_call` update announces a call of a bridged VS Code tool: by the same fields as above,
+ * Codex's being the announcement's own marks. Agents announce a call before (or as) they make it, so
+ * the bridge knows how many of the calls it is about to receive are on their way.
+ */
+export function announcesBridgedCall(announcement: ToolCallUpdate, server: string, offered: readonly string[]): boolean {
+  return namesBridgedTool(announcement, server, offered) || isCodexBridgedCall(announcement, server, offered);
+}
+
+/** Claude Code's and Qwen Code's tool name in `_meta`, or Gemini CLI's tool call id, names an offered tool of the server. */
+function namesBridgedTool(call: ToolCallUpdate, server: string, offered: readonly string[]): boolean {
   const mcpName = `mcp__${server}__`;
-  for (const call of calls) {
-    const meta = record(call._meta);
-    for (const name of [record(meta?.claudeCode)?.toolName, meta?.toolName]) {
-      if (typeof name === 'string' && name.startsWith(mcpName) && isOffered(name.slice(mcpName.length))) return true;
-    }
+  const meta = record(call._meta);
+  for (const name of [record(meta?.claudeCode)?.toolName, meta?.toolName]) {
+    if (typeof name === 'string' && name.startsWith(mcpName) && offered.includes(name.slice(mcpName.length))) return true;
   }
   const geminiPrefix = `mcp_${server}_`;
-  if (toolCall.toolCallId.startsWith(geminiPrefix)) {
-    const rest = toolCall.toolCallId.slice(geminiPrefix.length);
-    if (offered.some((tool) => rest.startsWith(`${tool}_`))) return true;
-  }
-  if (evidence.requestMeta?.is_mcp_tool_approval === true && announced !== undefined && record(announced._meta)?.is_mcp_tool_call === true) {
-    const input = record(announced.rawInput);
-    if (input?.server === server && isOffered(input.tool)) return true;
-  }
-  return false;
+  if (!call.toolCallId.startsWith(geminiPrefix)) return false;
+  const rest = call.toolCallId.slice(geminiPrefix.length);
+  return offered.some((tool) => rest.startsWith(`${tool}_`));
+}
+
+/** Codex's announcement of an MCP tool call (`_meta.is_mcp_tool_call`, `rawInput: {server, tool, arguments}`) of an offered tool of the server. */
+function isCodexBridgedCall(announced: ToolCallUpdate, server: string, offered: readonly string[]): boolean {
+  if (record(announced._meta)?.is_mcp_tool_call !== true) return false;
+  const input = record(announced.rawInput);
+  return input?.server === server && typeof input.tool === 'string' && offered.includes(input.tool);
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {

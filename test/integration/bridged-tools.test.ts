@@ -12,7 +12,7 @@ import { textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
 
-import { AGENT_ACTION, AgentBridge as Bridge, SCRIPTED_AGENT as AGENT, approvals, connects, rejection, replied, skipped, sleep, user } from './agent-bridge.js';
+import { AGENT_ACTION, AgentBridge as Bridge, SCRIPTED_AGENT as AGENT, approvals, connects, rejection, replied, skipped, sleep, toolCallsOf, user } from './agent-bridge.js';
 
 type ToolCall = Extract<ResponsePart, { type: 'tool_call' }>;
 type ResultItem = Extract<Message['content'][number], { type: 'tool_result' }>['result'][number];
@@ -23,7 +23,6 @@ const results = (...answers: [toolCallId: string, result: ResultItem[]][]): Mess
   content: answers.map(([toolCallId, result]) => ({ type: 'tool_result' as const, toolCallId, result })),
 });
 const text = (value: string): ResultItem => ({ type: 'text', value });
-const toolCallsOf = (parts: readonly ResponsePart[]): ToolCall[] => parts.filter((p): p is ToolCall => p.type === 'tool_call');
 const textParts = (parts: readonly ResponsePart[]): string[] => parts.flatMap((p) => (p.type === 'text' ? [p.value] : []));
 
 function tool(name: string, description = `the ${name} tool`, properties: Record<string, unknown> = {}): ToolDefinition {
@@ -126,6 +125,20 @@ describe('bridged tools over HTTP', () => {
     expect(textOfParts(rest)).toBe(
       ['result read_file: export const a = 1;', 'result grep: 2 hits for fo;o', 'result run_tests: all 12 passed'].join('\n'),
     );
+  });
+
+  test('calls the agent announced are shown as soon as all of them arrived, without waiting out the settle window', async () => {
+    await bridge.close();
+    // A window longer than the test may take: the response ends in time only because the agent announced its calls.
+    bridge = new Bridge(['--tool-settle-ms', '600000']);
+    const announcing: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [AGENT, '--mcp-http', '--announce-calls'], env: [] } };
+    const tools = [tool('read_file'), tool('grep'), tool('run_tests')];
+    const first = [user('mcp-calls read_file {"path":"a.ts"} ; grep {"pattern":"x"} ; run_tests {}')];
+    const asked = await bridge.chat(first, announcing, tools);
+    expect(toolCallsOf(asked).map((c) => c.toolName).sort()).toEqual(['grep', 'read_file', 'run_tests']);
+    const answers = toolCallsOf(asked).map((c): [string, ResultItem[]] => [c.toolCallId, [text(`${c.toolName} done`)]]);
+    const rest = await bridge.chat([...first, replied(asked), results(...answers)], announcing, tools);
+    expect(textOfParts(rest)).toBe('result read_file: read_file done\nresult grep: grep done\nresult run_tests: run_tests done');
   });
 
   test('a tool list that changes between requests is announced; an unchanged one is not', async () => {

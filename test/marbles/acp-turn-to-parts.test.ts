@@ -100,6 +100,33 @@ describe('acpTurnToParts', () => {
     });
   });
 
+  test('once every announced call has arrived the response completes at once, not after the settle time', () => {
+    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const call = (id: string): AcpTurnEvent => ({ kind: 'tool', call: { toolCallId: id, name: 'search', arguments: {} } });
+      const arrived: AcpTurnEvent = { kind: 'announced-calls-arrived' };
+      const events = cold('a-t-uA--------b', { a: chunk('Searching.'), t: call('v1'), u: call('v2'), A: arrived, b: chunk('late') });
+      const part = (id: string): ResponsePart => ({ type: 'tool_call', toolCallId: id, toolName: 'search', parameters: {} });
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 10, toolMs: 10 }))).toBe('a-t-u|', { a: text('Searching.'), t: part('v1'), u: part('v2') });
+      expectSubscriptions(events.subscriptions).toBe('^----!');
+    });
+  });
+
+  test('an arrival notice counts only right after a call of this response', () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const call: AcpTurnEvent = { kind: 'tool', call: { toolCallId: 'v1', name: 'search', arguments: {} } };
+      const arrived: AcpTurnEvent = { kind: 'announced-calls-arrived' };
+      const part: ResponsePart = { type: 'tool_call', toolCallId: 'v1', toolName: 'search', parameters: {} };
+      const settle = { permissionMs: 10, toolMs: 3 };
+      // A notice left from an earlier response, ahead of this one's call: the call settles as calls do.
+      expectObservable(cold('At-------', { A: arrived, t: call }).pipe(acpTurnToParts(new TurnRendering(), settle))).toBe('-t--|', { t: part });
+      // After a permission request, whose window it does not cut short.
+      expectObservable(cold('pA--------------', { A: arrived, p: permission('p1', 'rm x') }).pipe(acpTurnToParts(new TurnRendering(), settle))).toBe('p---------|', {
+        p: action('p1', 'rm x'),
+      });
+      expectObservable(cold('tA------', { A: arrived, t: call }).pipe(acpTurnToParts(new TurnRendering(), settle))).toBe('t|', { t: part });
+    });
+  });
+
   test('a tool shows one line when it starts and one when it ends, with a brief result', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const events = cold('a-b-c-d-s', {

@@ -2,10 +2,11 @@
  * `isBridgedToolPermission`: which of an agent's permission requests are for a bridged VS Code tool
  * offered now (approved by the bridge, since VS Code confirms its own tools) and which go to the user,
  * for each way a real agent marks them (Claude Code, Gemini CLI, Codex, Qwen Code, as observed at the
- * catalogue's versions), and the imitations that must not pass.
+ * catalogue's versions), and the imitations that must not pass. `announcesBridgedCall`: which
+ * `tool_call` announcements are of such a call, by the same marks.
  */
 import type { ToolCallUpdate } from '@agentclientprotocol/sdk';
-import { isBridgedToolPermission, type PermissionEvidence } from '../../src/tools/bridged-permission.js';
+import { announcesBridgedCall, isBridgedToolPermission, type PermissionEvidence } from '../../src/tools/bridged-permission.js';
 
 const SERVER = 'vscode-tools-a1b2c3';
 const OFFERED = ['search_workspace', 'read_file'];
@@ -84,5 +85,27 @@ describe('isBridgedToolPermission', () => {
     // A prefix of an offered name is not that tool.
     expect(bridged(claude(`mcp__${SERVER}__search`))).toBe(false);
     expect(bridged(claude(`mcp__${SERVER}__`))).toBe(false);
+  });
+});
+
+describe('announcesBridgedCall', () => {
+  const announces = (call: ToolCallUpdate, offered = OFFERED): boolean => announcesBridgedCall(call, SERVER, offered);
+
+  test("each agent's announcement of an offered bridged tool counts", () => {
+    expect(announces(claude(`mcp__${SERVER}__search_workspace`).toolCall)).toBe(true);
+    expect(announces(qwen(`mcp__${SERVER}__read_file`).toolCall)).toBe(true);
+    expect(announces(gemini(`mcp_${SERVER}_search_workspace__mcp_${SERVER}_search_workspace_1795477209507_0`).toolCall)).toBe(true);
+    // Codex marks the announcement itself; no permission request is involved.
+    expect(announces(codexAnnounced(SERVER, 'search_workspace'))).toBe(true);
+  });
+
+  test("the agent's own tools, other servers, tools not offered and titles do not", () => {
+    expect(announces(claude('Bash').toolCall)).toBe(false);
+    expect(announces(claude(`mcp__${SERVER}__delete_everything`).toolCall)).toBe(false);
+    expect(announces(claude('mcp__other-server__search_workspace').toolCall)).toBe(false);
+    expect(announces(codexAnnounced('other-server', 'search_workspace'))).toBe(false);
+    expect(announces(codexAnnounced(SERVER, 'search_workspace', {}))).toBe(false);
+    expect(announces({ toolCallId: 't', title: `mcp__${SERVER}__search_workspace` })).toBe(false);
+    expect(announces(claude(`mcp__${SERVER}__search_workspace`).toolCall, [])).toBe(false);
   });
 });

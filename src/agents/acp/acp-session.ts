@@ -4,13 +4,14 @@ import type { Logger } from '../../log.js';
 import { acpTurnToParts } from '../../operators/acp-turn-to-parts.js';
 import type { Message, ResponsePart, SessionConfig, ToolDefinition, ToolResultPart } from '../../protocol/messages.js';
 import { AGENT_ACTION_TOOL, isApprovalOf, newActionId } from '../../protocol/agent-action.js';
-import { isBridgedToolPermission } from '../../tools/bridged-permission.js';
+import { announcesBridgedCall, isBridgedToolPermission } from '../../tools/bridged-permission.js';
 import { BRIDGED_TOOLS_SERVER_NAME, BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
 import { declinedResult, toCallToolResult, toolResultText } from '../../tools/tool-results.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import type { AgentSession, TurnInput } from '../agent-stream.js';
 import { AnnouncedToolCalls } from './announced-tool-calls.js';
+import { BridgedCallArrivals } from './bridged-call-arrivals.js';
 import { SET_MODEL_CONFIG_ID } from './agent-info.js';
 import { EventQueue } from './event-queue.js';
 import { checkPrompt, checkSetConfigOption, MalformedAnswerError } from './agent-answers.js';
@@ -73,6 +74,8 @@ interface PendingEntry {
 interface Prompt {
   readonly events: EventQueue<AcpTurnEvent>;
   readonly pending: Map<string, PendingEntry>;
+  /** Its bridged tool calls the agent announced, and how many arrived. */
+  readonly arrivals: BridgedCallArrivals;
   readonly opened: OpenedSession;
   /** running: a response is streaming it; paused: waiting on VS Code for permissions; cancelling: told to stop. */
   state: 'running' | 'paused' | 'cancelling';
@@ -182,6 +185,9 @@ export class AcpSession implements AgentSession {
       return;
     }
     prompt.events.push({ kind: 'update', update });
+    if (update.sessionUpdate === 'tool_call' && announcesBridgedCall(update, BRIDGED_TOOLS_SERVER_NAME, this.offered) && prompt.arrivals.announce(update.toolCallId)) {
+      prompt.events.push({ kind: 'announced-calls-arrived' });
+    }
   }
 
   /** A `session/request_permission` for this session: answered when VS Code has decided. */
@@ -211,12 +217,14 @@ export class AcpSession implements AgentSession {
     const prompt = this.prompt;
     if (prompt === undefined || prompt.state === 'cancelling') return declinedResult(call.name);
     const id = `vscode-tool-${randomUUID()}`;
-    return this.waitForVsCode(prompt, id, call.signal, {
+    const answered = this.waitForVsCode(prompt, id, call.signal, {
       event: { kind: 'tool', call: { toolCallId: id, name: call.name, arguments: call.arguments } },
       goesAhead: (result) => result !== undefined,
       answered: (result) => (result !== undefined ? toCallToolResult(result) : declinedResult(call.name)),
       cancelled: () => declinedResult(call.name),
     });
+    if (prompt.arrivals.arrive()) prompt.events.push({ kind: 'announced-calls-arrived' });
+    return answered;
   }
 
   /**
@@ -363,6 +371,7 @@ export class AcpSession implements AgentSession {
     const prompt: Prompt = {
       events,
       pending: new Map(),
+      arrivals: new BridgedCallArrivals(),
       opened,
       state: 'running',
       ended: request.then(

@@ -22,4 +22,6 @@ export type AcpTurnEvent =
   /** A permission request refused because the consumer offers no way to ask the person. */
   | { readonly kind: 'refused'; readonly permission: PendingPermission }
   | { readonly kind: 'tool'; readonly call: PendingToolCall }
+  /** Every bridged tool call the agent announced has reached the bridge: no other one is on its way. */
+  | { readonly kind: 'announced-calls-arrived' }
   | { readonly kind: 'stopped'; readonly stopReason: StopReason };
