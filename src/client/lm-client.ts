@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import {
   CancellationTokenSource,
   createMessageConnection,
-  StreamMessageWriter,
   type CancellationToken,
   type Message as RpcMessage,
   type MessageConnection,
@@ -12,6 +11,7 @@ import {
   type RequestMessage,
 } from 'vscode-jsonrpc/node.js';
 import { messageReader } from '../transport/message-reader.js';
+import { FrameWriter } from '../transport/frame-writer.js';
 import { decodeOrThrow } from '../protocol/decode.js';
 import {
   AgentInfoParams,
@@ -50,7 +50,7 @@ export class LmClient {
   private lastRequestId: RequestId | undefined;
   readonly connection: MessageConnection;
 
-  constructor(reader: MessageReader, writer: StreamMessageWriter) {
+  constructor(reader: MessageReader, writer: MessageWriter) {
     this.connection = createMessageConnection(reader, this.recordingIds(writer));
     this.connection.onNotification(Methods.responsePart, (raw: unknown) => {
       const { requestId, part } = decodeOrThrow(ResponsePartParams, raw);
@@ -74,7 +74,7 @@ export class LmClient {
     const { cliPath = CLI_PATH, args = [], cwd, env, stderr = 'inherit' } = options;
     // Not detached: on Windows the bridge then stays in its parent's job object and ends with it; no console window.
     const child = spawn(process.execPath, [cliPath, 'vscodelm', ...args], { stdio: ['pipe', 'pipe', stderr], cwd, env, windowsHide: true });
-    const client = new LmClient(messageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const client = new LmClient(messageReader(child.stdout!), new FrameWriter(child.stdin!));
     // vscode-jsonrpc leaves pending requests waiting when the peer dies; disposing rejects them.
     child.once('exit', () => client.dispose());
     return { client, child };

@@ -1,4 +1,4 @@
-import { createMessageConnection, ResponseError, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node.js';
+import { createMessageConnection, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node.js';
 import type { Readable, Writable } from 'node:stream';
 import type { AcpAgentOptions } from '../agents/acp/acp-agent.js';
 import { AgentRegistry, type AgentRegistryOptions } from '../agents/registry.js';
@@ -16,6 +16,7 @@ import {
 } from '../protocol/messages.js';
 import { Methods } from '../protocol/methods.js';
 import { BAD_FRAME_METHOD, FrameReader, TOO_LARGE_METHOD, type BadFrameParams, type TooLargeParams } from '../transport/frame-reader.js';
+import { FrameWriter } from '../transport/frame-writer.js';
 import { ChatRequestStream } from '../streams/chat-requests.js';
 import { invalidParams } from '../streams/invalid-params.js';
 import { countTokens } from '../tokens/count.js';
@@ -51,7 +52,7 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
   const { log } = options;
   const ids = new RequestIdTracker();
   const pressure = new OutputPressure(options.output, OUTPUT_HIGH_WATER_BYTES);
-  const connection = createMessageConnection(new FrameReader(options.input, options.maxMessageBytes), new StreamMessageWriter(pressure.writable), connectionLogger(log), {
+  const connection = createMessageConnection(new FrameReader(options.input, options.maxMessageBytes), new FrameWriter(pressure.writable), connectionLogger(log), {
     messageStrategy: ids.strategy,
   });
   const store = new ConversationStore(options.stateDir, log);
