@@ -2,8 +2,8 @@
  * Row 6: countTokens (o200k_base with an LRU cache, src/tokens/count.ts) on typical Copilot inputs, counts
  * per second, against the uncached encoder (gpt-tokenizer alone) in the same run. Copilot counts every part
  * of every prompt, and most parts come back request after request (tool schema fields, earlier messages):
- * "repeated" is that pattern, "distinct" the worst case where every count misses (and the cache inserts and
- * drops generations). Also the first count a fresh bridge answers, which loads the vocabulary.
+ * "repeated" is that pattern, "distinct" the worst case where every count misses (strings are cached from
+ * their second count on, so these pass through a Bloom filter and are not kept). Also the first count a fresh bridge answers, which loads the vocabulary.
  */
 import { existsSync } from 'node:fs';
 import type { ToolDefinition } from '../../src/protocol/messages.js';
@@ -96,14 +96,15 @@ export async function tokenCounting(): Promise<Row[]> {
   const schemas = again(SCHEMAS);
   const chars = (xs: string[]): number => Math.round(xs.join('').length / xs.length);
   const rows: Row[] = [];
-  const shortRow = (metric: string, input: (i: number) => string): Row => {
+  // A miss may cost at most 1.1× the encoder (a rate of 1/1.1 of it); a hit must be 10× faster.
+  const shortRow = (metric: string, input: (i: number) => string, bar: { text: string; ratio: number }): Row => {
     const cached = rate(input, countTokens);
     const uncached = rate(input, encoderCount);
-    return { row: '6', metric, median: cached, baseline: uncached, unit: '/s', bar: '≥ 200,000/s', met: cached >= 200_000, counts };
+    return { row: '6', metric, median: cached, baseline: uncached, unit: '/s', bar: bar.text, met: cached / uncached >= bar.ratio, counts };
   };
-  // Distinct first: it fills the cache, so the hits below are measured with it full, as in a long session.
-  rows.push(shortRow(`token counts/s, short strings all distinct (~${chars(SHORT) + 8} chars, every count a miss); baseline uncached`, distinct));
-  rows.push(shortRow(`token counts/s, short strings repeated (${SHORT.length}, ~${chars(SHORT)} chars, a new string each call), cache full; baseline uncached`, repeated));
+  // Distinct first: it fills the admission filter, so the hits below are measured after it, as in a long session.
+  rows.push(shortRow(`token counts/s, short strings all distinct (~${chars(SHORT) + 8} chars, every count a miss); baseline uncached`, distinct, { text: 'a miss ≤ 1.1× the encoder (≥ 0.91×)', ratio: 1 / 1.1 }));
+  rows.push(shortRow(`token counts/s, short strings repeated (${SHORT.length}, ~${chars(SHORT)} chars, a new string each call), cache full; baseline uncached`, repeated, { text: '≥ 10× the encoder', ratio: 10 }));
   const schemaRate = rate(schemas, countTokens);
   rows.push({
     row: '6',

@@ -77,8 +77,44 @@ function cachedCount(text: string): number {
     return older;
   }
   const count = encoderCount(text);
-  if (text.length <= MAX_CACHED_LENGTH) remember(text, count);
+  if (text.length <= MAX_CACHED_LENGTH && seenBefore(text)) remember(text, count);
   return count;
+}
+
+/**
+ * Admission: a string is cached the second time it is counted. What a consumer counts is mostly either
+ * counted again with every request (tool schemas, earlier turns: hits from the third request on) or once
+ * (a reply as it streams, a new question). Keeping the once-counted made every miss cost a third more
+ * than the encoder: the Maps grow and turn over, and the garbage collector copies each kept string. What
+ * was seen is kept as two bits of a Bloom filter, from the length and at most 512 characters of the
+ * string, cleared once it holds SEEN_LIMIT strings; a false positive merely caches a string early.
+ */
+const SEEN_BITS = 1 << 20;
+const SEEN_MASK = SEEN_BITS - 1;
+/** One string in eight bits: about 5 % false positives when full, with two bits a string. */
+const SEEN_LIMIT = SEEN_BITS / 8;
+const SAMPLED = 256;
+let seen = new Uint32Array(SEEN_BITS / 32);
+let seenStrings = 0;
+
+/** Whether the string was (probably) seen since the filter was last cleared; records it if not. */
+function seenBefore(text: string): boolean {
+  let hash = Math.imul(0x811c9dc5 ^ text.length, 0x01000193);
+  const head = Math.min(text.length, SAMPLED);
+  for (let i = 0; i < head; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  for (let i = Math.max(head, text.length - SAMPLED); i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  const a = hash & SEEN_MASK;
+  const b = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d) >>> 12 & SEEN_MASK;
+  const bitA = 1 << (a & 31);
+  const bitB = 1 << (b & 31);
+  if ((seen[a >>> 5] & bitA) !== 0 && (seen[b >>> 5] & bitB) !== 0) return true;
+  if (++seenStrings > SEEN_LIMIT) {
+    seen = new Uint32Array(SEEN_BITS / 32);
+    seenStrings = 1;
+  }
+  seen[a >>> 5] |= bitA;
+  seen[b >>> 5] |= bitB;
+  return false;
 }
 
 /** Entries and characters held (an entry copied into the young generation is counted twice), for tests. */
