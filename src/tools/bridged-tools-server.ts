@@ -41,6 +41,10 @@ interface McpSession {
   /** Requests (and SSE streams) still open. */
   open: number;
   expiry: NodeJS.Timeout | undefined;
+  /** The client's notification stream (its GET) is open: a notification sent now reaches it. */
+  listening: boolean;
+  /** The tools changed while it was not: it is told once it listens. */
+  missedChange: boolean;
 }
 
 /**
@@ -98,9 +102,27 @@ export class BridgedToolsServer {
     if (key === this.toolsKey) return;
     this.tools = next;
     this.toolsKey = key;
-    for (const { server } of this.sessions.values()) {
-      server.sendToolListChanged().catch((error: unknown) => this.log.debug(`tools/list_changed not sent: ${String(error)}`));
+    for (const session of this.sessions.values()) {
+      if (session.listening) this.announceToolsChanged(session);
+      else session.missedChange = true;
     }
+  }
+
+  private announceToolsChanged(session: McpSession): void {
+    session.missedChange = false;
+    session.server.sendToolListChanged().catch((error: unknown) => this.log.debug(`tools/list_changed not sent: ${String(error)}`));
+  }
+
+  /**
+   * The client opened its notification stream. The MCP SDK drops a notification sent while there is
+   * none; a client opens it only after initializing (a relay later still), so a change made just after
+   * an agent connected would never reach it.
+   */
+  private listening(session: McpSession, res: ServerResponse): void {
+    if (res.statusCode !== 200 || res.closed) return;
+    session.listening = true;
+    res.once('close', () => (session.listening = false));
+    if (session.missedChange) this.announceToolsChanged(session);
   }
 
   /** How many MCP sessions are open. */
@@ -131,6 +153,8 @@ export class BridgedToolsServer {
       const existing = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
       if (typeof sessionId === 'string' && existing !== undefined) {
         this.inUse(sessionId, existing, res);
+        // A GET is the notification stream: its request lasts as long as the stream.
+        if (req.method === 'GET') void headersSent(res).then(() => this.listening(existing, res));
         return await existing.transport.handleRequest(req, res, body);
       }
       if (req.method === 'POST' && isInitializeRequest(body)) {
@@ -167,7 +191,7 @@ export class BridgedToolsServer {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         this.log.debug('bridged tools: an agent connected');
-        this.sessions.set(id, { server, transport, open: 0, expiry: undefined });
+        this.sessions.set(id, { server, transport, open: 0, expiry: undefined, listening: false, missedChange: false });
         this.evict();
       },
       onsessionclosed: (id) => {
@@ -221,6 +245,11 @@ export class BridgedToolsServer {
     const given = Buffer.from(header ?? '');
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
+}
+
+/** Resolves once the response's headers went out (or it closed, or a second passed): a stream's start. */
+async function headersSent(res: ServerResponse): Promise<void> {
+  for (let waited = 0; !res.headersSent && !res.closed && waited < 1000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 /** MCP requires an object schema; VS Code tools may come with none. */

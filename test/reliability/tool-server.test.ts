@@ -79,3 +79,45 @@ describe('abandoned MCP sessions', () => {
     expect((await post(server.url, { authorization: server.authorization, 'mcp-session-id': init.sessionId!, 'mcp-protocol-version': '2025-06-18' }, listTools)).status).toBe(404);
   });
 });
+
+describe('tool list changes', () => {
+  /** Opens the session's notification stream (its GET) and resolves with the first SSE `data:` it carries. */
+  function firstNotification(url: string, sessionId: string): Promise<unknown> {
+    const target = new URL(url);
+    return new Promise((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: target.port,
+          path: target.pathname,
+          method: 'GET',
+          headers: { host: target.host, accept: 'text/event-stream', authorization: server.authorization, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+            const data = /^data: (.*)$/m.exec(text);
+            if (data === null) return;
+            resolve(JSON.parse(data[1]));
+            req.destroy();
+          });
+        },
+      );
+      req.once('error', reject);
+      req.end();
+    });
+  }
+
+  test('a change made before the client opened its notification stream reaches it once it does', async () => {
+    server = await start();
+    server.setTools([{ name: 'a', description: 'a', inputSchema: { type: 'object', properties: {} } }]);
+    const headers = (id: string) => ({ authorization: server.authorization, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' });
+    const init = await post(server.url, { authorization: server.authorization }, initialize);
+    expect((await post(server.url, headers(init.sessionId!), { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+    // The tools change between the client's initialize and its GET (a relay opens it later still).
+    server.setTools([{ name: 'b', description: 'b', inputSchema: { type: 'object', properties: {} } }]);
+    expect(await firstNotification(server.url, init.sessionId!)).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+  });
+});
