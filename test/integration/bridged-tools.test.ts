@@ -254,9 +254,9 @@ describe('bridged tools through the stdio relay', () => {
 
   test('listing and a full call round trip work through symposium-lm mcp-relay', async () => {
     const tools = [SEARCH, AGENT_ACTION];
-    const first = [user('mcp-list', 'mcp-pid', 'mcp-call search_workspace {"query":"y"}')];
+    const first = [user('mcp-list', 'say |', 'mcp-pid', 'mcp-call search_workspace {"query":"y"}')];
     const asked = await bridge.chat(first, STDIO_AGENT, tools);
-    const [listed, pid] = textParts(asked);
+    const [listed, pid] = textOfParts(asked).split('|');
     expect(listed).toBe('search_workspace');
     expect(pid).toMatch(/^\d+$/);
     strays.push(Number(pid));
@@ -270,8 +270,9 @@ describe('bridged tools through the stdio relay', () => {
     const first = [user('mcp-watch')];
     const watching = await bridge.chat(first, STDIO_AGENT, [tool('a')]);
     expect(textOfParts(watching)).toBe('watching');
-    const changes = await bridge.chat([...first, replied(watching), user('mcp-changes 1 10000', 'mcp-pid')], STDIO_AGENT, [tool('a'), tool('b')]);
-    const [list, pid] = textParts(changes);
+    // Adjacent text parts may reach the client joined: a separator keeps the two answers apart.
+    const changes = await bridge.chat([...first, replied(watching), user('mcp-changes 1 10000', 'say |', 'mcp-pid')], STDIO_AGENT, [tool('a'), tool('b')]);
+    const [list, pid] = textOfParts(changes).split('|');
     strays.push(Number(pid));
     expect(JSON.parse(list)).toEqual([['a', 'b']]);
   });

@@ -5,6 +5,7 @@ import type { AgentCommand } from '../../protocol/messages.js';
 import type { Logger } from '../../log.js';
 import { StderrTail } from './stderr-tail.js';
 import { lineLimit } from './line-limit.js';
+import { textChunkFastPath } from './text-chunk-fast-path.js';
 import { ProcessTree, spawnTree } from './process-tree.js';
 
 const STDERR_LINES_KEPT = 20;
@@ -109,7 +110,8 @@ export class AgentProcess {
       .client({ name: 'symposium-lm' })
       .onNotification(acp.methods.client.session.update, ({ params }) => callbacks.onUpdate(params))
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => callbacks.onPermission(params, signal));
-    this.connection = app.connect(acp.ndJsonStream(Writable.toWeb(this.child.stdin!), Readable.toWeb(options.gate?.(stdout) ?? stdout) as ReadableStream<Uint8Array>));
+    const stream = acp.ndJsonStream(Writable.toWeb(this.child.stdin!), Readable.toWeb(options.gate?.(stdout) ?? stdout) as ReadableStream<Uint8Array>);
+    this.connection = app.connect({ writable: stream.writable, readable: stream.readable.pipeThrough(textChunkFastPath((params) => callbacks.onUpdate(params))) });
     void this.ended.then((how) => {
       log.info(`agent ${command.name} ${this.describe(how)}`);
       this.connection.close(new Error(`Agent "${command.name}" ${this.describe(how)}`));

@@ -1,0 +1,78 @@
+/**
+ * `textChunkFastPath`: an agent's text chunks are handed on past the ACP SDK, everything else passes
+ * to it, and what the bridge sees is in the order the agent sent it.
+ */
+import type { AnyMessage, SessionNotification } from '@agentclientprotocol/sdk';
+import { textChunkFastPath } from '../../src/agents/acp/text-chunk-fast-path.js';
+
+const chunk = (text: string, kind = 'agent_message_chunk'): AnyMessage => ({
+  jsonrpc: '2.0',
+  method: 'session/update',
+  params: { sessionId: 's1', update: { sessionUpdate: kind, content: { type: 'text', text } } },
+});
+const toolCall: AnyMessage = { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'ls' } } };
+const permission: AnyMessage = { jsonrpc: '2.0', id: 7, method: 'session/request_permission', params: { sessionId: 's1', toolCall: { toolCallId: 't1' }, options: [] } };
+const response: AnyMessage = { jsonrpc: '2.0', id: 1, result: { stopReason: 'end_turn' } };
+
+/** Runs messages through the fast path into a reader that, as the SDK does, handles each one a few microtasks after reading it. */
+async function run(messages: AnyMessage[]): Promise<string[]> {
+  const seen: string[] = [];
+  const label = (m: unknown): string => JSON.stringify(m);
+  const fast = textChunkFastPath((n: SessionNotification) => seen.push(`fast ${label(n)}`));
+  const source = new ReadableStream<AnyMessage>({
+    start(controller) {
+      for (const m of messages) controller.enqueue(m);
+      controller.close();
+    },
+  });
+  const reader = source.pipeThrough(fast).getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    // The SDK's handler chain: awaits (how many is its business) before the handler sees the message; not awaited by its read loop.
+    void (async () => {
+      for (let i = 0; i < 50; i++) await undefined;
+      seen.push(`sdk ${label(value)}`);
+    })();
+  }
+  await new Promise(setImmediate);
+  return seen;
+}
+
+describe('textChunkFastPath', () => {
+  test("text chunks of the agent's message and thoughts go past the SDK; the rest goes to it", async () => {
+    const seen = await run([chunk('Hello'), chunk('hm', 'agent_thought_chunk'), toolCall, response]);
+    expect(seen).toEqual([
+      `fast ${JSON.stringify({ sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hello' } } })}`,
+      `fast ${JSON.stringify({ sessionId: 's1', update: { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'hm' } } })}`,
+      `sdk ${JSON.stringify(toolCall)}`,
+      `sdk ${JSON.stringify(response)}`,
+    ]);
+  });
+
+  test('what follows a message passed to the SDK is handed on after it, in the order sent', async () => {
+    const messages = [chunk('a'), toolCall, chunk('b'), chunk('c'), permission, chunk('d'), response, chunk('e')];
+    const seen = await run(messages);
+    const order = seen.map((line) => {
+      const body = JSON.parse(line.slice(line.indexOf(' ') + 1)) as { update?: { content?: { text: string } }; method?: string; id?: number; params?: { update?: { content?: { text: string } } } };
+      return body.update?.content?.text ?? body.method ?? `response ${body.id}`;
+    });
+    expect(order).toEqual(['a', 'session/update', 'b', 'c', 'session/request_permission', 'd', 'response 1', 'e']);
+  });
+
+  test('a chunk that does not fit (a non-text block, a bad field) goes to the SDK, which validates it; extra fields are dropped', async () => {
+    const image: AnyMessage = { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'image', data: 'AA==', mimeType: 'image/png' } } } };
+    const badText: AnyMessage = { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 42 } } } };
+    const withMeta: AnyMessage = {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 's1', _meta: { x: 1 }, update: { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: 'hi', annotations: { priority: 1 } } } },
+    };
+    const seen = await run([image, badText, withMeta]);
+    expect(seen).toEqual([
+      `sdk ${JSON.stringify(image)}`,
+      `sdk ${JSON.stringify(badText)}`,
+      `fast ${JSON.stringify({ sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' } } })}`,
+    ]);
+  });
+});
