@@ -118,6 +118,10 @@ function settings(dirs, confirmations) {
         command: process.execPath,
         args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--resume-session', '--state-dir', join(dirs.runDir, 'agent-sessions'), '--modes', 'ask,code'],
       },
+      // For the Chat view's scenarios of the picker's status, the sign-in and the API key (chat-view.mjs).
+      { id: 'kimi' },
+      { id: 'needs-sign-in', name: 'Needs sign-in', command: process.execPath, args: [scriptedAgent(), '--auth-required'] },
+      { id: 'needs-key', name: 'Needs key', command: process.execPath, args: [scriptedAgent()], env: { SYMPOSIUM_TEST_AGENT: 'needs-key' } },
     ],
     // The Chat view answers through our models without a GitHub sign-in; its side requests (titles) come to them too.
     // Replies are compared whole: no "Starting …" notice before an agent that is slow to start on a busy machine.
@@ -347,6 +351,13 @@ async function runCodeServer(dirs, vsixPath, state) {
       promptLog: dirs.promptLog,
       artifacts: ARTIFACTS,
       elizaReply: (text) => elizaRespond(initialElizaState(), text, { kind: 'cycle' }).reply,
+      // For the scenarios that look for secrets in the run's files and processes.
+      runDir: dirs.runDir,
+      userData: dirs.userData,
+      settingsFile: join(dirs.userData, 'User', 'settings.json'),
+      node: process.execPath,
+      scriptedAgent: SCRIPTED_AGENT,
+      onPath: (name) => (env.PATH || '').split(':').some((dir) => dir !== '' && existsSync(join(dir, name))),
     };
     report.scenarios.push(...(await runChatView(page, ctx, log)));
     mkdirSync(ARTIFACTS, { recursive: true });
