@@ -10,7 +10,8 @@ import { registerAgentActionTool } from './extension/agent-action-tool.js';
 import { BridgeProcess } from './extension/bridge-process.js';
 import { createExtensionLog, type ExtensionLog } from './extension/log.js';
 import { BUILTIN_AGENTS, expandHome, hostResolveContext, type CatalogEntry } from './extension/agent-catalog.js';
-import { platformTarget, readRegistryFile, withRegistry } from './extension/registry.js';
+import { platformTarget } from './extension/registry.js';
+import { UserRegistry } from './extension/user-registry.js';
 import { readFileSync, statSync } from 'node:fs';
 import { runManageAgents } from './extension/manage-agents.js';
 import { AgentSecrets, secretLookingNames, withSecrets } from './extension/agent-secrets.js';
@@ -78,8 +79,22 @@ export function activate(context: vscode.ExtensionContext): void {
       (error: unknown) => log.error(`could not read the agents' API keys from the secret storage: ${String(error)}`),
     );
   void loadSecrets();
-  // The built-in catalogue, and the agents of a newer registry file the user points at.
-  const registry = new UserRegistry(log);
+  // The built-in catalogue, and the agents of a newer registry (a file or a URL) the user points at.
+  const registry = new UserRegistry({
+    builtin: BUILTIN_AGENTS,
+    target: platformTarget(process.platform, process.arch),
+    log,
+    readFile: (file) => readFileSync(file, 'utf8'),
+    mtime: (file) => {
+      try {
+        return statSync(file).mtimeMs;
+      } catch {
+        return undefined;
+      }
+    },
+    expandHome: (file) => expandHome(file, os.homedir()),
+    onChange: () => provider?.refresh(),
+  });
   const catalog = () => registry.catalog(config().get<string>('registry', ''));
   const settings = (): ModelSettings => ({
     agents: withSecrets(readAgents(config(), log, false, catalog()), (id) => secrets.envOf(id)),
@@ -172,31 +187,6 @@ function readAgents(config: vscode.WorkspaceConfiguration, log: ExtensionLog, re
     }
   }
   return agents;
-}
-
-/** The catalogue with the user's registry file, read again when the path or the file's time changes. */
-class UserRegistry {
-  private cached: { readonly key: string; readonly catalog: readonly CatalogEntry[] } | undefined;
-
-  constructor(private readonly log: ExtensionLog) {}
-
-  catalog(setting: string): readonly CatalogEntry[] {
-    if (setting.trim() === '') return BUILTIN_AGENTS;
-    const file = expandHome(setting.trim(), os.homedir());
-    let key = file;
-    try {
-      key = `${file}@${statSync(file).mtimeMs}`;
-    } catch {
-      // Reported by the read below.
-    }
-    if (this.cached?.key === key) return this.cached.catalog;
-    const { entries, problems } = readRegistryFile(file, platformTarget(process.platform, process.arch), (f) => readFileSync(f, 'utf8'));
-    for (const problem of problems) this.log.warn(problem);
-    this.log.info(`symposium.registry: ${entries.length} agents read from ${file}`);
-    const catalog = withRegistry(BUILTIN_AGENTS, entries);
-    this.cached = { key, catalog };
-    return catalog;
-  }
 }
 
 /** Where ACP sessions run: the first workspace folder on disk, else the home directory. */
