@@ -493,6 +493,24 @@ export const CHAT_SCENARIOS = [
       }
     },
   },
+  {
+    name: 'chat: an agent of a registry URL, distributed as a download, is installed on first use and answers',
+    async run(ui, c, ctx) {
+      // symposium.registry is the URL of the harness's registry on 127.0.0.1 (run.mjs, serveRegistry); "packed" is
+      // its only agent, a .tar.gz with its sha256, named by id in symposium.agents.
+      const folder = join(ctx.globalStorage, 'agents', 'packed');
+      c.ok(!existsSync(folder), 'the agent was installed before its first request');
+      await ui.newChat();
+      await ui.pickModel('Packed');
+      await ui.send('say hello from the download');
+      c.note('response', await ui.response((t) => t.includes('hello from the download'), "the downloaded agent's answer"));
+      await ui.idle();
+      const installed = c.note('installed', existsSync(folder) ? readdirSync(folder) : []);
+      c.ok(installed.length === 1 && /^1\.0\.0-[0-9a-f]{12}$/.test(installed[0]), `the agent's folder holds ${JSON.stringify(installed)}`);
+      c.ok(existsSync(join(folder, installed[0], 'bin', 'agent')), 'the program is not in its folder');
+      await ui.pickModel('Scripted');
+    },
+  },
 ];
 
 /** Runs the Chat view scenarios on `page`; each result is {name, passed, ms, error, details}. */
