@@ -149,9 +149,29 @@ class ChatView {
     return toast;
   }
 
+  /**
+   * Opens the model picker's list with its keybinding in the chat input: a click on the picker opens the model's
+   * own options instead while the current model shows them (an agent with modes).
+   */
+  async openModelList() {
+    await this.page.keyboard.press('Escape');
+    await this.page.locator('.interactive-input-editor').first().click();
+    await this.page.keyboard.press('Control+Alt+Period');
+    await this.page.locator('.chat-model-picker-dropdown').first().waitFor({ timeout: 10_000 });
+  }
+
+  /** Picks a model from the list opened by openModelList (whatever the current model shows). */
+  async pickListedModel(name) {
+    await this.openModelList();
+    await this.page.keyboard.type(name);
+    await this.page.locator('.chat-model-picker-dropdown .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 15_000 });
+    await this.page.keyboard.press('Enter');
+    await this.page.locator(`.model-picker-item [aria-label="Models, ${name}"]`).first().waitFor({ timeout: 10_000 });
+  }
+
   /** The rows the model picker lists for `filter`, as their text (name and detail); the picker is closed again. */
   async pickerRows(filter) {
-    await this.page.locator('.model-picker-item').first().click();
+    await this.openModelList();
     await this.page.keyboard.type(filter);
     const rows = this.page.locator('.chat-model-picker-dropdown .monaco-list-row', { hasText: filter });
     await rows.first().waitFor({ timeout: 15_000 });
@@ -420,12 +440,12 @@ export const CHAT_SCENARIOS = [
         await ui.screenshot('chat-picker-not-installed');
         c.ok(rows.some((r) => r.includes('not installed')), `the picker's Kimi CLI row does not say "not installed": ${JSON.stringify(rows)}`);
         await ui.page.keyboard.press('Escape');
-        await ui.pickModel('Kimi CLI');
+        await ui.pickListedModel('Kimi CLI');
         await ui.send('hello');
         const text = c.note('response', await ui.response((t) => t.includes('not installed'), 'the failure saying what is missing'));
         c.includes(text, 'Kimi CLI is not installed here: kimi was not found on PATH', 'the failure (rendered as markdown)');
         await ui.idle();
-        await ui.pickModel('Scripted');
+        await ui.pickListedModel('Scripted');
       }
     },
   },
@@ -437,7 +457,7 @@ export const CHAT_SCENARIOS = [
       // as the notification's buttons.
       {
         await ui.newChat();
-        await ui.pickModel('Needs sign-in');
+        await ui.pickListedModel('Needs sign-in');
         await ui.send('say signed in and answered');
         const toast = await ui.notification('Needs sign-in needs you to sign in.');
         c.note('notification', await toast.innerText());
@@ -451,7 +471,7 @@ export const CHAT_SCENARIOS = [
         c.note('next', await ui.response((t) => t.includes('still signed in'), 'the next answer'));
         c.ok((await ui.page.locator('.notification-toast', { hasText: 'needs you to sign in' }).count()) === 0, 'the sign-in was offered again');
         await ui.idle();
-        await ui.pickModel('Scripted');
+        await ui.pickListedModel('Scripted');
       }
     },
   },
@@ -463,7 +483,7 @@ export const CHAT_SCENARIOS = [
       // its env, which tells its process apart from the other scripted agents'.
       {
         await ui.newChat();
-        await ui.pickModel('Needs key');
+        await ui.pickListedModel('Needs key');
         await ui.command('Symposium: Set Agent API Key');
         await ui.quickInput('Symposium: Set Agent API Key', 'Needs key', { row: 'Needs key' });
         await ui.quickInput('API key for Needs key', 'Another environment variable', { row: 'Another environment variable' });
@@ -489,7 +509,7 @@ export const CHAT_SCENARIOS = [
         const leaks = c.note('filesWithKey', [...filesContaining(join(ctx.userData, 'logs'), secret), ...filesContaining(join(ctx.userData, 'User', 'globalStorage', 'symposium.symposium-lm'), secret)]);
         c.ok(leaks.length === 0, `the key is in ${leaks.join(', ')}`);
         c.ok(existsSync(join(ctx.userData, 'User', 'globalStorage', 'symposium.symposium-lm')), "no state dir of the extension to check (the bridge's --state-dir)");
-        await ui.pickModel('Scripted');
+        await ui.pickListedModel('Scripted');
       }
     },
   },
@@ -501,14 +521,14 @@ export const CHAT_SCENARIOS = [
       const folder = join(ctx.globalStorage, 'agents', 'packed');
       c.ok(!existsSync(folder), 'the agent was installed before its first request');
       await ui.newChat();
-      await ui.pickModel('Packed');
+      await ui.pickListedModel('Packed');
       await ui.send('say hello from the download');
       c.note('response', await ui.response((t) => t.includes('hello from the download'), "the downloaded agent's answer"));
       await ui.idle();
       const installed = c.note('installed', existsSync(folder) ? readdirSync(folder) : []);
       c.ok(installed.length === 1 && /^1\.0\.0-[0-9a-f]{12}$/.test(installed[0]), `the agent's folder holds ${JSON.stringify(installed)}`);
       c.ok(existsSync(join(folder, installed[0], 'bin', 'agent')), 'the program is not in its folder');
-      await ui.pickModel('Scripted');
+      await ui.pickListedModel('Scripted');
     },
   },
 ];
