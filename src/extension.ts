@@ -9,8 +9,10 @@ import { isLogLevel, type LogLevel } from './log.js';
 import { registerAgentActionTool } from './extension/agent-action-tool.js';
 import { BridgeProcess } from './extension/bridge-process.js';
 import { createExtensionLog, type ExtensionLog } from './extension/log.js';
-import { BUILTIN_AGENTS, expandHome, hostResolveContext, type CatalogEntry } from './extension/agent-catalog.js';
-import { platformTarget, readRegistryFile, withRegistry } from './extension/registry.js';
+import { BUILTIN_AGENTS, expandHome, hostResolveContext, type CatalogEntry, type ResolveContext } from './extension/agent-catalog.js';
+import { archiveDirUnder } from './extension/archive-progress.js';
+import { platformTarget } from './extension/registry.js';
+import { UserRegistry } from './extension/user-registry.js';
 import { readFileSync, statSync } from 'node:fs';
 import { runManageAgents } from './extension/manage-agents.js';
 import { AgentSecrets, secretLookingNames, withSecrets } from './extension/agent-secrets.js';
@@ -78,11 +80,27 @@ export function activate(context: vscode.ExtensionContext): void {
       (error: unknown) => log.error(`could not read the agents' API keys from the secret storage: ${String(error)}`),
     );
   void loadSecrets();
-  // The built-in catalogue, and the agents of a newer registry file the user points at.
-  const registry = new UserRegistry(log);
+  // Agents the registry distributes as downloads live in the extension's global storage.
+  const archiveDir = archiveDirUnder(context.globalStorageUri.fsPath);
+  // The built-in catalogue, and the agents of a newer registry (a file or a URL) the user points at.
+  const registry = new UserRegistry({
+    builtin: BUILTIN_AGENTS,
+    target: platformTarget(process.platform, process.arch),
+    log,
+    readFile: (file) => readFileSync(file, 'utf8'),
+    mtime: (file) => {
+      try {
+        return statSync(file).mtimeMs;
+      } catch {
+        return undefined;
+      }
+    },
+    expandHome: (file) => expandHome(file, os.homedir()),
+    onChange: () => provider?.refresh(),
+  });
   const catalog = () => registry.catalog(config().get<string>('registry', ''));
   const settings = (): ModelSettings => ({
-    agents: withSecrets(readAgents(config(), log, false, catalog()), (id) => secrets.envOf(id)),
+    agents: withSecrets(readAgents(config(), log, false, catalog(), archiveDir), (id) => secrets.envOf(id)),
     elizaDeterministic: config().get<boolean>('eliza.deterministic', false),
     learned,
   });
@@ -91,7 +109,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const applyEnablement = () => {
     const enabled = config().get<boolean>('enableExperimentalLM', false);
     if (enabled && registration === undefined) {
-      readAgents(config(), log, true, catalog());
+      readAgents(config(), log, true, catalog(), archiveDir);
       provider = new SymposiumChatProvider({ bridge, settings, consumerTools, log, signIn: vscodeSignInUi(vscode, workspaceDir()) });
       registration = vscode.Disposable.from(vscode.lm.registerLanguageModelChatProvider(VENDOR, provider), registerAgentActionTool(), provider);
       log.info('language models registered (symposium.enableExperimentalLM is on)');
@@ -119,6 +137,7 @@ export function activate(context: vscode.ExtensionContext): void {
         catalog(),
         () => runSetAgentApiKey(vscode, secrets, catalog()),
         (entry, command) => prefetchAgent(vscode, log, entry, command),
+        archiveDir,
       ),
     ),
     vscode.commands.registerCommand('symposium.setAgentApiKey', async (agentId?: unknown) => {
@@ -140,7 +159,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(`${SECTION}.enableExperimentalLM`)) applyEnablement();
       if (event.affectsConfiguration(`${SECTION}.agents`) || event.affectsConfiguration(`${SECTION}.registry`)) {
-        readAgents(config(), log, true, catalog());
+        readAgents(config(), log, true, catalog(), archiveDir);
         provider?.refresh();
       }
       if (event.affectsConfiguration(`${SECTION}.logLevel`) && bridge.pid !== undefined) {
@@ -160,8 +179,8 @@ export async function deactivate(): Promise<void> {
 }
 
 /** The agents of the settings that can run here; with `report`, why the others cannot goes to the log. */
-function readAgents(config: vscode.WorkspaceConfiguration, log: ExtensionLog, report: boolean, catalog: readonly CatalogEntry[]): ModelSettings['agents'] {
-  const { agents, problems } = agentsOfSettings(config.get('agents'), hostResolveContext(), catalog);
+function readAgents(config: vscode.WorkspaceConfiguration, log: ExtensionLog, report: boolean, catalog: readonly CatalogEntry[], archiveDir: ResolveContext['archiveDir']): ModelSettings['agents'] {
+  const { agents, problems } = agentsOfSettings(config.get('agents'), hostResolveContext(archiveDir), catalog);
   if (report) {
     for (const problem of problems) log.warn(problem);
     for (const agent of agents) {
@@ -172,31 +191,6 @@ function readAgents(config: vscode.WorkspaceConfiguration, log: ExtensionLog, re
     }
   }
   return agents;
-}
-
-/** The catalogue with the user's registry file, read again when the path or the file's time changes. */
-class UserRegistry {
-  private cached: { readonly key: string; readonly catalog: readonly CatalogEntry[] } | undefined;
-
-  constructor(private readonly log: ExtensionLog) {}
-
-  catalog(setting: string): readonly CatalogEntry[] {
-    if (setting.trim() === '') return BUILTIN_AGENTS;
-    const file = expandHome(setting.trim(), os.homedir());
-    let key = file;
-    try {
-      key = `${file}@${statSync(file).mtimeMs}`;
-    } catch {
-      // Reported by the read below.
-    }
-    if (this.cached?.key === key) return this.cached.catalog;
-    const { entries, problems } = readRegistryFile(file, platformTarget(process.platform, process.arch), (f) => readFileSync(f, 'utf8'));
-    for (const problem of problems) this.log.warn(problem);
-    this.log.info(`symposium.registry: ${entries.length} agents read from ${file}`);
-    const catalog = withRegistry(BUILTIN_AGENTS, entries);
-    this.cached = { key, catalog };
-    return catalog;
-  }
 }
 
 /** Where ACP sessions run: the first workspace folder on disk, else the home directory. */

@@ -9,6 +9,7 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import os from 'node:os';
+import { archiveProgram, type ArchiveDownload } from './archive-install.js';
 import { catalogOfRegistry } from './registry.js';
 import { CATALOG_OVERLAY, REGISTRY_SNAPSHOT } from './registry-snapshot.js';
 import path from 'node:path';
@@ -19,8 +20,8 @@ export type Distribution =
   | { readonly kind: 'npx'; readonly package: string; readonly version?: string; readonly bin?: string; readonly args: readonly string[] }
   /** A Python package, run with `uvx` (`--from package bin` when the program is named). */
   | { readonly kind: 'uvx'; readonly package: string; readonly bin?: string; readonly args: readonly string[] }
-  /** A per-platform download of the ACP registry (an archive with the program); not installed by Symposium yet. */
-  | { readonly kind: 'archive'; readonly url: string; readonly sha256?: string; readonly cmd: string; readonly args: readonly string[] }
+  /** A per-platform download of the ACP registry (an archive with the program), installed on first use. */
+  | { readonly kind: 'archive'; readonly url: string; readonly sha256?: string; readonly cmd: string; readonly args: readonly string[]; readonly version?: string }
   /** A program the user installs themselves, looked up on PATH. */
   | { readonly kind: 'binary'; readonly executable: string; readonly args: readonly string[] };
 
@@ -81,6 +82,8 @@ export interface ResolveContext {
   readonly home?: string;
   /** The platform the agent runs on (default: this one). */
   readonly platform?: NodeJS.Platform;
+  /** Where a downloaded agent lives (a folder of the extension's global storage); without it, downloads are not offered. */
+  readonly archiveDir?: (entry: CatalogEntry & { readonly distribution: Extract<Distribution, { kind: 'archive' }> }) => string;
 }
 
 /** What the user may change of a built-in agent, by naming its id in `symposium.agents`. */
@@ -102,7 +105,7 @@ export interface LaunchCommand {
 }
 
 export type Resolution =
-  | { readonly ok: true; readonly launch: LaunchCommand; /** where the command was found */ readonly location: string }
+  | { readonly ok: true; readonly launch: LaunchCommand; /** where the command was found */ readonly location: string; /** what to download first */ readonly download?: ArchiveDownload }
   | { readonly ok: false; readonly launch: LaunchCommand; readonly reason: string };
 
 /**
@@ -142,7 +145,11 @@ export function resolveBuiltin(entry: CatalogEntry, overrides: BuiltinOverrides,
   const launch = launchOf(entry, overrides);
   const d = entry.distribution;
   if (d.kind === 'archive') {
-    return { ok: false, launch, reason: `it is a download (${d.url}) that Symposium does not install yet: install it yourself and add its program as an agent command` };
+    if (ctx.archiveDir === undefined) return { ok: false, launch, reason: `it is a download (${d.url}) that Symposium cannot install here` };
+    const download: ArchiveDownload = { url: d.url, ...(d.sha256 === undefined ? {} : { sha256: d.sha256 }), dir: ctx.archiveDir({ ...entry, distribution: d }), cmd: d.cmd };
+    // Run like an npx agent: available now, fetched on first use (or when added in Manage Agents).
+    const program = archiveProgram(download);
+    return { ok: true, launch: { ...launch, command: program }, location: program, download };
   }
   const location = ctx.which(launch.command, { ...ctx.env, ...launch.env });
   if (location !== undefined) return { ok: true, launch, location };
@@ -176,8 +183,8 @@ export function commandLine(launch: Pick<LaunchCommand, 'command' | 'args'>): st
 }
 
 /** Resolution against this process's environment and file system: what the bridge's agents inherit. */
-export function hostResolveContext(): ResolveContext {
-  return { which: (executable, env) => findOnPath(executable, env), env: process.env, home: os.homedir(), platform: process.platform };
+export function hostResolveContext(archiveDir?: ResolveContext['archiveDir']): ResolveContext {
+  return { which: (executable, env) => findOnPath(executable, env), env: process.env, home: os.homedir(), platform: process.platform, ...(archiveDir === undefined ? {} : { archiveDir }) };
 }
 
 /**

@@ -7,6 +7,8 @@
  * The items and the flow are plain functions over a small UI interface, for the tests; `runManageAgents`
  * binds them to the `vscode` API it is handed (only its types are imported here).
  */
+import type { ArchiveDownload } from './archive-install.js';
+import { ensureAgentInstalled } from './archive-progress.js';
 import type * as vscode from 'vscode';
 import {
   BUILTIN_AGENTS,
@@ -86,6 +88,8 @@ export interface ManageAgentsUi {
   setApiKey(): Promise<void>;
   /** Fetches an npm agent now (in the background, with a progress notification), so its first start is quick. */
   prefetch(entry: CatalogEntry, command: LaunchCommand): void;
+  /** Downloads an agent the registry distributes as an archive now (with a progress notification), likewise. */
+  download(entry: CatalogEntry, download: ArchiveDownload): void;
   /** Whether `symposium.enableExperimentalLM` is on. */
   modelsEnabled(): boolean;
   info(message: string): void;
@@ -111,8 +115,11 @@ export async function manageAgents(ui: ManageAgentsUi, ctx: ResolveContext, cata
     return;
   }
   ui.info(addedMessage(entry, ctx, ui.modelsEnabled()));
+  const resolution = resolveBuiltin(entry, {}, ctx);
+  if (!resolution.ok) return;
   const prefetch = prefetchOf(entry);
-  if (prefetch !== undefined && resolveBuiltin(entry, {}, ctx).ok) ui.prefetch(entry, prefetch);
+  if (prefetch !== undefined) ui.prefetch(entry, prefetch);
+  if (resolution.download !== undefined) ui.download(entry, resolution.download);
 }
 
 /** What the user is told after adding a built-in agent. */
@@ -133,6 +140,7 @@ export function runManageAgents(
   catalog: readonly CatalogEntry[],
   setApiKey: () => Promise<void>,
   prefetch: (entry: CatalogEntry, command: LaunchCommand) => void,
+  archiveDir?: ResolveContext['archiveDir'],
 ): Promise<void> {
   const config = () => vs.workspace.getConfiguration('symposium');
   type Pickable = vscode.QuickPickItem & { readonly action?: ManageAction };
@@ -154,9 +162,20 @@ export function runManageAgents(
     },
     setApiKey,
     prefetch,
+    download: (entry, download) => {
+      const cancel = new vs.CancellationTokenSource();
+      ensureAgentInstalled(vs, { name: entry.name, download }, cancel.token).then(
+        () => cancel.dispose(),
+        (error: unknown) => {
+          cancel.dispose();
+          // It is downloaded on its first request instead.
+          if (!(error instanceof vs.CancellationError)) void vs.window.showErrorMessage(error instanceof Error ? error.message : String(error));
+        },
+      );
+    },
     modelsEnabled: () => config().get<boolean>('enableExperimentalLM', false),
     info: (message) => void vs.window.showInformationMessage(message),
     error: (message) => void vs.window.showErrorMessage(message),
   };
-  return manageAgents(ui, hostResolveContext(), catalog);
+  return manageAgents(ui, hostResolveContext(archiveDir), catalog);
 }

@@ -7,6 +7,7 @@ import { ELIZA_MODEL } from '../agents/models.js';
 import type { AgentConfigOption, AgentDefinition, AgentInfo, ModelInformation, SessionConfig, SignInMethod } from '../protocol/messages.js';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../history/fingerprint.js';
+import type { ArchiveDownload } from './archive-install.js';
 import { BUILTIN_AGENTS, commandLine, expandHome, findBuiltin, resolveBuiltin, type BuiltinOverrides, type CatalogEntry, type ResolveContext } from './agent-catalog.js';
 
 export const VENDOR = 'symposium';
@@ -23,6 +24,8 @@ export interface AgentSetting {
   readonly description?: string;
   /** Why it cannot run here (a built-in whose program is missing): its model says so and fails at once. */
   readonly unavailable?: string;
+  /** A registry download its command comes from, installed before its first request. */
+  readonly download?: ArchiveDownload;
 }
 
 /** What the picker says of an agent's models: whether it can run, and what is missing. */
@@ -178,7 +181,8 @@ export function resolveAgent(configured: ConfiguredAgent, ctx: ResolveContext): 
   const { entry } = configured;
   const resolution = resolveBuiltin(entry, configured, ctx);
   const agent: AgentSetting = { id: entry.id, name: configured.name ?? entry.name, ...resolution.launch, description: entry.description };
-  return resolution.ok ? { configured, ok: true, agent, location: resolution.location } : { configured, ok: false, agent, reason: resolution.reason };
+  if (!resolution.ok) return { configured, ok: false, agent, reason: resolution.reason };
+  return { configured, ok: true, agent: resolution.download === undefined ? agent : { ...agent, download: resolution.download }, location: resolution.location };
 }
 
 /**

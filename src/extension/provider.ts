@@ -17,6 +17,7 @@ import { offeredTools, type ConsumerToolsChoice } from './offered-tools.js';
 import { requestRecorder } from './request-recorder.js';
 import { sideRequestAnswer } from './side-requests.js';
 import { signIn, type SignInUi } from './sign-in.js';
+import { ensureAgentInstalled } from './archive-progress.js';
 import { startingAgentOf } from '../protocol/starting-notice.js';
 import type { ResponsePart } from '../protocol/messages.js';
 
@@ -74,6 +75,8 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
     if (entry.state.kind === 'not-installed') {
       throw new Error(`${entry.setting?.name ?? model.name} is not installed here: ${entry.state.reason}. Install it, then try again (Symposium: Manage Agents shows what each agent needs).`);
     }
+    // An agent the registry distributes as a download is installed on first use.
+    if (entry.setting !== undefined) await ensureAgentInstalled(vscode, entry.setting, token);
     try {
       await this.respond(model, entry, messages, options, progress, token);
     } catch (error) {

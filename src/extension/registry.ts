@@ -84,7 +84,7 @@ function distributionOf(agent: RegistryAgent, target: string | undefined): Distr
   if (uvx !== undefined) return { kind: 'uvx', package: uvx.package, ...(uvx.cmd === undefined ? {} : { bin: uvx.cmd }), args: uvx.args ?? [] };
   const binaryTarget = target === undefined ? undefined : binary?.[target];
   if (binaryTarget !== undefined) {
-    return { kind: 'archive', url: binaryTarget.archive, cmd: binaryTarget.cmd, args: binaryTarget.args ?? [], ...(binaryTarget.sha256 === undefined ? {} : { sha256: binaryTarget.sha256 }) };
+    return { kind: 'archive', url: binaryTarget.archive, cmd: binaryTarget.cmd, args: binaryTarget.args ?? [], version: agent.version, ...(binaryTarget.sha256 === undefined ? {} : { sha256: binaryTarget.sha256 }) };
   }
   return undefined;
 }

@@ -141,6 +141,7 @@ describe('the command Set Agent API Key', () => {
       openSettingsJson: async () => void did.push('open settings.json'),
       setApiKey: async () => void did.push('set an API key'),
       prefetch: () => void did.push('prefetch'),
+      download: () => void did.push('download'),
       modelsEnabled: () => true,
       info: (message) => void did.push(`info ${message}`),
       error: (message) => void did.push(`error ${message}`),

@@ -94,6 +94,7 @@ function fakeUi(options: { agents?: unknown; userAgents?: unknown; choose: (item
     openSettingsJson: async () => void did.push('open settings.json'),
     setApiKey: async () => void did.push('set an API key'),
     prefetch: (entry, command) => void did.push(`prefetch ${entry.id}: ${command.command} ${command.args.join(' ')}`),
+    download: (entry, download) => void did.push(`download ${entry.id}: ${download.url} into ${download.dir}`),
     modelsEnabled: () => options.enabled ?? true,
     info: (message) => void did.push(`info ${message}`),
     error: (message) => void did.push(`error ${message}`),
@@ -128,6 +129,17 @@ describe('manageAgents', () => {
     const binary = fakeUi({ userAgents: [], choose: chooseAdd('bin-agent') });
     await manageAgents(binary.ui, machine('bin-agent'), catalog);
     expect(binary.did.filter((d) => d.startsWith('prefetch'))).toEqual([]);
+  });
+
+  test('an agent the registry distributes as a download is downloaded when added, into its storage folder', async () => {
+    const packed: CatalogEntry = { id: 'packed', name: 'Packed', description: 'A download', distribution: { kind: 'archive', url: 'https://example.org/packed.tar.gz', cmd: './packed', args: [], version: '2.0.0' }, auth: 'None.' };
+    const { ui, did } = fakeUi({ userAgents: [], choose: chooseAdd('packed') });
+    await manageAgents(ui, { ...machine(), archiveDir: (entry) => `/storage/agents/${entry.id}/${entry.distribution.version ?? ''}` }, [...catalog, packed]);
+    expect(did.filter((d) => d.startsWith('download') || d.startsWith('prefetch'))).toEqual(['download packed: https://example.org/packed.tar.gz into /storage/agents/packed/2.0.0']);
+    // Without a storage folder (no VS Code), it is not offered to run: nothing to download.
+    const nowhere = fakeUi({ userAgents: [], choose: chooseAdd('packed') });
+    await manageAgents(nowhere.ui, machine(), [...catalog, packed]);
+    expect(nowhere.did.filter((d) => d.startsWith('download'))).toEqual([]);
   });
 
   test('the first agent added to empty user settings', async () => {

@@ -48,7 +48,7 @@ test('npx, uvx and this platform\'s binary become catalogue entries; broken ones
     ['npm-one', { kind: 'npx', package: '@scope/npm-one', version: '1.2.3', args: ['--acp'] }],
     ['npm-cmd', { kind: 'npx', package: 'npm-cmd', version: '2.0.0', bin: 'nc', args: [] }],
     ['py', { kind: 'uvx', package: 'py-agent==0.3.0', bin: 'py-agent', args: ['acp'] }],
-    ['bin', { kind: 'archive', url: 'https://example.org/bin-linux.tar.gz', cmd: './bin', args: ['acp'] }],
+    ['bin', { kind: 'archive', url: 'https://example.org/bin-linux.tar.gz', cmd: './bin', args: ['acp'], version: '1.0.0' }],
   ]);
   expect(problems).toEqual(['agents[4] is not a registry entry (id, name, version, description, distribution): skipped']);
   const [npmOne, npmCmd, py] = entries;
@@ -64,13 +64,20 @@ test('a binary for another platform only: skipped here', () => {
   expect(catalogOfRegistry(registry, 'windows-x86_64').entries.find((e) => e.id === 'bin')?.distribution).toMatchObject({ url: 'https://example.org/bin-windows.zip', cmd: './bin.exe' });
 });
 
-test('how each distribution resolves: uvx needs uv; a download is not installed yet, saying so', () => {
+test('how each distribution resolves: uvx needs uv; a download runs from its storage folder, once there is one', () => {
   const { entries } = catalogOfRegistry(registry, 'linux-x86_64');
   const py = entries.find((e) => e.id === 'py')!;
   expect(resolveBuiltin(py, {}, onPath('uvx'))).toMatchObject({ ok: true, location: '/bin/uvx' });
   expect(resolveBuiltin(py, {}, onPath())).toMatchObject({ ok: false, reason: 'uvx was not found on PATH (it comes with uv: https://docs.astral.sh/uv/)' });
   const bin = entries.find((e) => e.id === 'bin')!;
-  expect(resolveBuiltin(bin, {}, onPath('./bin'))).toMatchObject({ ok: false, reason: expect.stringMatching(/download \(https:\/\/example\.org\/bin-linux\.tar\.gz\) that Symposium does not install yet/) as string });
+  expect(resolveBuiltin(bin, {}, onPath('./bin'))).toMatchObject({ ok: false, reason: 'it is a download (https://example.org/bin-linux.tar.gz) that Symposium cannot install here' });
+  const archiveDir = () => '/storage/agents/bin/1.0.0';
+  expect(resolveBuiltin(bin, { args: ['--verbose'] }, { ...onPath(), archiveDir })).toEqual({
+    ok: true,
+    launch: { command: '/storage/agents/bin/1.0.0/bin', args: ['acp', '--verbose'], env: {} },
+    location: '/storage/agents/bin/1.0.0/bin',
+    download: { url: 'https://example.org/bin-linux.tar.gz', dir: '/storage/agents/bin/1.0.0', cmd: './bin' },
+  });
 });
 
 test('the built-in catalogue is read from the shipped snapshot, pinned versions and all', () => {

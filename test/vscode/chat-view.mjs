@@ -2,7 +2,8 @@
 // rendered answer, click Allow or Skip in the confirmation, press stop, switch modes, pick models. The consumer is
 // GitHub Copilot Chat 0.67, built into code-server 4.139, answering through our models with
 // "chat.allowAnonymousAccess" (shared/docs/vscode-host.md). Each scenario leaves a screenshot in the artifacts dir.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const RESPONSE_TIMEOUT_MS = 60_000;
@@ -132,6 +133,52 @@ class ChatView {
     await this.page.locator('.chat-execute-toolbar a.action-label.codicon-stop-circle').first().waitFor({ state: 'detached', timeout: timeoutMs }).catch(() => {});
   }
 
+  /** In the open quick input (titled `title`), types `text` and presses Enter: picks the row it filters to, or submits it. */
+  async quickInput(title, text, { row } = {}) {
+    const widget = this.page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-title', { hasText: title }).first().waitFor({ timeout: 15_000 });
+    await widget.locator('input').first().fill(text);
+    if (row !== undefined) await widget.locator('.monaco-list-row', { hasText: row }).first().waitFor({ timeout: 10_000 });
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** The notification toast that says `text`, once it shows. */
+  async notification(text, timeoutMs = RESPONSE_TIMEOUT_MS) {
+    const toast = this.page.locator('.notification-toast', { hasText: text }).last();
+    await toast.waitFor({ timeout: timeoutMs });
+    return toast;
+  }
+
+  /**
+   * Opens the model picker's list with its keybinding in the chat input: a click on the picker opens the model's
+   * own options instead while the current model shows them (an agent with modes).
+   */
+  async openModelList() {
+    await this.page.keyboard.press('Escape');
+    await this.page.locator('.interactive-input-editor').first().click();
+    await this.page.keyboard.press('Control+Alt+Period');
+    await this.page.locator('.chat-model-picker-dropdown').first().waitFor({ timeout: 10_000 });
+  }
+
+  /** Picks a model from the list opened by openModelList (whatever the current model shows). */
+  async pickListedModel(name) {
+    await this.openModelList();
+    await this.page.keyboard.type(name);
+    await this.page.locator('.chat-model-picker-dropdown .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 15_000 });
+    await this.page.keyboard.press('Enter');
+    await this.page.locator(`.model-picker-item [aria-label="Models, ${name}"]`).first().waitFor({ timeout: 10_000 });
+  }
+
+  /** The rows the model picker lists for `filter`, as their text (name and detail); the picker is closed again. */
+  async pickerRows(filter) {
+    await this.openModelList();
+    await this.page.keyboard.type(filter);
+    const rows = this.page.locator('.chat-model-picker-dropdown .monaco-list-row', { hasText: filter });
+    await rows.first().waitFor({ timeout: 15_000 });
+    const texts = await rows.allInnerTexts();
+    return texts;
+  }
+
   async screenshot(name) {
     mkdirSync(this.artifacts, { recursive: true });
     await this.page.screenshot({ path: join(this.artifacts, `${name.replace(/[^\w-]+/g, '-')}.png`) });
@@ -156,6 +203,39 @@ class Checks {
   excludes(text, part, what) {
     if (text.includes(part)) throw new Error(`${what}: ${JSON.stringify(part)} is in ${JSON.stringify(text)}`);
   }
+}
+
+/** Every file under `dir` (recursively) whose content contains `needle`. */
+function filesContaining(dir, needle) {
+  const found = [];
+  const visit = (p) => {
+    let s;
+    try {
+      s = statSync(p);
+    } catch {
+      return;
+    }
+    if (s.isDirectory()) for (const e of readdirSync(p)) visit(join(p, e));
+    else if (s.isFile() && s.size < 50_000_000 && readFileSync(p).includes(needle)) found.push(p);
+  };
+  visit(dir);
+  return found;
+}
+
+/** The command lines of the live processes whose environment carries the run's marker and whose argv matches. */
+function processArgv(ctx, pattern) {
+  const found = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (!readFileSync(`/proc/${name}/environ`, 'utf8').split('\0').includes(`SYMPOSIUM_VSCODE_RUN=${ctx.runDir}`)) continue;
+      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      if (pattern.test(argv.join(' '))) found.push({ pid: Number(name), argv });
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
 }
 
 /** The prompts the scripted agent received, as JSON arrays of content blocks, one per line. */
@@ -348,6 +428,107 @@ export const CHAT_SCENARIOS = [
       const meter = ui.page.locator('.chat-context-usage-widget').first();
       const label = c.note('meter', await meter.getAttribute('aria-label'));
       c.ok(label !== null && /\d+%/.test(label) && !/\b0%/.test(label), `the context meter reads ${JSON.stringify(label)}`);
+    },
+  },
+  {
+    name: "chat: the picker says an agent that is not installed is so, and its request says what is missing",
+    async run(ui, c, ctx) {
+      c.ok(!c.note('kimiOnPath', ctx.onPath('kimi')), 'kimi is on PATH here: this scenario needs a built-in that is not installed');
+      {
+        await ui.newChat();
+        const rows = c.note('pickerRows', await ui.pickerRows('Kimi CLI'));
+        await ui.screenshot('chat-picker-not-installed');
+        c.ok(rows.some((r) => r.includes('not installed')), `the picker's Kimi CLI row does not say "not installed": ${JSON.stringify(rows)}`);
+        await ui.page.keyboard.press('Escape');
+        await ui.pickListedModel('Kimi CLI');
+        await ui.send('hello');
+        const text = c.note('response', await ui.response((t) => t.includes('not installed'), 'the failure saying what is missing'));
+        c.includes(text, 'Kimi CLI is not installed here: kimi was not found on PATH', 'the failure (rendered as markdown)');
+        await ui.idle();
+        await ui.pickListedModel('Scripted');
+      }
+    },
+  },
+  {
+    name: 'chat: sign-in — an agent that answers auth_required is signed in when the person accepts, then answers',
+    async run(ui, c, ctx) {
+      // The agent "needs-sign-in" of the settings (run.mjs) is the scripted agent with --auth-required: it refuses
+      // session/new until `authenticate` with `oauth` ("Sign in") or `api-key` ("API key"); the provider offers both
+      // as the notification's buttons.
+      {
+        await ui.newChat();
+        await ui.pickListedModel('Needs sign-in');
+        await ui.send('say signed in and answered');
+        const toast = await ui.notification('Needs sign-in needs you to sign in.');
+        c.note('notification', await toast.innerText());
+        await ui.screenshot('chat-sign-in-offered');
+        c.ok(!(await ui.response(() => true, 'any response')).includes('signed in and answered'), 'the agent answered before it was signed in');
+        await toast.locator('.monaco-button', { hasText: /^Sign in$/ }).first().click();
+        c.note('response', await ui.response((t) => t.includes('signed in and answered'), 'the answer after the sign-in'));
+        await ui.idle();
+        // Signed in, the next message goes straight through.
+        await ui.send('say still signed in');
+        c.note('next', await ui.response((t) => t.includes('still signed in'), 'the next answer'));
+        c.ok((await ui.page.locator('.notification-toast', { hasText: 'needs you to sign in' }).count()) === 0, 'the sign-in was offered again');
+        await ui.idle();
+        await ui.pickListedModel('Scripted');
+      }
+    },
+  },
+  {
+    name: 'chat: Set Agent API Key — the key reaches the agent, and not the settings, argv, logs or state',
+    async run(ui, c, ctx) {
+      const secret = `sk-symposium-test-${createHash('sha256').update(ctx.runDir).digest('hex').slice(0, 24)}`;
+      // The agent "needs-key" of the settings (run.mjs) is the scripted agent with SYMPOSIUM_TEST_AGENT=needs-key in
+      // its env, which tells its process apart from the other scripted agents'.
+      {
+        await ui.newChat();
+        await ui.pickListedModel('Needs key');
+        await ui.command('Symposium: Set Agent API Key');
+        await ui.quickInput('Symposium: Set Agent API Key', 'Needs key', { row: 'Needs key' });
+        await ui.quickInput('API key for Needs key', 'Another environment variable', { row: 'Another environment variable' });
+        await ui.quickInput('Environment variable', 'SYMPOSIUM_TEST_KEY');
+        await ui.page.locator('.quick-input-widget input[type="password"]').first().waitFor({ timeout: 10_000 });
+        await ui.quickInput('API key', secret);
+        c.note('stored', await (await ui.notification("SYMPOSIUM_TEST_KEY of Needs key is in VS Code's secret storage", 15_000)).innerText());
+        await ui.screenshot('chat-api-key-stored');
+        await ui.send('say keyed');
+        c.note('response', await ui.response((t) => t.includes('keyed'), "the agent's answer"));
+        await ui.idle();
+        // The agent's own environment holds the key: read from /proc, as the agent process runs.
+        const agents = processArgv(ctx, /scripted-agent\.js$/).filter(({ pid }) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes('SYMPOSIUM_TEST_AGENT=needs-key'));
+        c.note('agentPids', agents.map((a) => a.pid));
+        c.ok(agents.length === 1, `expected one process of the agent "needs-key", found ${agents.length}`);
+        const env = readFileSync(`/proc/${agents[0].pid}/environ`, 'utf8').split('\0');
+        c.ok(env.includes(`SYMPOSIUM_TEST_KEY=${secret}`), "the agent's environment does not hold the key");
+        // Nowhere else: not in any process's argv (the bridge's, the agent's), settings.json, the logs, the state dir.
+        const argvWithKey = processArgv(ctx, /./).filter(({ argv }) => argv.some((a) => a.includes(secret)));
+        c.ok(argvWithKey.length === 0, `the key is in the argv of ${JSON.stringify(argvWithKey.map((p) => p.argv.slice(0, 3)))}`);
+        c.ok(c.note('bridges', processArgv(ctx, /bridge\.mjs/).length) > 0, 'no bridge process found to check its argv');
+        c.excludes(readFileSync(ctx.settingsFile, 'utf8'), secret, 'settings.json');
+        const leaks = c.note('filesWithKey', [...filesContaining(join(ctx.userData, 'logs'), secret), ...filesContaining(join(ctx.userData, 'User', 'globalStorage', 'symposium.symposium-lm'), secret)]);
+        c.ok(leaks.length === 0, `the key is in ${leaks.join(', ')}`);
+        c.ok(existsSync(join(ctx.userData, 'User', 'globalStorage', 'symposium.symposium-lm')), "no state dir of the extension to check (the bridge's --state-dir)");
+        await ui.pickListedModel('Scripted');
+      }
+    },
+  },
+  {
+    name: 'chat: an agent of a registry URL, distributed as a download, is installed on first use and answers',
+    async run(ui, c, ctx) {
+      // symposium.registry is the URL of the harness's registry on 127.0.0.1 (run.mjs, serveRegistry); "packed" is
+      // its only agent, a .tar.gz with its sha256, named by id in symposium.agents.
+      const folder = join(ctx.globalStorage, 'agents', 'packed');
+      c.ok(!existsSync(folder), 'the agent was installed before its first request');
+      await ui.newChat();
+      await ui.pickListedModel('Packed');
+      await ui.send('say hello from the download');
+      c.note('response', await ui.response((t) => t.includes('hello from the download'), "the downloaded agent's answer"));
+      await ui.idle();
+      const installed = c.note('installed', existsSync(folder) ? readdirSync(folder) : []);
+      c.ok(installed.length === 1 && /^1\.0\.0-[0-9a-f]{12}$/.test(installed[0]), `the agent's folder holds ${JSON.stringify(installed)}`);
+      c.ok(existsSync(join(folder, installed[0], 'bin', 'agent')), 'the program is not in its folder');
+      await ui.pickListedModel('Scripted');
     },
   },
 ];

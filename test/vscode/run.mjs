@@ -19,6 +19,8 @@
 // and no process the run started outlived it.
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, closeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -118,7 +120,14 @@ function settings(dirs, confirmations) {
         command: process.execPath,
         args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--resume-session', '--state-dir', join(dirs.runDir, 'agent-sessions'), '--modes', 'ask,code'],
       },
+      // For the Chat view's scenarios of the picker's status, the sign-in and the API key (chat-view.mjs).
+      { id: 'kimi' },
+      { id: 'needs-sign-in', name: 'Needs sign-in', command: process.execPath, args: [scriptedAgent(), '--auth-required'] },
+      { id: 'needs-key', name: 'Needs key', command: process.execPath, args: [scriptedAgent()], env: { SYMPOSIUM_TEST_AGENT: 'needs-key' } },
+      // An agent of the registry served on 127.0.0.1 (serveRegistry), distributed as a download.
+      { id: 'packed' },
     ],
+    'symposium.registry': dirs.registryUrl,
     // The Chat view answers through our models without a GitHub sign-in; its side requests (titles) come to them too.
     // Replies are compared whole: no "Starting …" notice before an agent that is slow to start on a busy machine.
     'symposium.startNotice': false,
@@ -129,6 +138,37 @@ function settings(dirs, confirmations) {
     'symposiumTest.confirmations': confirmations,
     'symposiumTest.only': only,
   };
+}
+
+/**
+ * A registry (the ACP registry's format) on 127.0.0.1 with one agent, `packed`, distributed as a .tar.gz for this
+ * platform (with its sha256): a launcher of the scripted agent. Sets dirs.registryUrl; the server is closed with
+ * the run (state.registryServer).
+ */
+async function serveRegistry(dirs, state) {
+  const { c: tarCreate } = await import('tar');
+  const release = join(dirs.runDir, 'packed-release');
+  mkdirSync(join(release, 'bin'), { recursive: true });
+  writeFileSync(join(release, 'bin', 'agent'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(scriptedAgent())} "$@"\n`, { mode: 0o755 });
+  const archivePath = join(dirs.runDir, 'packed.tar.gz');
+  await tarCreate({ gzip: true, file: archivePath, cwd: release }, ['bin']);
+  const archive = readFileSync(archivePath);
+  const target = `${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}`;
+  const server = createHttpServer((req, res) => {
+    const base = `http://127.0.0.1:${server.address().port}`;
+    if (req.url === '/registry.json') {
+      const entry = { archive: `${base}/packed.tar.gz`, cmd: './bin/agent', args: [], sha256: createHash('sha256').update(archive).digest('hex') };
+      const registry = { version: '1.0.0', agents: [{ id: 'packed', name: 'Packed', version: '1.0.0', description: 'A download of the scripted agent', distribution: { binary: { [target]: entry } } }] };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(registry));
+    } else if (req.url === '/packed.tar.gz') {
+      res.writeHead(200, { 'content-type': 'application/gzip', 'content-length': archive.length }).end(archive);
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
+  state.registryServer = server;
+  dirs.registryUrl = `http://127.0.0.1:${server.address().port}/registry.json`;
 }
 
 function prepareRunDir() {
@@ -278,6 +318,7 @@ async function runCodeServer(dirs, vsixPath, state) {
   log('host ready');
   const driverVsix = join(dirs.runDir, 'driver.vsix');
   vsce(DRIVER_DIR, driverVsix);
+  await serveRegistry(dirs, state);
   writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings(dirs, 'dialog'), null, 2));
 
   const env = {
@@ -347,6 +388,14 @@ async function runCodeServer(dirs, vsixPath, state) {
       promptLog: dirs.promptLog,
       artifacts: ARTIFACTS,
       elizaReply: (text) => elizaRespond(initialElizaState(), text, { kind: 'cycle' }).reply,
+      // For the scenarios that look for secrets in the run's files and processes.
+      runDir: dirs.runDir,
+      userData: dirs.userData,
+      settingsFile: join(dirs.userData, 'User', 'settings.json'),
+      node: process.execPath,
+      scriptedAgent: SCRIPTED_AGENT,
+      globalStorage: join(dirs.userData, 'User', 'globalStorage', 'symposium.symposium-lm'),
+      onPath: (name) => (env.PATH || '').split(':').some((dir) => dir !== '' && existsSync(join(dir, name))),
     };
     report.scenarios.push(...(await runChatView(page, ctx, log)));
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -516,6 +565,7 @@ async function main() {
         await state.page.screenshot({ path: join(dirs.runDir, 'screenshot.png') }).catch(() => {});
       }
       if (state.browser) await state.browser.close().catch(() => {});
+      if (state.registryServer) await new Promise((r) => state.registryServer.close(r));
       return endProcesses(state.roots, dirs.runDir);
     })());
   process.once('SIGINT', onSignal);
