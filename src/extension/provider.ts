@@ -70,6 +70,20 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
+    try {
+      await this.answer(model, messages, options, progress, token);
+    } catch (error) {
+      throw withoutStack(error);
+    }
+  }
+
+  private async answer(
+    model: vscode.LanguageModelChatInformation,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
     const entry = findModel(this.deps.settings(), model.id);
     if (entry === undefined) throw vscode.LanguageModelError.NotFound(`Symposium has no model "${model.id}" (any more): check the symposium.agents setting.`);
     if (entry.state.kind === 'not-installed') {
@@ -215,6 +229,15 @@ function responsePartFactory(): ResponsePartFactory<vscode.LanguageModelResponse
 }
 
 /** What the consumer sees when a response fails. */
+/**
+ * Copilot Chat shows a failed request as "Reason: <message>: <stack>" when the error has a stack (its
+ * `toErrorMessage` with details): the person should read what went wrong, not the extension's frames.
+ */
+function withoutStack(error: unknown): unknown {
+  if (error instanceof Error && !(error instanceof vscode.CancellationError)) error.stack = '';
+  return error;
+}
+
 function consumerError(error: unknown, token: vscode.CancellationToken): Error {
   if (token.isCancellationRequested) return new vscode.CancellationError();
   if (error instanceof ResponseError && error.code === ProtocolErrorCodes.RequestCancelled) return new vscode.CancellationError();
