@@ -2,7 +2,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { defer, EMPTY, from, mergeMap, Observable, of, switchMap, type Subscription } from 'rxjs';
 import type { Logger } from '../../log.js';
 import { acpTurnToParts } from '../../operators/acp-turn-to-parts.js';
-import type { Message, ResponsePart, SessionConfig, ToolDefinition, ToolResultPart } from '../../protocol/messages.js';
+import type { Message, ResponsePart, ToolDefinition, ToolResultPart } from '../../protocol/messages.js';
 import { AGENT_ACTION_TOOL, isApprovalOf, newActionId } from '../../protocol/agent-action.js';
 import { announcesBridgedCall, isBridgedToolPermission } from '../../tools/bridged-permission.js';
 import { BRIDGED_TOOLS_SERVER_NAME, BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
@@ -12,13 +12,14 @@ import { randomUUID } from 'node:crypto';
 import type { AgentSession, TurnInput } from '../agent-stream.js';
 import { AnnouncedToolCalls } from './announced-tool-calls.js';
 import { BridgedCallArrivals } from './bridged-call-arrivals.js';
-import { SET_MODEL_CONFIG_ID } from './agent-info.js';
 import { EventQueue } from './event-queue.js';
-import { checkPrompt, checkSetConfigOption, MalformedAnswerError } from './agent-answers.js';
+import { checkPrompt, MalformedAnswerError } from './agent-answers.js';
 import { askedMessages, promptBlocks, toolResultsOf } from './prompt.js';
 import { transcriptOf } from '../transcript.js';
 import type { AcpTurnEvent } from './turn-events.js';
 import { TurnRendering } from './update-parts.js';
+import { PAUSED_BUFFER_CHARS, bufferedSize, joinMessageChunks } from './paused-buffer.js';
+import { applySessionConfig } from './session-config.js';
 
 /** An ACP session opened on a running agent process. */
 export interface OpenedSession {
@@ -272,7 +273,7 @@ export class AcpSession implements AgentSession {
     if (this.isClosed) return undefined;
     await this.offerTools(input.tools);
     const opened = await this.open();
-    await this.configure(opened, input.config);
+    await applySessionConfig(opened, input.config, this.host, this.conversationId);
     if (unsubscribed() || this.isClosed) return undefined;
     const blocks = promptBlocks(input.newMessages, { images: opened.images });
     const paused = this.prompt;
@@ -297,35 +298,6 @@ export class AcpSession implements AgentSession {
       return undefined;
     }
     return this.startPrompt(opened, blocks);
-  }
-
-  /**
-   * Sets the session config options the request asks for (the model picked in VS Code) where they differ.
-   * Options the agent does not offer are left alone; a value the agent refuses fails the turn, since
-   * answering with another model than the one picked would mislead the user.
-   */
-  private async configure(opened: OpenedSession, wanted: SessionConfig): Promise<void> {
-    for (const [configId, value] of Object.entries(wanted)) {
-      const current = opened.config.get(configId);
-      if (current === undefined) {
-        this.host.log.debug(`conversation ${this.conversationId}: agent ${this.host.name} offers no config option ${configId}; ${value} not set`);
-        continue;
-      }
-      if (current === value) continue;
-      try {
-        if (configId === SET_MODEL_CONFIG_ID) {
-          // Models reported the older way are chosen the older way.
-          await opened.agent.request('session/set_model', { sessionId: opened.sessionId, modelId: value });
-          opened.config.set(configId, value);
-        } else {
-          const response = checkSetConfigOption(this.host.name, await opened.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: opened.sessionId, configId, value }));
-          for (const option of response.configOptions) if (option.type === 'select' && opened.config.has(option.id)) opened.config.set(option.id, option.currentValue);
-        }
-        this.host.log.info(`conversation ${this.conversationId}: ${configId} set to ${value}`);
-      } catch (error) {
-        throw new Error(`Agent "${this.host.name}" could not switch ${configId} to "${value}": ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
   }
 
   /** The ACP session, opened (with this conversation's tool server) if there is none. */
@@ -507,26 +479,6 @@ function saysSomething(messages: readonly Message[]): boolean {
 function orphanedResultsText(results: ReadonlyMap<string, ToolResultPart>): string {
   const lines = [...results.values()].map((r) => `- ${r.toolCallId}: ${toolResultText(r)}`);
   return ['Results of tool calls from earlier in this conversation:', ...lines].join('\n');
-}
-
-/** How much a turn may buffer while no response is attached (it waits on VS Code), in characters of text. */
-const PAUSED_BUFFER_CHARS = 8 * 1024 * 1024;
-
-/** An event's share of that: its text, or a small constant. */
-function bufferedSize(event: AcpTurnEvent): number {
-  if (event.kind === 'update' && (event.update.sessionUpdate === 'agent_message_chunk' || event.update.sessionUpdate === 'agent_thought_chunk') && event.update.content.type === 'text') {
-    return event.update.content.text.length;
-  }
-  return 256;
-}
-
-/** Two message (or thought) chunks of text in a row, as one: how a paused turn's buffered stream stays small. */
-function joinMessageChunks(last: AcpTurnEvent, next: AcpTurnEvent): AcpTurnEvent | undefined {
-  if (last.kind !== 'update' || next.kind !== 'update') return undefined;
-  const [a, b] = [last.update, next.update];
-  if ((a.sessionUpdate !== 'agent_message_chunk' && a.sessionUpdate !== 'agent_thought_chunk') || b.sessionUpdate !== a.sessionUpdate) return undefined;
-  if (a.content.type !== 'text' || b.content.type !== 'text') return undefined;
-  return { kind: 'update', update: { sessionUpdate: a.sessionUpdate, content: { type: 'text', text: a.content.text + b.content.text } } };
 }
 
 function choose(options: readonly acp.PermissionOption[], kinds: readonly acp.PermissionOptionKind[]): acp.RequestPermissionOutcome {

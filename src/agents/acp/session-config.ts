@@ -1,0 +1,34 @@
+import * as acp from '@agentclientprotocol/sdk';
+import type { SessionConfig } from '../../protocol/messages.js';
+import type { OpenedSession, SessionHost } from './acp-session.js';
+import { SET_MODEL_CONFIG_ID } from './agent-info.js';
+import { checkSetConfigOption } from './agent-answers.js';
+
+/**
+ * Sets the session config options the request asks for (the model picked in VS Code) where they differ.
+ * Options the agent does not offer are left alone; a value the agent refuses fails the turn, since
+ * answering with another model than the one picked would mislead the user.
+ */
+export async function applySessionConfig(opened: OpenedSession, wanted: SessionConfig, host: Pick<SessionHost, 'name' | 'log'>, conversationId: string): Promise<void> {
+  for (const [configId, value] of Object.entries(wanted)) {
+    const current = opened.config.get(configId);
+    if (current === undefined) {
+      host.log.debug(`conversation ${conversationId}: agent ${host.name} offers no config option ${configId}; ${value} not set`);
+      continue;
+    }
+    if (current === value) continue;
+    try {
+      if (configId === SET_MODEL_CONFIG_ID) {
+        // Models reported the older way are chosen the older way.
+        await opened.agent.request('session/set_model', { sessionId: opened.sessionId, modelId: value });
+        opened.config.set(configId, value);
+      } else {
+        const response = checkSetConfigOption(host.name, await opened.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: opened.sessionId, configId, value }));
+        for (const option of response.configOptions) if (option.type === 'select' && opened.config.has(option.id)) opened.config.set(option.id, option.currentValue);
+      }
+      host.log.info(`conversation ${conversationId}: ${configId} set to ${value}`);
+    } catch (error) {
+      throw new Error(`Agent "${host.name}" could not switch ${configId} to "${value}": ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
