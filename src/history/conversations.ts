@@ -3,6 +3,8 @@ import type { ConversationIndex } from '../state/conversation-store.js';
 import { extendedLink, linksAt, type HistoryHash, type Link } from './fingerprint.js';
 import { assistantMessageOf, identityOf, normalizeMessage, normalizeMessages } from './normalize.js';
 import { statefulMarkersOf } from './stateful-marker.js';
+import { standInSummary, summaryMarkersOf } from './compaction.js';
+import { splitConsumerText } from './consumer-context.js';
 
 /** A request as the history sees it: who answers (`agentKey`) and the whole history it carries. */
 export interface HistoryRequest {
@@ -140,9 +142,56 @@ export class ConversationTracker {
     return this.continueWith(request.id, marked.conversation, messages, read, marked.index, discarded);
   }
 
-  /** The live conversation the newest known marker in the request names, and its message's normalized index. */
+  /**
+   * The answer to a request for a summary of a conversation (`isCompactionRequest`), given without its
+   * agent, whose session and turns stay as they are: the summary names the conversation (by the request's
+   * marker, remembered for it), so the requests that carry the summary instead of the history continue it.
+   */
+  summarize(request: HistoryRequest): string {
+    const history = request.messages.slice(0, -1);
+    const found = this.locate(request.agentKey, history);
+    if (found !== undefined && request.marker !== undefined) this.rememberMarker(found.id, request.marker);
+    const said = normalizeMessages(history);
+    const requests: string[] = [];
+    let reply: string | undefined;
+    for (const message of said) {
+      if (message.role === 'assistant') reply = textOf(message);
+      else if (message.role === 'user') {
+        const words = message.content.map((part) => (part.type === 'text' ? splitConsumerText(part.value).request : '')).join(' ').trim();
+        if (words !== '') requests.push(words);
+      }
+    }
+    return standInSummary(requests, reply, found === undefined ? undefined : request.marker);
+  }
+
+  /** The live conversation this history belongs to, changing nothing: the longest match, or a marker. */
+  private locate(agentKey: string, raw: readonly Message[]): Conversation | undefined {
+    const messages = normalizeMessages(raw);
+    if (messages.length > 0) {
+      this.refreshProvisionalEnds();
+      const identities = identitiesOf(messages);
+      let last = identities.length - 1;
+      while (last >= 0 && identities[last] === undefined) last--;
+      if (last >= 0) {
+        const { links } = linksAt(agentKey, identities, this.positionsOfInterest(messages, last));
+        let best: { conversation: Conversation; index: number } | undefined;
+        for (const index of [this.byProvisionalEnd, this.byUsersEnd, this.byCommittedEnd]) {
+          const match = this.longestMatch(links, last, index, () => true);
+          if (match !== undefined && (best === undefined || match.index > best.index)) best = match;
+        }
+        if (best !== undefined) return best.conversation;
+      }
+    }
+    return this.markedConversation(raw)?.conversation;
+  }
+
+  /**
+   * The live conversation the newest known marker in the request names (a stateful marker in an assistant
+   * message, or the token of a summary the bridge gave), and its message's normalized index.
+   */
   private markedConversation(raw: readonly Message[]): { conversation: Conversation; index: number } | undefined {
-    for (const { index, marker } of statefulMarkersOf(raw)) {
+    const markers = [...statefulMarkersOf(raw), ...summaryMarkersOf(raw)].sort((a, b) => b.index - a.index);
+    for (const { index, marker } of markers) {
       const conversation = this.byMarker.get(marker);
       if (conversation === undefined || !this.conversations.has(conversation.id)) continue;
       let normalized = -1;
@@ -405,6 +454,10 @@ function identitiesOf(messages: readonly Message[]): readonly (Message | undefin
 function preferable(a: Conversation, b: Conversation): boolean {
   if ((a.inFlight === undefined) !== (b.inFlight === undefined)) return a.inFlight === undefined;
   return a.lastUsed > b.lastUsed;
+}
+
+function textOf(message: Message): string {
+  return message.content.map((part) => (part.type === 'text' ? part.value : '')).join('');
 }
 
 function nothingNew(): HistoryDecision {

@@ -339,6 +339,32 @@ export const CHAT_SCENARIOS = [
     },
   },
   {
+    name: 'chat: /compact is answered without the agent; the chat goes on in the same agent session',
+    async run(ui, c, ctx) {
+      await ui.newChat();
+      await ui.pickModel('Scripted');
+      await ui.send('say remember the word quince');
+      c.note('before', await ui.response((t) => t.includes('remember the word quince'), 'the reply'));
+      await ui.idle();
+      const promptsBefore = prompts(ctx).length;
+      await ui.send('/compact');
+      c.note('compacted', await ui.response((t) => /Compacted conversation|compact/i.test(t) && !/Compacting/.test(t), "Copilot's report of the compaction"));
+      await ui.idle();
+      await ui.screenshot('chat-compacted');
+      await ui.send('history');
+      const text = c.note('response', await ui.response((t) => t.includes('[') && t.includes(']'), "the agent's record of its session"));
+      await ui.idle();
+      // The session's first prompt is the chat's first message: the same ACP session answered after the compaction.
+      c.includes(text, '["say remember the word quince"', "the agent session's record after the compaction");
+      const received = c.note('prompts', prompts(ctx).slice(promptsBefore));
+      c.ok(received.length === 1 && received[0] === 'history', `the agent received more than the next message after the compaction: ${JSON.stringify(received)}`);
+      for (const p of received) {
+        c.excludes(p, 'Summarize the conversation', 'a prompt the agent received (a compaction must not reach it)');
+        c.excludes(p, 'conversation-summary', 'a prompt the agent received (the summary must not reach it)');
+      }
+    },
+  },
+  {
     name: "chat: the context meter shows the agent's usage",
     async run(ui, c) {
       await ui.newChat();
