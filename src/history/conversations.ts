@@ -1,6 +1,6 @@
 import type { Message, RequestId, ResponsePart } from '../protocol/messages.js';
 import type { ConversationIndex } from '../state/conversation-store.js';
-import { extendedLink, linksAt, type HistoryHash, type Link } from './fingerprint.js';
+import { canonicalJson, extendedLink, linksAt, type HistoryHash, type Link } from './fingerprint.js';
 import { assistantMessageOf, identityOf, normalizeMessage, normalizeMessages } from './normalize.js';
 import { statefulMarkersOf } from './stateful-marker.js';
 import { standInSummary, summaryMarkersOf } from './compaction.js';
@@ -139,7 +139,20 @@ export class ConversationTracker {
     const marked = this.markedConversation(request.messages);
     if (marked === undefined) return this.start(request.id, messages, read);
     const discarded = marked.conversation.inFlight === undefined ? DISCARDED_NOTHING : DISCARDED_EXCHANGE;
-    return this.continueWith(request.id, marked.conversation, messages, read, marked.index, discarded);
+    return this.continueWith(request.id, marked.conversation, messages, read, this.answeredUpTo(marked.conversation, messages, marked.index), discarded);
+  }
+
+  /**
+   * Where the agent's knowledge of a marked history ends: at the marker's message, or later when the
+   * history goes on to the conversation's latest reply. A summary stands for the history up to the turn
+   * being answered when Copilot asked for it: the turns after it, kept whole, the agent has seen already.
+   */
+  private answeredUpTo(conversation: Conversation, messages: readonly Message[], marked: number): number {
+    let last = messages.length - 1;
+    while (last > marked && messages[last]!.role !== 'assistant') last--;
+    if (last <= marked) return marked;
+    const reply = assistantMessageOf(conversation.parts);
+    return reply !== undefined && canonicalJson(identityOf(messages[last]!)) === canonicalJson(reply) ? last : marked;
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
- * Copilot's compaction, with the requests Copilot Chat 0.67 really sent in the Chat view (`/compact`),
- * recorded by `npm run test:vscode` (test/fixtures/copilot/compact-*.json): the first message, the
- * summary request, and the next message, which carries the summary instead of the history.
+ * Copilot's compaction, with the requests Copilot Chat 0.67 really sent in the Chat view, recorded by
+ * `npm run test:vscode` (test/fixtures/copilot/): `/compact` (compact-*.json: the first message, the summary
+ * request, the next message, which carries the summary instead of the history) and background compaction
+ * once the agent reported its context 97% full (background-*.json).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -33,8 +34,9 @@ function afterFirstMessage(): { tracker: ConversationTracker; conversationId: st
 describe("Copilot's compaction", () => {
   test('the summary requests are recognised: foreground (/compact) and background; a conversation is not', () => {
     expect(isCompactionRequest(fixture('compact-summary-request'))).toBe(true);
+    expect(isCompactionRequest(fixture('background-summary-request'))).toBe(true);
     expect(isCompactionRequest([...fixture('compact-first-message'), { role: 'assistant', content: [{ type: 'text', value: 'ok' }] }, user(BACKGROUND)])).toBe(true);
-    for (const name of ['compact-first-message', 'compact-next-message', 'agent-mode-first-message', 'title-request']) expect(isCompactionRequest(fixture(name))).toBe(false);
+    for (const name of ['compact-first-message', 'compact-next-message', 'background-second-message', 'background-next-message', 'agent-mode-first-message', 'title-request']) expect(isCompactionRequest(fixture(name))).toBe(false);
     // The foreground request's words, typed by a person in a chat of Copilot's normal prompt, are a message like any other.
     expect(isCompactionRequest([...fixture('compact-first-message').slice(0, -1), user('Summarize the conversation history so far, please')])).toBe(false);
   });
@@ -81,6 +83,25 @@ describe("Copilot's compaction", () => {
     tracker.endTurn(2, true);
     const third = [...second, { role: 'assistant' as const, content: [{ type: 'text' as const, value: 'more said' }] }, user('<userRequest>\nthird\n</userRequest>')];
     expect(tracker.decide({ id: 4, agentKey: 'a', messages: third })).toMatchObject({ conversationId, isNew: false, canceled: false, newMessages: [user('<userRequest>\nthird\n</userRequest>')] });
+  });
+
+  test('background compaction, recorded: it comes while the second turn streams, which goes on; the third message continues the session', () => {
+    const tracker = new ConversationTracker({ newId: () => 'conv-1' });
+    const first = tracker.decide({ id: 1, agentKey: 'a', messages: fixture('background-first-message'), marker: 'm1' });
+    tracker.recordPart(1, { type: 'text', value: 'remember the word medlar' });
+    tracker.endTurn(1, true);
+    const second = tracker.decide({ id: 2, agentKey: 'a', messages: fixture('background-second-message'), marker: 'm2' });
+    expect(second).toMatchObject({ kind: 'turn', conversationId: first.kind === 'turn' ? first.conversationId : '', isNew: false });
+    // Copilot sent the summary request 15 ms after the second turn's: the agent had not answered yet.
+    const summary = tracker.summarize({ id: 3, agentKey: 'a', messages: fixture('background-summary-request'), marker: 'c794fb40-47c8-46c4-9915-6cd1b36c24a3' });
+    expect(summary).toContain('symposium-conversation:c794fb40-47c8-46c4-9915-6cd1b36c24a3');
+    expect(summary).toContain('- say remember the word medlar');
+    tracker.recordPart(2, { type: 'text', value: 'the second turn' });
+    tracker.endTurn(2, true);
+    // The third request has the summary and the second turn, whose stateful marker Copilot no longer sends.
+    const third = tracker.decide({ id: 4, agentKey: 'a', messages: fixture('background-next-message'), marker: 'm4' });
+    expect(third).toMatchObject({ kind: 'turn', conversationId: second.kind === 'turn' ? second.conversationId : '', isNew: false, canceled: false });
+    if (third.kind === 'turn') expect(texts(applyContextPolicy(third.newMessages, 'user'))).toEqual(['history']);
   });
 
   test('a summary request for a history no conversation has is answered without a token', () => {

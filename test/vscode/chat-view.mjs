@@ -167,6 +167,15 @@ function prompts(ctx) {
     .map((l) => JSON.parse(l).map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n'));
 }
 
+/** The last user message's text of every request Copilot sent our models (the extension records them). */
+function requestsLastWords(ctx) {
+  if (!existsSync(ctx.requests)) return [];
+  return readFileSync(ctx.requests, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l).messages.filter((m) => m.role === 'user').at(-1)?.content.map((p) => (p.type === 'text' ? p.value : '')).join('') ?? '');
+}
+
 const COPILOT_BLOCKS = ['<environment_info>', '<workspace_info>', '<userMemory>', '<sessionMemory>', '<repoMemory>', '<context>', '<reminderInstructions>', '<userRequest>', '<attachments>', '<modeInstructions>'];
 
 export const CHAT_SCENARIOS = [
@@ -361,6 +370,47 @@ export const CHAT_SCENARIOS = [
       for (const p of received) {
         c.excludes(p, 'Summarize the conversation', 'a prompt the agent received (a compaction must not reach it)');
         c.excludes(p, 'conversation-summary', 'a prompt the agent received (the summary must not reach it)');
+      }
+    },
+  },
+  {
+    name: 'chat: compaction as the context fills up runs without the agent; the turn in flight and the chat go on in the same session',
+    async run(ui, c, ctx) {
+      await ui.newChat();
+      await ui.pickModel('Scripted');
+      const compactionsBefore = requestsLastWords(ctx).filter((w) => w.startsWith('The conversation has grown too large')).length;
+      try {
+        // The agent reports a context 97% full of a 60k window: Copilot compacts in the background from the next turn on.
+        await ui.send('say remember the word medlar\nusage 58000 60000');
+        c.note('first', await ui.response((t) => t.includes('remember the word medlar'), 'the reply'));
+        await ui.idle();
+        await sleep(2000);
+        const promptsBefore = prompts(ctx).length;
+        await ui.send('say the second turn\nusage 58000 60000');
+        c.note('second', await ui.response((t) => t.includes('the second turn'), 'the reply of the turn during which Copilot compacts'));
+        await ui.idle();
+        await sleep(2000);
+        await ui.send('history');
+        const text = c.note('response', await ui.response((t) => t.includes('[') && t.includes(']'), "the agent's record of its session"));
+        await ui.idle();
+        await ui.screenshot('chat-compacted-in-the-background');
+        const compactions = requestsLastWords(ctx).filter((w) => w.startsWith('The conversation has grown too large')).length - compactionsBefore;
+        c.ok(c.note('compactions', compactions) > 0, 'Copilot did not compact the conversation: the scenario proves nothing');
+        c.includes(text, '["say remember the word medlar', "the agent session's record after the compaction");
+        c.includes(text, 'the second turn', "the agent session's record after the compaction");
+        const received = c.note('prompts', prompts(ctx).slice(promptsBefore));
+        // Exactly the two messages, each once: the compaction came during the second turn, which the agent must not get again.
+        c.ok(received.length === 2 && received[0] === 'say the second turn\nusage 58000 60000' && received[1] === 'history', `the agent received other prompts than the two messages: ${JSON.stringify(received)}`);
+        for (const p of received) {
+          c.excludes(p, 'compacted now', 'a prompt the agent received (a compaction must not reach it)');
+          c.excludes(p, 'conversation-summary', 'a prompt the agent received (the summary must not reach it)');
+        }
+      } finally {
+        // The Scripted model's window back to its size for the scenarios after this one.
+        await ui.idle();
+        await ui.newChat();
+        await ui.send('usage 0 200000');
+        await ui.idle();
       }
     },
   },
