@@ -6,8 +6,9 @@ import type { Message } from '../protocol/messages.js';
  * that summary, in a `<conversation-summary>` user message, instead of the history before it (without
  * that history's stateful markers). It asks in two shapes (Copilot 0.67, `_Se.getSummary` and
  * `_startBackgroundSummarization`):
- * - foreground (`/compact`, or the prompt over budget): its own system prompt (`I8n`), the history, and a
- *   last user message "Summarize the conversation history so far, …";
+ * - foreground (`/compact`, or the prompt over budget): its own system prompt (`I8n`), the history (as
+ *   messages, or, in its `simple` mode used when the prompt is over budget, written into one user message),
+ *   and a last user message "Summarize the conversation history so far, …";
  * - background (at ~80% of the budget, while the turn goes on): the turn's own messages plus a last user
  *   message "The conversation has grown too large for the context window and must be compacted now." that
  *   wants the summary in `<summary>` tags.
@@ -24,6 +25,10 @@ import type { Message } from '../protocol/messages.js';
 const FOREGROUND_SYSTEM = 'Your task is to create a comprehensive, detailed summary of the entire conversation';
 const FOREGROUND_REQUEST = 'Summarize the conversation history so far';
 const BACKGROUND_REQUEST = 'The conversation has grown too large for the context window and must be compacted now.';
+
+/** Copilot's simple summary prompt (`gHe`): the history in one user message, as `<user>`, `<assistant>`, … entries. */
+const SIMPLE_HISTORY = 'The following is a compressed version of the preceeding history in the current conversation.';
+const SIMPLE_ENTRY = /<(user|assistant|conversation-summary)>\n([\s\S]*?)\n<\/\1>/g;
 
 /** How the summary names its conversation; Copilot keeps the summary's text as it is. */
 const TOKEN_PREFIX = 'symposium-conversation:';
@@ -42,6 +47,24 @@ export function isCompactionRequest(messages: readonly Message[]): boolean {
   if (request.startsWith(BACKGROUND_REQUEST)) return true;
   if (!request.startsWith(FOREGROUND_REQUEST)) return false;
   return messages.some((m) => m.role === 'system' && textOf(m).trimStart().startsWith(FOREGROUND_SYSTEM));
+}
+
+/**
+ * The history a summary request is about, as messages: the ones before its last, or, when Copilot's simple
+ * prompt (its fallback when the prompt is over budget) wrote the history into one message, its entries:
+ * `<user>` the words typed, `<assistant>` a reply's text, `<conversation-summary>` an earlier summary (tool
+ * entries are left out: their calls and results are not in a form that matches).
+ */
+export function compactionHistoryOf(messages: readonly Message[]): readonly Message[] {
+  const history = messages.slice(0, -1);
+  const compressed = history.find((m) => m.role === 'user' && textOf(m).trimStart().startsWith(SIMPLE_HISTORY));
+  if (compressed === undefined) return history;
+  const entries: Message[] = [];
+  for (const [entry, tag, value] of textOf(compressed).matchAll(SIMPLE_ENTRY)) {
+    if (tag === 'assistant') entries.push({ role: 'assistant', content: [{ type: 'text', value: value! }] });
+    else entries.push({ role: 'user', content: [{ type: 'text', value: tag === 'user' ? value! : entry }] });
+  }
+  return entries;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ConversationIndex } from '../state/conversation-store.js';
 import { canonicalJson, extendedLink, linksAt, type HistoryHash, type Link } from './fingerprint.js';
 import { assistantMessageOf, identityOf, normalizeMessage, normalizeMessages } from './normalize.js';
 import { statefulMarkersOf } from './stateful-marker.js';
-import { standInSummary, summaryMarkersOf } from './compaction.js';
+import { compactionHistoryOf, standInSummary, summaryMarkersOf } from './compaction.js';
 import { splitConsumerText } from './consumer-context.js';
 
 /** A request as the history sees it: who answers (`agentKey`) and the whole history it carries. */
@@ -161,7 +161,7 @@ export class ConversationTracker {
    * marker, remembered for it), so the requests that carry the summary instead of the history continue it.
    */
   summarize(request: HistoryRequest): string {
-    const history = request.messages.slice(0, -1);
+    const history = compactionHistoryOf(request.messages);
     const found = this.locate(request.agentKey, history);
     if (found !== undefined && request.marker !== undefined) this.rememberMarker(found.id, request.marker);
     const said = normalizeMessages(history);

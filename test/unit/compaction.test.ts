@@ -104,6 +104,21 @@ describe("Copilot's compaction", () => {
     if (third.kind === 'turn') expect(texts(applyContextPolicy(third.newMessages, 'user'))).toEqual(['history']);
   });
 
+  test("Copilot's simple summary prompt (the history in one message, when the prompt is over budget) finds the conversation too", () => {
+    const { tracker, conversationId } = afterFirstMessage();
+    // As `gHe` renders it (not recorded: the fixture's system prompt and last message around it); the message being sent comes last.
+    const [system, , , ask] = fixture('compact-summary-request');
+    const compressed = user(
+      'The following is a compressed version of the preceeding history in the current conversation. The first message is kept, some history may be truncated after that:\n' +
+        '<user>\nsay remember the word quince\n</user>\n<assistant>\nremember the word quince\n</assistant>\n<user>\nhistory\n</user>\n',
+    );
+    const summary = tracker.summarize({ id: 2, agentKey: 'a', messages: [system!, compressed, ask!], marker: RECORDED_MARKER });
+    expect(summary).toContain(`symposium-conversation:${RECORDED_MARKER}`);
+    expect(summary).toContain('- say remember the word quince\n- history');
+    const next = tracker.decide({ id: 3, agentKey: 'a', messages: fixture('compact-next-message') });
+    expect(next).toMatchObject({ kind: 'turn', conversationId, isNew: false });
+  });
+
   test('a summary request for a history no conversation has is answered without a token', () => {
     const tracker = new ConversationTracker();
     const summary = tracker.summarize({ id: 1, agentKey: 'a', messages: fixture('compact-summary-request'), marker: 'm' });
