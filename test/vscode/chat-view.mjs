@@ -176,6 +176,11 @@ function requestsLastWords(ctx) {
     .map((l) => JSON.parse(l).messages.filter((m) => m.role === 'user').at(-1)?.content.map((p) => (p.type === 'text' ? p.value : '')).join('') ?? '');
 }
 
+/** The Scripted model, unless it is picked already (the picker then shows its options where a click would land). */
+async function pickScripted(ui) {
+  if ((await ui.page.locator('.model-picker-item [aria-label="Models, Scripted"]').count()) === 0) await ui.pickModel('Scripted');
+}
+
 const COPILOT_BLOCKS = ['<environment_info>', '<workspace_info>', '<userMemory>', '<sessionMemory>', '<repoMemory>', '<context>', '<reminderInstructions>', '<userRequest>', '<attachments>', '<modeInstructions>'];
 
 export const CHAT_SCENARIOS = [
@@ -351,7 +356,7 @@ export const CHAT_SCENARIOS = [
     name: 'chat: /compact is answered without the agent; the chat goes on in the same agent session',
     async run(ui, c, ctx) {
       await ui.newChat();
-      await ui.pickModel('Scripted');
+      await pickScripted(ui);
       await ui.send('say remember the word quince');
       c.note('before', await ui.response((t) => t.includes('remember the word quince'), 'the reply'));
       await ui.idle();
@@ -377,7 +382,7 @@ export const CHAT_SCENARIOS = [
     name: 'chat: compaction as the context fills up runs without the agent; the turn in flight and the chat go on in the same session',
     async run(ui, c, ctx) {
       await ui.newChat();
-      await ui.pickModel('Scripted');
+      await pickScripted(ui);
       const compactionsBefore = requestsLastWords(ctx).filter((w) => w.startsWith('The conversation has grown too large')).length;
       try {
         // The agent reports a context 97% full of a 60k window: Copilot compacts in the background from the next turn on.
