@@ -137,7 +137,7 @@ export class ConversationTracker {
     if (best !== undefined) return this.continueWith(request.id, best.match.conversation, messages, read, best.match.index, best.discarded);
     // The history matches no conversation (the consumer re-rendered or summarised it), but a marker names one.
     const marked = this.markedConversation(request.messages);
-    if (marked === undefined) return this.start(request.id, messages, read);
+    if (marked === undefined) return this.start(request.id, messages, read, request.messages);
     const discarded = marked.conversation.inFlight === undefined ? DISCARDED_NOTHING : DISCARDED_EXCHANGE;
     return this.continueWith(request.id, marked.conversation, messages, read, this.answeredUpTo(marked.conversation, messages, marked.index), discarded);
   }
@@ -203,12 +203,10 @@ export class ConversationTracker {
    * message, or the token of a summary the bridge gave), and its message's normalized index.
    */
   private markedConversation(raw: readonly Message[]): { conversation: Conversation; index: number } | undefined {
-    const markers = [...statefulMarkersOf(raw), ...summaryMarkersOf(raw)].sort((a, b) => b.index - a.index);
-    for (const { index, marker } of markers) {
+    for (const { index, marker } of markersOf(raw)) {
       const conversation = this.byMarker.get(marker);
       if (conversation === undefined || !this.conversations.has(conversation.id)) continue;
-      let normalized = -1;
-      for (let i = 0; i <= index; i++) if (normalizeMessage(raw[i]!) !== undefined) normalized++;
+      const normalized = normalizedIndexOf(raw, index);
       return normalized < 0 ? undefined : { conversation, index: normalized };
     }
     return undefined;
@@ -219,6 +217,7 @@ export class ConversationTracker {
     if (conversation === undefined) return;
     conversation.markers.push(marker);
     this.byMarker.set(marker, conversation);
+    this.options.index?.rememberMarker(conversationId, marker);
     for (const old of conversation.markers.splice(0, Math.max(0, conversation.markers.length - MARKERS_KEPT))) this.byMarker.delete(old);
   }
 
@@ -275,8 +274,8 @@ export class ConversationTracker {
    * conversation forgotten, or from before a restart), it goes on under its old id, whose agent can
    * resume its session; otherwise it is new.
    */
-  private start(requestId: RequestId, messages: Message[], read: Read): HistoryDecision {
-    const resumed = this.resumable(messages, read);
+  private start(requestId: RequestId, messages: Message[], read: Read, raw: readonly Message[]): HistoryDecision {
+    const resumed = this.resumable(messages, read) ?? this.resumableByMarker(raw);
     const conversation: Conversation = {
       id: resumed?.id ?? this.options.newId?.() ?? `c${this.nextId}`,
       committedLength: 0,
@@ -310,6 +309,23 @@ export class ConversationTracker {
     const id = link === undefined ? undefined : index.conversationAt(link);
     if (id === undefined || this.conversations.has(id)) return undefined;
     return { id, known: reply + 1 };
+  }
+
+  /**
+   * The indexed conversation the newest marker the index knows in this request names, unless it is live
+   * here: a history the consumer re-rendered or summarised (after a compaction, no message of it is one the
+   * conversation had) before this bridge started.
+   */
+  private resumableByMarker(raw: readonly Message[]): { id: string; known: number } | undefined {
+    const { index } = this.options;
+    if (index === undefined) return undefined;
+    for (const { index: at, marker } of markersOf(raw)) {
+      const id = index.conversationMarked(marker);
+      if (id === undefined) continue;
+      const known = normalizedIndexOf(raw, at) + 1;
+      return this.conversations.has(id) || known === 0 ? undefined : { id, known };
+    }
+    return undefined;
   }
 
   /** Beyond capacity, the least recently used conversations that are not answering are forgotten. */
@@ -467,6 +483,18 @@ function identitiesOf(messages: readonly Message[]): readonly (Message | undefin
 function preferable(a: Conversation, b: Conversation): boolean {
   if ((a.inFlight === undefined) !== (b.inFlight === undefined)) return a.inFlight === undefined;
   return a.lastUsed > b.lastUsed;
+}
+
+/** The markers a request carries (stateful markers, and summaries' tokens), newest first, with their messages' indexes. */
+function markersOf(raw: readonly Message[]): { readonly index: number; readonly marker: string }[] {
+  return [...statefulMarkersOf(raw), ...summaryMarkersOf(raw)].sort((a, b) => b.index - a.index);
+}
+
+/** The index among the normalized messages of `raw[index]` (or of the last one before it that has content; -1 for none). */
+function normalizedIndexOf(raw: readonly Message[], index: number): number {
+  let normalized = -1;
+  for (let i = 0; i <= index; i++) if (normalizeMessage(raw[i]!) !== undefined) normalized++;
+  return normalized;
 }
 
 function textOf(message: Message): string {

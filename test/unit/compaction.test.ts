@@ -10,6 +10,8 @@ import { isCompactionRequest, standInSummary, summaryMarkersOf } from '../../src
 import { applyContextPolicy } from '../../src/history/context-policy.js';
 import { ConversationTracker } from '../../src/history/conversations.js';
 import type { Message } from '../../src/protocol/messages.js';
+import { ConversationStore } from '../../src/state/conversation-store.js';
+import { createLogger } from '../../src/log.js';
 
 const fixture = (name: string): Message[] => (JSON.parse(readFileSync(path.resolve('test/fixtures/copilot', `${name}.json`), 'utf8')) as { messages: Message[] }).messages;
 const texts = (messages: readonly Message[]): string[] => messages.flatMap((m) => m.content.flatMap((p) => (p.type === 'text' ? [p.value] : [])));
@@ -117,6 +119,20 @@ describe("Copilot's compaction", () => {
     expect(summary).toContain('- say remember the word quince\n- history');
     const next = tracker.decide({ id: 3, agentKey: 'a', messages: fixture('compact-next-message') });
     expect(next).toMatchObject({ kind: 'turn', conversationId, isNew: false });
+  });
+
+  test("after a restart of the bridge (a window reload) right after /compact, the summary's token resumes the conversation", () => {
+    const store = new ConversationStore(undefined, createLogger('error', () => {}));
+    const before = new ConversationTracker({ index: store, newId: () => 'conv-1' });
+    before.decide({ id: 1, agentKey: 'a', messages: fixture('compact-first-message'), marker: 'first' });
+    before.recordPart(1, { type: 'text', value: 'remember the word quince' });
+    before.endTurn(1, true);
+    before.summarize({ id: 2, agentKey: 'a', messages: fixture('compact-summary-request'), marker: RECORDED_MARKER });
+    // No message of the next request is one the conversation had: only the index's marker names it.
+    const after = new ConversationTracker({ index: store, newId: () => 'conv-2' });
+    const next = after.decide({ id: 3, agentKey: 'a', messages: fixture('compact-next-message') });
+    expect(next).toMatchObject({ kind: 'turn', conversationId: 'conv-1' });
+    if (next.kind === 'turn') expect(texts(applyContextPolicy(next.newMessages, 'user'))).toEqual(['history']);
   });
 
   test('a summary request for a history no conversation has is answered without a token', () => {
