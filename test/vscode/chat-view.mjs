@@ -176,6 +176,20 @@ function requestsLastWords(ctx) {
     .map((l) => JSON.parse(l).messages.filter((m) => m.role === 'user').at(-1)?.content.map((p) => (p.type === 'text' ? p.value : '')).join('') ?? '');
 }
 
+/**
+ * Sends a slash command: its completion list may be open when Enter is pressed, and then Enter only accepts
+ * the completion; it is pressed again until the request shows.
+ */
+async function sendCommand(ui, command) {
+  const requests = ui.page.locator('.interactive-request');
+  const before = await requests.count();
+  await ui.send(command);
+  for (let attempt = 0; attempt < 5 && (await requests.count()) === before; attempt++) {
+    await sleep(1000);
+    if ((await requests.count()) === before) await ui.page.keyboard.press('Enter');
+  }
+}
+
 /** The Scripted model, unless it is picked already (the picker then shows its options where a click would land). */
 async function pickScripted(ui) {
   if ((await ui.page.locator('.model-picker-item [aria-label="Models, Scripted"]').count()) === 0) await ui.pickModel('Scripted');
@@ -361,7 +375,7 @@ export const CHAT_SCENARIOS = [
       c.note('before', await ui.response((t) => t.includes('remember the word quince'), 'the reply'));
       await ui.idle();
       const promptsBefore = prompts(ctx).length;
-      await ui.send('/compact');
+      await sendCommand(ui, '/compact');
       c.note('compacted', await ui.response((t) => /Compacted conversation|compact/i.test(t) && !/Compacting/.test(t), "Copilot's report of the compaction"));
       await ui.idle();
       await ui.screenshot('chat-compacted');
@@ -376,6 +390,33 @@ export const CHAT_SCENARIOS = [
         c.excludes(p, 'Summarize the conversation', 'a prompt the agent received (a compaction must not reach it)');
         c.excludes(p, 'conversation-summary', 'a prompt the agent received (the summary must not reach it)');
       }
+    },
+  },
+  {
+    name: 'chat: after /compact and a window reload the chat goes on in the same agent session, found by its marker',
+    async run(ui, c, ctx) {
+      await ui.newChat();
+      await pickScripted(ui);
+      await ui.send('say remember the word rowan');
+      c.note('before', await ui.response((t) => t.includes('remember the word rowan'), 'the reply'));
+      await ui.idle();
+      await sendCommand(ui, '/compact');
+      c.note('compacted', await ui.response((t) => /Compacted conversation/.test(t), "Copilot's report of the compaction"));
+      await ui.idle();
+      // VS Code saves chat sessions on a timer (see the reload scenario above).
+      await sleep(5000);
+      await ui.page.reload();
+      await ui.page.locator('.interactive-input-editor').first().waitFor({ timeout: 60_000 });
+      await ui.page.locator('.interactive-request', { hasText: 'say remember the word rowan' }).first().waitFor({ timeout: 30_000 });
+      await sleep(5000);
+      const promptsBefore = prompts(ctx).length;
+      // The new bridge knows no message of the next request (the summary and the new words): only the summary's marker names the conversation.
+      await ui.send('history');
+      const text = c.note('response', await ui.response((t) => t.includes('[') && t.includes(']'), "the agent's record of its session"));
+      await ui.idle();
+      c.includes(text, '["say remember the word rowan"', "the agent session's record after the compaction and the reload");
+      const received = c.note('prompts', prompts(ctx).slice(promptsBefore));
+      c.ok(received.length === 1 && received[0] === 'history', `the agent received more than the next message: ${JSON.stringify(received)}`);
     },
   },
   {
