@@ -126,7 +126,7 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
     });
     const answer = sideRequestAnswer(request.messages);
     if (answer !== undefined) {
-      log.debug(`answered a side request (the chat's title) without the agent`);
+      log.debug(`answered one of Copilot's side requests (a title, progress messages) without the agent`);
       progress.report(new vscode.LanguageModelTextPart(answer));
       return;
     }

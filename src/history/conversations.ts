@@ -1,8 +1,10 @@
 import type { Message, RequestId, ResponsePart } from '../protocol/messages.js';
 import type { ConversationIndex } from '../state/conversation-store.js';
-import { extendedLink, linksAt, type HistoryHash, type Link } from './fingerprint.js';
+import { canonicalJson, extendedLink, linksAt, type HistoryHash, type Link } from './fingerprint.js';
 import { assistantMessageOf, identityOf, normalizeMessage, normalizeMessages } from './normalize.js';
 import { statefulMarkersOf } from './stateful-marker.js';
+import { compactionHistoryOf, standInSummary, summaryMarkersOf } from './compaction.js';
+import { splitConsumerText } from './consumer-context.js';
 
 /** A request as the history sees it: who answers (`agentKey`) and the whole history it carries. */
 export interface HistoryRequest {
@@ -135,18 +137,76 @@ export class ConversationTracker {
     if (best !== undefined) return this.continueWith(request.id, best.match.conversation, messages, read, best.match.index, best.discarded);
     // The history matches no conversation (the consumer re-rendered or summarised it), but a marker names one.
     const marked = this.markedConversation(request.messages);
-    if (marked === undefined) return this.start(request.id, messages, read);
+    if (marked === undefined) return this.start(request.id, messages, read, request.messages);
     const discarded = marked.conversation.inFlight === undefined ? DISCARDED_NOTHING : DISCARDED_EXCHANGE;
-    return this.continueWith(request.id, marked.conversation, messages, read, marked.index, discarded);
+    return this.continueWith(request.id, marked.conversation, messages, read, this.answeredUpTo(marked.conversation, messages, marked.index), discarded);
   }
 
-  /** The live conversation the newest known marker in the request names, and its message's normalized index. */
+  /**
+   * Where the agent's knowledge of a marked history ends: at the marker's message, or later when the
+   * history goes on to the conversation's latest reply. A summary stands for the history up to the turn
+   * being answered when Copilot asked for it: the turns after it, kept whole, the agent has seen already.
+   */
+  private answeredUpTo(conversation: Conversation, messages: readonly Message[], marked: number): number {
+    let last = messages.length - 1;
+    while (last > marked && messages[last]!.role !== 'assistant') last--;
+    if (last <= marked) return marked;
+    const reply = assistantMessageOf(conversation.parts);
+    return reply !== undefined && canonicalJson(identityOf(messages[last]!)) === canonicalJson(reply) ? last : marked;
+  }
+
+  /**
+   * The answer to a request for a summary of a conversation (`isCompactionRequest`), given without its
+   * agent, whose session and turns stay as they are: the summary names the conversation (by the request's
+   * marker, remembered for it), so the requests that carry the summary instead of the history continue it.
+   */
+  summarize(request: HistoryRequest): string {
+    const history = compactionHistoryOf(request.messages);
+    const found = this.locate(request.agentKey, history);
+    if (found !== undefined && request.marker !== undefined) this.rememberMarker(found.id, request.marker);
+    const said = normalizeMessages(history);
+    const requests: string[] = [];
+    let reply: string | undefined;
+    for (const message of said) {
+      if (message.role === 'assistant') reply = textOf(message);
+      else if (message.role === 'user') {
+        const words = message.content.map((part) => (part.type === 'text' ? splitConsumerText(part.value).request : '')).join(' ').trim();
+        if (words !== '') requests.push(words);
+      }
+    }
+    return standInSummary(requests, reply, found === undefined ? undefined : request.marker);
+  }
+
+  /** The live conversation this history belongs to, changing nothing: the longest match, or a marker. */
+  private locate(agentKey: string, raw: readonly Message[]): Conversation | undefined {
+    const messages = normalizeMessages(raw);
+    if (messages.length > 0) {
+      this.refreshProvisionalEnds();
+      const identities = identitiesOf(messages);
+      let last = identities.length - 1;
+      while (last >= 0 && identities[last] === undefined) last--;
+      if (last >= 0) {
+        const { links } = linksAt(agentKey, identities, this.positionsOfInterest(messages, last));
+        let best: { conversation: Conversation; index: number } | undefined;
+        for (const index of [this.byProvisionalEnd, this.byUsersEnd, this.byCommittedEnd]) {
+          const match = this.longestMatch(links, last, index, () => true);
+          if (match !== undefined && (best === undefined || match.index > best.index)) best = match;
+        }
+        if (best !== undefined) return best.conversation;
+      }
+    }
+    return this.markedConversation(raw)?.conversation;
+  }
+
+  /**
+   * The live conversation the newest known marker in the request names (a stateful marker in an assistant
+   * message, or the token of a summary the bridge gave), and its message's normalized index.
+   */
   private markedConversation(raw: readonly Message[]): { conversation: Conversation; index: number } | undefined {
-    for (const { index, marker } of statefulMarkersOf(raw)) {
+    for (const { index, marker } of markersOf(raw)) {
       const conversation = this.byMarker.get(marker);
       if (conversation === undefined || !this.conversations.has(conversation.id)) continue;
-      let normalized = -1;
-      for (let i = 0; i <= index; i++) if (normalizeMessage(raw[i]!) !== undefined) normalized++;
+      const normalized = normalizedIndexOf(raw, index);
       return normalized < 0 ? undefined : { conversation, index: normalized };
     }
     return undefined;
@@ -157,6 +217,7 @@ export class ConversationTracker {
     if (conversation === undefined) return;
     conversation.markers.push(marker);
     this.byMarker.set(marker, conversation);
+    this.options.index?.rememberMarker(conversationId, marker);
     for (const old of conversation.markers.splice(0, Math.max(0, conversation.markers.length - MARKERS_KEPT))) this.byMarker.delete(old);
   }
 
@@ -213,8 +274,8 @@ export class ConversationTracker {
    * conversation forgotten, or from before a restart), it goes on under its old id, whose agent can
    * resume its session; otherwise it is new.
    */
-  private start(requestId: RequestId, messages: Message[], read: Read): HistoryDecision {
-    const resumed = this.resumable(messages, read);
+  private start(requestId: RequestId, messages: Message[], read: Read, raw: readonly Message[]): HistoryDecision {
+    const resumed = this.resumable(messages, read) ?? this.resumableByMarker(raw);
     const conversation: Conversation = {
       id: resumed?.id ?? this.options.newId?.() ?? `c${this.nextId}`,
       committedLength: 0,
@@ -248,6 +309,23 @@ export class ConversationTracker {
     const id = link === undefined ? undefined : index.conversationAt(link);
     if (id === undefined || this.conversations.has(id)) return undefined;
     return { id, known: reply + 1 };
+  }
+
+  /**
+   * The indexed conversation the newest marker the index knows in this request names, unless it is live
+   * here: a history the consumer re-rendered or summarised (after a compaction, no message of it is one the
+   * conversation had) before this bridge started.
+   */
+  private resumableByMarker(raw: readonly Message[]): { id: string; known: number } | undefined {
+    const { index } = this.options;
+    if (index === undefined) return undefined;
+    for (const { index: at, marker } of markersOf(raw)) {
+      const id = index.conversationMarked(marker);
+      if (id === undefined) continue;
+      const known = normalizedIndexOf(raw, at) + 1;
+      return this.conversations.has(id) || known === 0 ? undefined : { id, known };
+    }
+    return undefined;
   }
 
   /** Beyond capacity, the least recently used conversations that are not answering are forgotten. */
@@ -405,6 +483,22 @@ function identitiesOf(messages: readonly Message[]): readonly (Message | undefin
 function preferable(a: Conversation, b: Conversation): boolean {
   if ((a.inFlight === undefined) !== (b.inFlight === undefined)) return a.inFlight === undefined;
   return a.lastUsed > b.lastUsed;
+}
+
+/** The markers a request carries (stateful markers, and summaries' tokens), newest first, with their messages' indexes. */
+function markersOf(raw: readonly Message[]): { readonly index: number; readonly marker: string }[] {
+  return [...statefulMarkersOf(raw), ...summaryMarkersOf(raw)].sort((a, b) => b.index - a.index);
+}
+
+/** The index among the normalized messages of `raw[index]` (or of the last one before it that has content; -1 for none). */
+function normalizedIndexOf(raw: readonly Message[], index: number): number {
+  let normalized = -1;
+  for (let i = 0; i <= index; i++) if (normalizeMessage(raw[i]!) !== undefined) normalized++;
+  return normalized;
+}
+
+function textOf(message: Message): string {
+  return message.content.map((part) => (part.type === 'text' ? part.value : '')).join('');
 }
 
 function nothingNew(): HistoryDecision {

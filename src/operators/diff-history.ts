@@ -1,5 +1,6 @@
 import { Observable, type OperatorFunction } from 'rxjs';
-import { ConversationTracker, type TrackerOptions } from '../history/conversations.js';
+import { ConversationTracker, type HistoryDecision, type TrackerOptions } from '../history/conversations.js';
+import { isCompactionRequest } from '../history/compaction.js';
 import type { AgentDefinition } from '../protocol/messages.js';
 import type { ChatRequest, ResponseEvent, TurnDecision } from '../pipeline/events.js';
 
@@ -9,7 +10,8 @@ export type HistoryEvent = { readonly kind: 'request'; readonly request: ChatReq
 /**
  * Matches each request against the committed / provisional history of every conversation and says
  * which conversation it continues, which of its messages are new, and whether the provisional exchange
- * was discarded. Response events update the provisional exchange; those of turns no longer in flight
+ * was discarded. A request for a summary of a conversation is answered at once (`answer`), touching no
+ * conversation's turn. Response events update the provisional exchange; those of turns no longer in flight
  * are ignored. `agentKeyOf` says which requests may share a conversation (those of the same agent).
  *
  * ```
@@ -29,19 +31,17 @@ export function diffHistory(agentKeyOf: (agent: AgentDefinition) => string, opti
           switch (event.kind) {
             case 'request': {
               const { request } = event;
-              let decision: ReturnType<ConversationTracker['decide']>;
+              const historyRequest = { id: request.id, agentKey: agentKeyOf(request.params.agent), messages: request.params.messages, marker: request.params.marker };
+              let decision: TurnDecision;
               try {
-                decision = tracker.decide({ id: request.id, agentKey: agentKeyOf(request.params.agent), messages: request.params.messages, marker: request.params.marker });
+                decision = isCompactionRequest(historyRequest.messages)
+                  ? { kind: 'answer', request, text: tracker.summarize(historyRequest) }
+                  : planOf(request, tracker.decide(historyRequest));
               } catch (error) {
                 // One request that cannot be read fails alone; the stream, and every other conversation, go on.
-                decision = { kind: 'reject', reason: `The request could not be read: ${error instanceof Error ? error.message : String(error)}` };
+                decision = { kind: 'reject', request, reason: `The request could not be read: ${error instanceof Error ? error.message : String(error)}` };
               }
-              if (decision.kind === 'reject') {
-                subscriber.next({ kind: 'reject', request, reason: decision.reason });
-              } else {
-                const { kind: _, ...plan } = decision;
-                subscriber.next({ kind: 'turn', turn: { request, ...plan } });
-              }
+              subscriber.next(decision);
               for (const conversationId of tracker.takeForgotten()) subscriber.next({ kind: 'forget', conversationId });
               break;
             }
@@ -56,4 +56,10 @@ export function diffHistory(agentKeyOf: (agent: AgentDefinition) => string, opti
         complete: () => subscriber.complete(),
       });
     });
+}
+
+function planOf(request: ChatRequest, decision: HistoryDecision): TurnDecision {
+  if (decision.kind === 'reject') return { kind: 'reject', request, reason: decision.reason };
+  const { kind: _, ...plan } = decision;
+  return { kind: 'turn', turn: { request, ...plan } };
 }

@@ -5,19 +5,21 @@ import type { ResponseEvent, Turn, TurnDecision } from '../pipeline/events.js';
 import { respondTo } from './respond-to.js';
 import { applyContextPolicy, type ContextPolicy } from '../history/context-policy.js';
 
-const REFUSED = Symbol('refused');
+/** Requests answered without an agent: refused ones, and the summaries the history answers itself. */
+const AT_ONCE = Symbol('answered at once');
 
 /**
  * Runs each conversation's turns on its own agent session, one at a time: a conversation's next turn
  * switches away from the previous one, and that unsubscription is what cancels the agent's work on it.
  * The superseded request still gets its terminal `cancelled` event. Conversations run independently;
- * refused requests fail at once. The agent gets what `policy` lets through of the consumer's messages. A conversation the history forgot ends, closing its session; should it
+ * refused requests fail at once, and requests the history answers itself get that answer at once. The agent gets what `policy` lets through of the consumer's messages. A conversation the history forgot ends, closing its session; should it
  * come back, it opens a new one.
  *
  * ```
- * decisions:  -a1-----a2------b1----R---Fa--    a*, b*: turns of conversations a and b; R: a refused request
- * a1's parts: -xx-x---!                         (unsubscribed when a2 arrives: the agent cancels)
- * result:     -xx-x---(Xy)-y--z-----F------    X: a1 cancelled; y: a2's parts; z: b1's parts; F: R failed
+ * decisions:  -a1-----a2------b1----R---Fa--S-    a*, b*: turns of conversations a and b; R: a refused request
+ * a1's parts: -xx-x---!                           (unsubscribed when a2 arrives: the agent cancels)
+ * result:     -xx-x---(Xy)-y--z-----F------(sC)   X: a1 cancelled; y: a2's parts; z: b1's parts; F: R failed;
+ *                                                 S: an answer without agent: s its text, C complete
  * a's session:  open ...................close    Fa: the history forgot a
  * ```
  */
@@ -26,7 +28,7 @@ export function runTurns(openSession: (turn: Turn) => AgentSession, policy: Cont
     decisions.pipe(
       groupBy(keyOf, { duration: (group) => group.pipe(filter((decision) => decision.kind === 'forget')) }),
       mergeMap((group) =>
-        group.key === REFUSED ? group.pipe(mergeMap(refusalOf)) : runConversation(group.pipe(mergeMap(turnOf)), openSession, policy),
+        group.key === AT_ONCE ? group.pipe(mergeMap(atOnce)) : runConversation(group.pipe(mergeMap(turnOf)), openSession, policy),
       ),
     );
 }
@@ -57,14 +59,14 @@ function runConversation(turns: Observable<Turn>, openSession: (turn: Turn) => A
   );
 }
 
-function keyOf(decision: TurnDecision): string | typeof REFUSED {
+function keyOf(decision: TurnDecision): string | typeof AT_ONCE {
   switch (decision.kind) {
     case 'turn':
       return decision.turn.conversationId;
     case 'forget':
       return decision.conversationId;
     default:
-      return REFUSED;
+      return AT_ONCE;
   }
 }
 
@@ -72,6 +74,16 @@ function turnOf(decision: TurnDecision): Turn[] {
   return decision.kind === 'turn' ? [decision.turn] : [];
 }
 
-function refusalOf(decision: TurnDecision): ResponseEvent[] {
-  return decision.kind === 'reject' ? [{ kind: 'failed', requestId: decision.request.id, code: ProtocolErrorCodes.InvalidRequest, message: decision.reason }] : [];
+function atOnce(decision: TurnDecision): ResponseEvent[] {
+  switch (decision.kind) {
+    case 'reject':
+      return [{ kind: 'failed', requestId: decision.request.id, code: ProtocolErrorCodes.InvalidRequest, message: decision.reason }];
+    case 'answer':
+      return [
+        { kind: 'part', requestId: decision.request.id, part: { type: 'text', value: decision.text } },
+        { kind: 'complete', requestId: decision.request.id },
+      ];
+    default:
+      return [];
+  }
 }

@@ -29,5 +29,7 @@ export interface Turn extends TurnPlan {
 export type TurnDecision =
   | { readonly kind: 'turn'; readonly turn: Turn }
   | { readonly kind: 'reject'; readonly request: ChatRequest; readonly reason: string }
+  /** A request answered without an agent (a summary the consumer asks for: see history/compaction.ts). */
+  | { readonly kind: 'answer'; readonly request: ChatRequest; readonly text: string }
   /** The history forgot the conversation: its session can be closed. */
   | { readonly kind: 'forget'; readonly conversationId: string };

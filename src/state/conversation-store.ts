@@ -11,6 +11,8 @@ const StoredConversation = t.intersection([
   t.partial({
     /** The link (history digest) after its last completed reply. */
     link: t.string,
+    /** The consumer's marker of its latest response or summary (see history/stateful-marker.ts). */
+    marker: t.string,
     /** The agent's session id for it, for `session/load` or `session/resume`. */
     agentSession: t.string,
     /** Which agent that session belongs to (a digest of its definition): ids are only unique per agent, if at all. */
@@ -36,11 +38,14 @@ interface ReadState {
   readonly problem?: string;
 }
 
-/** What the history needs: which conversation a history (by its link) continues. */
+/** What the history needs: which conversation a history (by its link, or the marker it carries) continues. */
 export interface ConversationIndex {
   conversationAt(link: string): string | undefined;
   /** The conversation's history now ends at `link`; only its latest link resumes it. */
   rememberLink(conversationId: string, link: string): void;
+  conversationMarked(marker: string): string | undefined;
+  /** The consumer's marker of the conversation's latest response; only the latest one resumes it. */
+  rememberMarker(conversationId: string, marker: string): void;
 }
 
 /**
@@ -66,6 +71,7 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
   /** In least-recently-used-first order. */
   private readonly byId = new Map<string, StoredConversation>();
   private readonly byLink = new Map<string, string>();
+  private readonly byMarker = new Map<string, string>();
   /** (agent, agent session) → the conversation bound to it last. */
   private readonly bySession = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
@@ -88,6 +94,14 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
 
   rememberLink(conversationId: string, link: string): void {
     this.update(conversationId, { link });
+  }
+
+  conversationMarked(marker: string): string | undefined {
+    return this.byMarker.get(marker);
+  }
+
+  rememberMarker(conversationId: string, marker: string): void {
+    this.update(conversationId, { marker });
   }
 
   agentSessionOf(conversationId: string, agent: string): string | undefined {
@@ -136,6 +150,7 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
     this.byId.delete(entry.id);
     this.byId.set(entry.id, entry);
     if (entry.link !== undefined) this.byLink.set(entry.link, entry.id);
+    if (entry.marker !== undefined) this.byMarker.set(entry.marker, entry.id);
     if (entry.agent !== undefined && entry.agentSession !== undefined) this.bySession.set(sessionKey(entry.agent, entry.agentSession), entry.id);
     for (const [id, oldest] of this.byId) {
       if (this.byId.size <= this.capacity) break;
@@ -146,6 +161,7 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
 
   private unindex(entry: StoredConversation): void {
     if (entry.link !== undefined && this.byLink.get(entry.link) === entry.id) this.byLink.delete(entry.link);
+    if (entry.marker !== undefined && this.byMarker.get(entry.marker) === entry.id) this.byMarker.delete(entry.marker);
     if (entry.agent === undefined || entry.agentSession === undefined) return;
     const key = sessionKey(entry.agent, entry.agentSession);
     if (this.bySession.get(key) === entry.id) this.bySession.delete(key);
@@ -203,6 +219,7 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
       }
       this.byId.clear();
       this.byLink.clear();
+      this.byMarker.clear();
       this.bySession.clear();
       for (const entry of [...merged.values()].sort((a, b) => a.at - b.at)) this.put(entry);
       replaceFile(file, JSON.stringify({ version: STATE_VERSION, conversations: [...this.byId.values()] }));

@@ -152,6 +152,23 @@ describe('diffHistory', () => {
     );
   });
 
+  test('a summary request (Copilot compacting) is answered at once and changes no turn: the one in flight goes on', () => {
+    const r1 = chatRequest(1, [U1]);
+    const asked = chatRequest(2, [U1, user('The conversation has grown too large for the context window and must be compacted now.')]);
+    const summary = { ...asked, params: { ...asked.params, marker: 'm2' } };
+    const r3 = chatRequest(3, [U1, assistant('Why are you sad?'), U2]);
+    run(
+      'a-b-s-c-d-e',
+      { a: requestEvent(r1), b: part(1, 'Why are '), s: requestEvent(summary), c: part(1, 'you sad?'), d: complete(1), e: requestEvent(r3) },
+      'a---s-----e',
+      {
+        a: turn(r1, 'c1', [U1], { isNew: true }),
+        s: { kind: 'answer', request: summary, text: expect.stringContaining('symposium-conversation:m2') as string },
+        e: turn(r3, 'c1', [U2]),
+      },
+    );
+  });
+
   test('thinking, bookkeeping data and split text parts do not break matching', () => {
     const r1 = chatRequest(1, [U1]);
     const echoed: Message = {

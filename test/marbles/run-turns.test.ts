@@ -101,6 +101,16 @@ describe('runTurns', () => {
     });
   });
 
+  test('a request the history answers itself gets that answer at once; no session opens', () => {
+    const sessions = new ScriptedSessions({});
+    scheduler().run(({ hot, expectObservable }) => {
+      const request = chatRequest(1, [user('Summarize the conversation history so far')]);
+      const decisions = hot<TurnDecision>('--s', { s: { kind: 'answer', request, text: '<summary>x</summary>' } });
+      expectObservable(decisions.pipe(runTurns(sessions.open))).toBe('--(tc)', { t: part(1, '<summary>x</summary>'), c: complete(1) });
+    });
+    expect(sessions.opened).toEqual([]);
+  });
+
   test('a conversation the history forgot closes its session; if it comes back it opens a new one', () => {
     let sessions!: ScriptedSessions;
     scheduler().run(({ cold, hot, expectObservable }) => {

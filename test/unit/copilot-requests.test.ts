@@ -47,3 +47,9 @@ test("the chat-title request is recognised (and the conversations are not); it c
   expect(fixture('title-request').modelOptionKeys).not.toContain('_conversationId');
   for (const name of CONVERSATIONS) expect(sideRequestAnswer(fixture(name).messages)).toBeUndefined();
 });
+
+test("Copilot's inline-chat progress messages (sent as soon as an agent is picked) are answered without the agent: a JSON array of 10", () => {
+  const answer = sideRequestAnswer(fixture('progress-messages-request').messages);
+  const messages = JSON.parse(answer ?? 'null') as unknown;
+  expect(Array.isArray(messages) && messages.length === 10 && messages.every((m) => typeof m === 'string' && m.length > 0 && m.length < 50)).toBe(true);
+});

@@ -20,6 +20,12 @@ describe('sideRequestAnswer', () => {
     expect(sideRequestAnswer([system(TITLE_SYSTEM), user('something else')])).toBeUndefined();
   });
 
+  test("inline chat's single progress message is one message, not a list", () => {
+    const prompt = system('You are an expert in writing short, catchy, and encouraging progress messages for a coding assistant.\nThe user is waiting for an AI to help them with editing existing code.');
+    const answer = sideRequestAnswer([prompt, user('add a function that parses dates')]);
+    expect(answer).toMatch(/^[A-Z][a-z ]+$/);
+  });
+
   test('titles: short requests whole, punctuation and markdown dropped, never empty', () => {
     expect(titleOf('fix `build`!')).toBe('Fix build');
     expect(titleOf('   ')).toBe('New chat');

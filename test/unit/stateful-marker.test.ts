@@ -1,6 +1,8 @@
 import { ConversationTracker } from '../../src/history/conversations.js';
 import { markerOf, statefulMarkerData, statefulMarkersOf, STATEFUL_MARKER } from '../../src/history/stateful-marker.js';
 import type { Message } from '../../src/protocol/messages.js';
+import { ConversationStore } from '../../src/state/conversation-store.js';
+import { createLogger } from '../../src/log.js';
 
 const user = (value: string): Message => ({ role: 'user', content: [{ type: 'text', value }] });
 const markerPart = (marker: string) => ({ type: 'data' as const, mimeType: STATEFUL_MARKER, data: Buffer.from(statefulMarkerData('symposium-agent-x', marker)).toString('base64') });
@@ -43,6 +45,17 @@ describe('stateful markers', () => {
       expect(decision).toMatchObject({ kind: 'turn', isNew: true });
       expect(decision.kind === 'turn' && decision.conversationId).not.toBe(id);
     }
+  });
+
+  test('after a restart of the bridge, a history the digest no longer matches is resumed by the marker the index kept', () => {
+    const store = new ConversationStore(undefined, createLogger('error', () => {}));
+    const id = firstTurn(new ConversationTracker({ index: store, newId: () => `conv-${++ids}` }), 'm1');
+    const restarted = new ConversationTracker({ index: store, newId: () => `conv-${++ids}` });
+    const decision = restarted.decide({ id: 2, agentKey: 'a', messages: [user('(re-rendered)'), assistant('(re-rendered)', 'm1'), user('and now?')] });
+    expect(decision).toMatchObject({ kind: 'turn', conversationId: id, newMessages: [user('and now?')] });
+    // A marker the index does not know is a new conversation, as before.
+    const fresh = new ConversationTracker({ index: store, newId: () => 'fresh' });
+    expect(fresh.decide({ id: 3, agentKey: 'a', messages: [user('(re-rendered)'), assistant('(re-rendered)', 'unknown'), user('and now?')] })).toMatchObject({ conversationId: 'fresh' });
   });
 
   test('a matching history wins over markers, and a forgotten conversation is not found by its marker', () => {

@@ -247,6 +247,34 @@ function prompts(ctx) {
     .map((l) => JSON.parse(l).map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n'));
 }
 
+/** The last user message's text of every request Copilot sent our models (the extension records them). */
+function requestsLastWords(ctx) {
+  if (!existsSync(ctx.requests)) return [];
+  return readFileSync(ctx.requests, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l).messages.filter((m) => m.role === 'user').at(-1)?.content.map((p) => (p.type === 'text' ? p.value : '')).join('') ?? '');
+}
+
+/**
+ * Sends a slash command: its completion list may be open when Enter is pressed, and then Enter only accepts
+ * the completion; it is pressed again until the request shows.
+ */
+async function sendCommand(ui, command) {
+  const requests = ui.page.locator('.interactive-request');
+  const before = await requests.count();
+  await ui.send(command);
+  for (let attempt = 0; attempt < 5 && (await requests.count()) === before; attempt++) {
+    await sleep(1000);
+    if ((await requests.count()) === before) await ui.page.keyboard.press('Enter');
+  }
+}
+
+/** The Scripted model, unless it is picked already (the picker then shows its options where a click would land). */
+async function pickScripted(ui) {
+  if ((await ui.page.locator('.model-picker-item [aria-label="Models, Scripted"]').count()) === 0) await ui.pickModel('Scripted');
+}
+
 const COPILOT_BLOCKS = ['<environment_info>', '<workspace_info>', '<userMemory>', '<sessionMemory>', '<repoMemory>', '<context>', '<reminderInstructions>', '<userRequest>', '<attachments>', '<modeInstructions>'];
 
 export const CHAT_SCENARIOS = [
@@ -416,6 +444,100 @@ export const CHAT_SCENARIOS = [
       await ui.send('history');
       const text = c.note('response', await ui.response((t) => t.includes('[') && t.includes(']'), "the agent's record of the conversation"));
       c.includes(text, 'remember the word apricot', 'what the agent remembers of the conversation after the reload');
+    },
+  },
+  {
+    name: 'chat: /compact is answered without the agent; the chat goes on in the same agent session',
+    async run(ui, c, ctx) {
+      await ui.newChat();
+      await pickScripted(ui);
+      await ui.send('say remember the word quince');
+      c.note('before', await ui.response((t) => t.includes('remember the word quince'), 'the reply'));
+      await ui.idle();
+      const promptsBefore = prompts(ctx).length;
+      await sendCommand(ui, '/compact');
+      c.note('compacted', await ui.response((t) => /Compacted conversation|compact/i.test(t) && !/Compacting/.test(t), "Copilot's report of the compaction"));
+      await ui.idle();
+      await ui.screenshot('chat-compacted');
+      await ui.send('history');
+      const text = c.note('response', await ui.response((t) => t.includes('[') && t.includes(']'), "the agent's record of its session"));
+      await ui.idle();
+      // The session's first prompt is the chat's first message: the same ACP session answered after the compaction.
+      c.includes(text, '["say remember the word quince"', "the agent session's record after the compaction");
+      const received = c.note('prompts', prompts(ctx).slice(promptsBefore));
+      c.ok(received.length === 1 && received[0] === 'history', `the agent received more than the next message after the compaction: ${JSON.stringify(received)}`);
+      for (const p of received) {
+        c.excludes(p, 'Summarize the conversation', 'a prompt the agent received (a compaction must not reach it)');
+        c.excludes(p, 'conversation-summary', 'a prompt the agent received (the summary must not reach it)');
+      }
+    },
+  },
+  {
+    name: 'chat: after /compact and a window reload the chat goes on in the same agent session, found by its marker',
+    async run(ui, c, ctx) {
+      await ui.newChat();
+      await pickScripted(ui);
+      await ui.send('say remember the word rowan');
+      c.note('before', await ui.response((t) => t.includes('remember the word rowan'), 'the reply'));
+      await ui.idle();
+      await sendCommand(ui, '/compact');
+      c.note('compacted', await ui.response((t) => /Compacted conversation/.test(t), "Copilot's report of the compaction"));
+      await ui.idle();
+      // VS Code saves chat sessions on a timer (see the reload scenario above).
+      await sleep(5000);
+      await ui.page.reload();
+      await ui.page.locator('.interactive-input-editor').first().waitFor({ timeout: 60_000 });
+      await ui.page.locator('.interactive-request', { hasText: 'say remember the word rowan' }).first().waitFor({ timeout: 30_000 });
+      await sleep(5000);
+      const promptsBefore = prompts(ctx).length;
+      // The new bridge knows no message of the next request (the summary and the new words): only the summary's marker names the conversation.
+      await ui.send('history');
+      const text = c.note('response', await ui.response((t) => t.includes('[') && t.includes(']'), "the agent's record of its session"));
+      await ui.idle();
+      c.includes(text, '["say remember the word rowan"', "the agent session's record after the compaction and the reload");
+      const received = c.note('prompts', prompts(ctx).slice(promptsBefore));
+      c.ok(received.length === 1 && received[0] === 'history', `the agent received more than the next message: ${JSON.stringify(received)}`);
+    },
+  },
+  {
+    name: 'chat: compaction as the context fills up runs without the agent; the turn in flight and the chat go on in the same session',
+    async run(ui, c, ctx) {
+      await ui.newChat();
+      await pickScripted(ui);
+      const compactionsBefore = requestsLastWords(ctx).filter((w) => w.startsWith('The conversation has grown too large')).length;
+      try {
+        // The agent reports a context 97% full of a 60k window: Copilot compacts in the background from the next turn on.
+        await ui.send('say remember the word medlar\nusage 58000 60000');
+        c.note('first', await ui.response((t) => t.includes('remember the word medlar'), 'the reply'));
+        await ui.idle();
+        await sleep(2000);
+        const promptsBefore = prompts(ctx).length;
+        await ui.send('say the second turn\nusage 58000 60000');
+        c.note('second', await ui.response((t) => t.includes('the second turn'), 'the reply of the turn during which Copilot compacts'));
+        await ui.idle();
+        await sleep(2000);
+        await ui.send('history');
+        const text = c.note('response', await ui.response((t) => t.includes('[') && t.includes(']'), "the agent's record of its session"));
+        await ui.idle();
+        await ui.screenshot('chat-compacted-in-the-background');
+        const compactions = requestsLastWords(ctx).filter((w) => w.startsWith('The conversation has grown too large')).length - compactionsBefore;
+        c.ok(c.note('compactions', compactions) > 0, 'Copilot did not compact the conversation: the scenario proves nothing');
+        c.includes(text, '["say remember the word medlar', "the agent session's record after the compaction");
+        c.includes(text, 'the second turn', "the agent session's record after the compaction");
+        const received = c.note('prompts', prompts(ctx).slice(promptsBefore));
+        // Exactly the two messages, each once: the compaction came during the second turn, which the agent must not get again.
+        c.ok(received.length === 2 && received[0] === 'say the second turn\nusage 58000 60000' && received[1] === 'history', `the agent received other prompts than the two messages: ${JSON.stringify(received)}`);
+        for (const p of received) {
+          c.excludes(p, 'compacted now', 'a prompt the agent received (a compaction must not reach it)');
+          c.excludes(p, 'conversation-summary', 'a prompt the agent received (the summary must not reach it)');
+        }
+      } finally {
+        // The Scripted model's window back to its size for the scenarios after this one.
+        await ui.idle();
+        await ui.newChat();
+        await ui.send('usage 0 200000');
+        await ui.idle();
+      }
     },
   },
   {

@@ -386,6 +386,7 @@ async function runCodeServer(dirs, vsixPath, state) {
     const ctx = {
       workspace: dirs.workspace,
       promptLog: dirs.promptLog,
+      requests: dirs.requests,
       artifacts: ARTIFACTS,
       elizaReply: (text) => elizaRespond(initialElizaState(), text, { kind: 'cycle' }).reply,
       // For the scenarios that look for secrets in the run's files and processes.
