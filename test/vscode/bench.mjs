@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// Row 8 of the benchmark (`npm run bench -- 8`, bench/rows/vscode-host.ts), in the real VS Code host that
+// `npm run test:vscode` uses: installs the packaged extension (symposium-lm.vsix) and the benchmark's driver
+// (bench-driver/), whose consumer times vscode.lm requests inside the extension host, waits for its samples,
+// ends everything the run started and writes the samples to the file named by its argument:
+//
+//   node test/vscode/bench.mjs OUT.json
+//
+// Exit code 0 only when the driver delivered its samples and no process of the run is left.
+// SYMPOSIUM_BENCH_TURNS sets the timed requests per series (default 100).
+import { rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+process.env.SYMPOSIUM_VSCODE_TIMEOUT_MS ??= '900000';
+const { prepareRunDir, extensionVsix, vsce, scriptedAgent, startWorkbench, waitForReport, endProcesses } = await import('./run.mjs');
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const out = process.argv[2];
+if (!out) {
+  console.error('usage: node test/vscode/bench.mjs OUT.json');
+  process.exit(2);
+}
+
+/** A user's settings, as far as the benchmark goes: defaults for Symposium (log level info, no request recording). */
+function benchSettings(dirs, report) {
+  return {
+    'security.workspace.trust.enabled': false,
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'git.enabled': false,
+    'github.gitAuthentication': false,
+    'remote.autoForwardPorts': false,
+    'symposium.enableExperimentalLM': true,
+    'symposium.eliza.deterministic': true,
+    'symposium.startNotice': false,
+    'symposium.agents': [{ id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent()] }],
+    'chat.allowAnonymousAccess': true,
+    'chat.byokUtilityModelDefault': 'mainAgent',
+    'symposiumBench.reportPath': report,
+    'symposiumBench.turns': Number(process.env.SYMPOSIUM_BENCH_TURNS || 100),
+  };
+}
+
+const dirs = prepareRunDir();
+delete dirs.requests;
+const state = { roots: [], browser: undefined, page: undefined, browserLog: [] };
+let result;
+let error;
+const cleanup = async () => {
+  if (state.browser) await state.browser.close().catch(() => {});
+  return endProcesses(state.roots, dirs.runDir);
+};
+const onSignal = () => cleanup().finally(() => process.exit(130));
+process.once('SIGINT', onSignal);
+process.once('SIGTERM', onSignal);
+try {
+  const vsixPath = extensionVsix(dirs.runDir);
+  const driverVsix = join(dirs.runDir, 'bench-driver.vsix');
+  vsce(join(HERE, 'bench-driver'), driverVsix);
+  await startWorkbench(dirs, [vsixPath, driverVsix], benchSettings(dirs, dirs.report), state);
+  result = await waitForReport(dirs);
+  if (!result?.done) throw new Error('the benchmark driver did not finish');
+  if (result.error) throw new Error(`the benchmark driver failed: ${result.error}`);
+} catch (e) {
+  error = e;
+  console.error(`bench: ${e.stack || e.message}`);
+}
+const left = await cleanup();
+if (left.length > 0) console.error(`bench: processes left running after the run:\n  ${left.join('\n  ')}`);
+if (result?.samples) writeFileSync(out, JSON.stringify(result, null, 2));
+if (error || left.length > 0) {
+  console.error(`bench: kept ${dirs.runDir}`);
+  process.exitCode = 1;
+} else {
+  rmSync(dirs.runDir, { recursive: true, force: true });
+}
