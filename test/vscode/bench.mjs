@@ -2,12 +2,14 @@
 // Row 8 of the benchmark (`npm run bench -- 8`, bench/rows/vscode-host.ts), in the real VS Code host that
 // `npm run test:vscode` uses: installs the packaged extension (symposium-lm.vsix) and the benchmark's driver
 // (bench-driver/), whose consumer times vscode.lm requests inside the extension host, waits for its samples,
-// ends everything the run started and writes the samples to the file named by its argument:
+// then times answers through the Chat view with Playwright, ends everything the run started and writes the
+// samples to the file named by its argument:
 //
 //   node test/vscode/bench.mjs OUT.json
 //
 // Exit code 0 only when the driver delivered its samples and no process of the run is left.
-// SYMPOSIUM_BENCH_TURNS sets the timed requests per series (default 100).
+// SYMPOSIUM_BENCH_TURNS sets the timed requests per series (default 100), SYMPOSIUM_BENCH_CHAT_TURNS the Chat view's
+// answers per model (default 20; 0: none).
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +48,61 @@ function benchSettings(dirs, report) {
   };
 }
 
+/** Requests per model through the Chat view (0: none); SYMPOSIUM_BENCH_CHAT_TURNS. */
+const CHAT_VIEW_TURNS = Number(process.env.SYMPOSIUM_BENCH_CHAT_TURNS ?? 20);
+const CHAT_VIEW_WARMUP = 3;
+
+/**
+ * The same through VS Code's Chat view (Copilot Chat, agent mode), as a person uses it: in a new chat with the
+ * model picked, `Hello` typed and Enter pressed → the answer's first words rendered. Timed in the page, from the
+ * Enter keydown to the mutation that shows them. Eliza against the trivial provider answering at once.
+ */
+async function chatViewSamples(page) {
+  const { ChatView } = await import('./chat-view.mjs');
+  const ui = new ChatView(page, dirs.runDir);
+  await ui.open();
+  const samples = {};
+  for (const [series, model, expected] of [['eliza', 'Eliza (built-in)', 'How do you do'], ['instant', 'Bench instant', 'hello']]) {
+    samples[series] = [];
+    for (let i = 0; i < CHAT_VIEW_WARMUP + CHAT_VIEW_TURNS; i++) {
+      await ui.newChat();
+      await ui.pickModel(model);
+      const ms = await timedChatAnswer(page, 'Hello', expected);
+      if (i >= CHAT_VIEW_WARMUP) samples[series].push(ms);
+      await ui.idle();
+    }
+    console.error(`bench: chat view, ${series}: ${samples[series].length} answers`);
+  }
+  return samples;
+}
+
+/** Types `text`, presses Enter and resolves with the ms from the keydown until the newest answer shows `expected`. */
+async function timedChatAnswer(page, text, expected) {
+  await page.locator('.interactive-input-editor').first().click();
+  await page.keyboard.type(text);
+  await page.evaluate((expected) => {
+    const before = document.querySelectorAll('.interactive-response').length;
+    const timing = (window.__symposiumBench = { sentAt: undefined, shownAt: undefined });
+    const onKey = (event) => {
+      if (event.key === 'Enter' && timing.sentAt === undefined) timing.sentAt = performance.now();
+    };
+    document.addEventListener('keydown', onKey, true);
+    const observer = new MutationObserver(() => {
+      if (timing.sentAt === undefined) return;
+      const responses = document.querySelectorAll('.interactive-response');
+      if (responses.length > before && (responses[responses.length - 1].textContent ?? '').includes(expected)) {
+        timing.shownAt = performance.now();
+        observer.disconnect();
+        document.removeEventListener('keydown', onKey, true);
+      }
+    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+  }, expected);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.__symposiumBench.shownAt !== undefined, undefined, { timeout: 60_000, polling: 100 });
+  return page.evaluate(() => window.__symposiumBench.shownAt - window.__symposiumBench.sentAt);
+}
+
 const dirs = prepareRunDir();
 delete dirs.requests;
 const state = { roots: [], browser: undefined, page: undefined, browserLog: [] };
@@ -66,6 +123,7 @@ try {
   result = await waitForReport(dirs);
   if (!result?.done) throw new Error('the benchmark driver did not finish');
   if (result.error) throw new Error(`the benchmark driver failed: ${result.error}`);
+  if (CHAT_VIEW_TURNS > 0) result.chatView = await chatViewSamples(state.page);
 } catch (e) {
   error = e;
   console.error(`bench: ${e.stack || e.message}`);

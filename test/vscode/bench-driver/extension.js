@@ -26,7 +26,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The trivial provider: `instant` answers in one part and returns; `streaming` says its second word 40 ms later. */
 class TrivialProvider {
   provideLanguageModelChatInformation() {
-    const model = (id, name) => ({ id, name, family: 'bench', version: '1', maxInputTokens: 100_000, maxOutputTokens: 1_000, capabilities: {}, isUserSelectable: true });
+    const model = (id, name) => ({ id, name, family: 'bench', version: '1', maxInputTokens: 100_000, maxOutputTokens: 1_000, capabilities: { toolCalling: true }, isUserSelectable: true });
     return [model('instant', 'Bench instant'), model('streaming', 'Bench streaming')];
   }
   async provideLanguageModelChatResponse(model, _messages, _options, progress) {
