@@ -2,7 +2,7 @@
  * `npm run bench`: what the bridge costs, measured against running without it (issue 7). Prints a table of
  * medians (p99 where it matters), the baseline measured in the same run, their ratio, the bar and whether
  * it is met. `npm run bench -- 3 6` runs only those rows. Needs the build (`npx tsc -p .`), which the
- * script does first.
+ * script does first. Row 8 runs the real VS Code host (`npm run bench:vscode`): only when named.
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -12,6 +12,7 @@ import { manyConversations } from './rows/memory.js';
 import { coldStart } from './rows/cold-start.js';
 import { tokenCounting } from './rows/tokens.js';
 import { toolRoundTrip } from './rows/tools.js';
+import { vscodeHost } from './rows/vscode-host.js';
 import { now, type Row } from './lib.js';
 
 const ROWS: [string, () => Row[] | Promise<Row[]>][] = [
@@ -22,7 +23,10 @@ const ROWS: [string, () => Row[] | Promise<Row[]>][] = [
   ['5', coldStart],
   ['6', tokenCounting],
   ['7', toolRoundTrip],
+  ['8', vscodeHost],
 ];
+/** Rows that run only when named: they need more than Node (the VS Code host). */
+const ON_REQUEST = new Set(['8']);
 
 function number(x: number | undefined): string {
   if (x === undefined || Number.isNaN(x)) return '—';
@@ -49,7 +53,7 @@ async function main(): Promise<void> {
   console.log(`load average at start: ${loadAverage()}`);
   const rows: Row[] = [];
   for (const [id, run] of ROWS) {
-    if (only.length > 0 && !only.includes(id)) continue;
+    if (only.length > 0 ? !only.includes(id) : ON_REQUEST.has(id)) continue;
     const t = now();
     process.stderr.write(`bench: row ${id}…\n`);
     rows.push(...(await run()));

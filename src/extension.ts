@@ -161,7 +161,7 @@ export function activate(context: vscode.ExtensionContext): void {
       if (event.affectsConfiguration(`${SECTION}.agents`) || event.affectsConfiguration(`${SECTION}.registry`)) {
         readAgents(config(), log, true, catalog(), archiveDir);
         provider?.refresh();
-      }
+      } else if (event.affectsConfiguration(`${SECTION}.eliza`)) provider?.refresh();
       if (event.affectsConfiguration(`${SECTION}.logLevel`) && bridge.pid !== undefined) {
         log.info(`log level ${logLevel()}: the bridge uses it from its next start (command "Symposium: Restart Bridge")`);
       }

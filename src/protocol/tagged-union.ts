@@ -37,7 +37,8 @@ export function taggedUnion<Tag extends string, Members extends Record<string, t
 
 /**
  * A union of single-key objects (`{ eliza: {...} } | { mcp_server: {...} }`, the seed's Rust enum encoding),
- * decoded by the key present.
+ * decoded by the key present (the first, when several are); `decode` drops the other keys, so `is` holds
+ * only for an object with exactly one key, a member's (decodeOrThrow returns what `is` accepts as is).
  */
 export function keyedUnion<Members extends Record<string, t.Mixed>>(
   members: Members,
@@ -51,7 +52,7 @@ export function keyedUnion<Members extends Record<string, t.Mixed>>(
     name,
     (u): u is A => {
       const key = keyOf(u);
-      return key !== undefined && members[key].is((u as Record<string, unknown>)[key]);
+      return key !== undefined && !Array.isArray(u) && Object.keys(u as object).length === 1 && members[key].is((u as Record<string, unknown>)[key]);
     },
     (u, context) => {
       const key = keyOf(u);

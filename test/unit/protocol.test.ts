@@ -36,6 +36,17 @@ describe('ProvideChatResponseParams', () => {
     expect(decodeOrThrow(ProvideChatResponseParams, input)).toEqual(input);
   });
 
+  test('an agent with another key besides its variant decodes to the variant alone', () => {
+    const decoded = decodeOrThrow(ProvideChatResponseParams, { ...valid, agent: { eliza: { deterministic: true }, mcp_server: { name: 'a', command: 'x', args: [], env: [] }, note: 1 } });
+    expect(decoded.agent).toEqual({ eliza: { deterministic: true } });
+  });
+
+  test('valid input is returned as it came (no copy), as decode would give it', () => {
+    const input = { ...valid, agent: { mcp_server: { name: 'a', command: 'x', args: [], env: [] } }, marker: 'm' };
+    expect(decodeOrThrow(ProvideChatResponseParams, input)).toBe(input);
+    expect(ProvideChatResponseParams.decode(input)).toEqual({ _tag: 'Right', right: input });
+  });
+
   test('names a missing top-level field', () => {
     expect(errorPath({ ...valid, modelId: undefined })).toMatch(/^params\.modelId: /);
   });

@@ -10,7 +10,7 @@ const RESPONSE_TIMEOUT_MS = 60_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** What a person does in the Chat view, through the page. */
-class ChatView {
+export class ChatView {
   constructor(page, artifacts) {
     this.page = page;
     this.artifacts = artifacts;

@@ -66,12 +66,12 @@ function newestMtime(paths) {
   return newest;
 }
 
-function vsce(cwd, out) {
+export function vsce(cwd, out) {
   run(process.execPath, [join(REPO, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], { cwd });
 }
 
 /** The extension under test as a .vsix, (re)built with `npm run package` when missing or older than its sources. */
-function extensionVsix(runDir) {
+export function extensionVsix(runDir) {
   const rootFiles = readdirSync(REPO).filter((f) => /^(package\.json|tsconfig.*\.json|esbuild.*|\.vscodeignore|README\.md|LICENSE.*)$/.test(f));
   const sources = newestMtime([join(REPO, 'src'), join(REPO, 'scripts'), ...rootFiles.map((f) => join(REPO, f))]);
   if (existsSync(VSIX) && statSync(VSIX).mtimeMs >= sources) {
@@ -87,7 +87,7 @@ function extensionVsix(runDir) {
 }
 
 /** dist/test/fixtures/scripted-agent.js, compiled when missing or older than its source. */
-function scriptedAgent() {
+export function scriptedAgent() {
   const source = join(REPO, 'test', 'fixtures', 'scripted-agent.ts');
   if (!existsSync(SCRIPTED_AGENT) || statSync(SCRIPTED_AGENT).mtimeMs < newestMtime([source])) {
     run(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', REPO], { cwd: REPO });
@@ -171,7 +171,7 @@ async function serveRegistry(dirs, state) {
   dirs.registryUrl = `http://127.0.0.1:${server.address().port}/registry.json`;
 }
 
-function prepareRunDir() {
+export function prepareRunDir() {
   const runDir = mkdtempSync(join(tmpdir(), 'symposium-vscode-'));
   const dirs = {
     runDir,
@@ -252,7 +252,7 @@ const alive = (pid) => {
  * Ends every process of the run: TERM to each (and to the process groups they lead), KILL after 5 s to what is
  * left; twice, for what was started meanwhile. Returns `ps` lines for any process of the run still alive.
  */
-async function endProcesses(roots, runDir) {
+export async function endProcesses(roots, runDir) {
   for (let round = 0; round < 2; round++) {
     let procs = runProcesses(roots, runDir);
     if (procs.length === 0) break;
@@ -313,13 +313,15 @@ function readReport(path) {
 // ---------------------------------------------------------------------------------------------------------------
 // code-server + headless Chromium.
 
-async function runCodeServer(dirs, vsixPath, state) {
+/**
+ * Installs the extensions (.vsix paths) into the run's extensions dir, writes the user settings, starts code-server
+ * on a free port of 127.0.0.1 and opens the workspace in headless Chromium; returns the page. What it starts is
+ * recorded in `state` for the cleanup.
+ */
+export async function startWorkbench(dirs, vsixPaths, userSettings, state) {
   const host = ensureHost();
   log('host ready');
-  const driverVsix = join(dirs.runDir, 'driver.vsix');
-  vsce(DRIVER_DIR, driverVsix);
-  await serveRegistry(dirs, state);
-  writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings(dirs, 'dialog'), null, 2));
+  writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(userSettings, null, 2));
 
   const env = {
     ...host.env24,
@@ -329,13 +331,14 @@ async function runCodeServer(dirs, vsixPath, state) {
     // Copilot Chat writes ~/.copilot and $TMPDIR/mcp-*: the run's own.
     HOME: dirs.home,
     TMPDIR: dirs.tmp,
-    SYMPOSIUM_RECORD_REQUESTS: dirs.requests,
+    // Every request Copilot sends, recorded by the extension (not in benchmark runs, which have no `requests`).
+    ...(dirs.requests ? { SYMPOSIUM_RECORD_REQUESTS: dirs.requests } : {}),
     // No extension gallery: the workbench would look for updates of the built-in extensions (open-vsx); a
     // closed loopback port makes that fail at once, without a name lookup.
     EXTENSIONS_GALLERY: JSON.stringify({ serviceUrl: 'http://127.0.0.1:9/gallery', itemUrl: 'http://127.0.0.1:9/item', resourceUrlTemplate: 'http://127.0.0.1:9/resource' }),
   };
   const csArgs = ['--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
-  run(host.nodeBin, [host.entry, ...csArgs, '--install-extension', vsixPath, '--install-extension', driverVsix, '--force'], { env });
+  run(host.nodeBin, [host.entry, ...csArgs, ...vsixPaths.flatMap((v) => ['--install-extension', v]), '--force'], { env });
 
   const port = await freePort();
   const out = openSync(join(dirs.runDir, 'code-server.log'), 'a');
@@ -366,6 +369,16 @@ async function runCodeServer(dirs, vsixPath, state) {
   state.browserLog = browserLog;
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(dirs.workspace)}`);
   log('workbench opened; waiting for the driver');
+
+  return page;
+}
+
+async function runCodeServer(dirs, vsixPath, state) {
+  const driverVsix = join(dirs.runDir, 'driver.vsix');
+  vsce(DRIVER_DIR, driverVsix);
+  // The Chat view scenarios pick an agent of this registry: its URL is in the settings.
+  await serveRegistry(dirs, state);
+  const page = await startWorkbench(dirs, [vsixPath, driverVsix], settings(dirs, 'dialog'), state);
 
   const dialogs = [];
   const report = await waitForReport(dirs, async () => {
@@ -406,7 +419,7 @@ async function runCodeServer(dirs, vsixPath, state) {
 }
 
 /** Polls the report until the driver is done (or the timeout), printing the driver's log as it grows. */
-async function waitForReport(dirs, onTick) {
+export async function waitForReport(dirs, onTick) {
   const deadline = Date.now() + REPORT_TIMEOUT_MS;
   let printed = 0;
   for (;;) {
@@ -598,4 +611,5 @@ async function main() {
   process.exitCode = ok ? 0 : 1;
 }
 
-await main();
+// Run as a script (not when bench.mjs imports the pieces above).
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
