@@ -75,6 +75,8 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
   /** (agent, agent session) → the conversation bound to it last. */
   private readonly bySession = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
+  /** The file was last replaced without an fsync. */
+  private unsynced = false;
   private readonly file: string | undefined;
   /** The digest of the damaged file last kept aside, so that it is kept once, not at every write. */
   private keptAside: string | undefined;
@@ -126,12 +128,12 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
     this.update(conversationId, rest, true);
   }
 
-  /** Writes what is pending now (at exit). */
+  /** Writes what is pending now, and to the disk itself (at exit). */
   flush(): void {
-    if (this.timer === undefined) return;
+    if (this.timer === undefined && !this.unsynced) return;
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.write();
+    this.write(true);
   }
 
   private update(conversationId: string, change: Partial<StoredConversation>, replace = false): void {
@@ -140,7 +142,7 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
     this.put({ ...base, ...change, id: conversationId, at: Date.now() });
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
-      this.write();
+      this.write(false);
     }, WRITE_DELAY_MS).unref();
   }
 
@@ -201,7 +203,13 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
    * conversation wins) and replaces the file, holding a lock across both so that two bridges never
    * lose each other's entries.
    */
-  private write(): void {
+  /**
+   * `durable`: the file reaches the disk before it replaces the old one (fsync), as at exit. The writes
+   * while requests come in skip that: it blocked the event loop ~2 ms of every write, which could land
+   * on a response's first part (Copilot's tool loops send requests less than 200 ms apart); the rename
+   * still replaces the file whole, and the write at exit makes it durable.
+   */
+  private write(durable: boolean): void {
     if (this.file === undefined) return;
     const file = this.file;
     try {
@@ -222,7 +230,8 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
       this.byMarker.clear();
       this.bySession.clear();
       for (const entry of [...merged.values()].sort((a, b) => a.at - b.at)) this.put(entry);
-      replaceFile(file, JSON.stringify({ version: STATE_VERSION, conversations: [...this.byId.values()] }));
+      replaceFile(file, JSON.stringify({ version: STATE_VERSION, conversations: [...this.byId.values()] }), durable);
+      this.unsynced = !durable;
     } catch (error) {
       this.log.warn(`could not save conversations to ${file}: ${String(error)}`);
     } finally {
@@ -261,13 +270,13 @@ function sessionKey(agent: string, agentSession: string): string {
  * name is random and it is created exclusively (O_EXCL), so nothing planted at that name (a symlink) is
  * followed; it is removed if anything fails.
  */
-function replaceFile(file: string, text: string): void {
+function replaceFile(file: string, text: string, durable: boolean): void {
   const temporary = `${file}.${randomBytes(12).toString('hex')}.tmp`;
   const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
   try {
     try {
       writeSync(fd, text);
-      fsyncSync(fd);
+      if (durable) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }

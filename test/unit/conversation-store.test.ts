@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConversationStore, STATE_FILE_NAME } from '../../src/state/conversation-store.js';
@@ -23,6 +23,28 @@ describe('ConversationStore', () => {
     const second = new ConversationStore(dir, log);
     expect(second.conversationAt('link-a')).toBe('conv-1');
     expect(second.agentSessionOf('conv-1', 'agent')).toBe('acp-1');
+  });
+
+  test('the writes while requests come in are made durable by the write at exit, even with nothing new', async () => {
+    const store = new ConversationStore(dir, log);
+    store.rememberLink('conv-1', 'link-a');
+    const file = path.join(dir, STATE_FILE_NAME);
+    for (let waited = 0; waited < 5000; waited += 50) {
+      try {
+        statSync(file);
+        break;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    const periodic = statSync(file).ino;
+    // Nothing changed since: the exit still writes the file anew, through to the disk.
+    store.flush();
+    expect(statSync(file).ino).not.toBe(periodic);
+    expect(new ConversationStore(dir, log).conversationAt('link-a')).toBe('conv-1');
+    const again = statSync(file).ino;
+    store.flush();
+    expect(statSync(file).ino).toBe(again);
   });
 
   test("only a conversation's latest link finds it", () => {

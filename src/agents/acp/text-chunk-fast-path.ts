@@ -29,8 +29,9 @@ const TextChunkNotification = t.type({
  * and handed to `onUpdate` as they are read.
  *
  * Order is kept: a message passed to the SDK reaches its handler within the microtasks after it was
- * read, so what is read after one waits for the next macrotask (`setImmediate`), in order, before it is
- * handed on or passed along.
+ * read, so a chunk read after one waits for the next macrotask (`setImmediate`), and what follows that
+ * chunk waits behind it. Messages for the SDK in a row go to it at once (a burst of tool call
+ * announcements must not trickle in one per turn of the event loop while the calls themselves arrive).
  */
 export function textChunkFastPath(onUpdate: (notification: SessionNotification) => void): TransformStream<AnyMessage, AnyMessage> {
   const waiting: AnyMessage[] = [];
@@ -38,12 +39,16 @@ export function textChunkFastPath(onUpdate: (notification: SessionNotification) 
   let drained: (() => void) | undefined;
   let controller: TransformStreamDefaultController<AnyMessage>;
 
-  const handle = (message: AnyMessage): void => {
-    const chunk = TextChunkNotification.decode(message);
-    if (chunk._tag === 'Right') return onUpdate(chunk.right.params);
+  const passOn = (message: AnyMessage): void => {
     controller.enqueue(message);
+    if (held) return;
     held = true;
     setImmediate(release);
+  };
+  const handle = (message: AnyMessage): void => {
+    const chunk = TextChunkNotification.decode(message);
+    if (chunk._tag === 'Right') onUpdate(chunk.right.params);
+    else passOn(message);
   };
   const release = (): void => {
     held = false;
@@ -56,8 +61,10 @@ export function textChunkFastPath(onUpdate: (notification: SessionNotification) 
       controller = c;
     },
     transform: (message) => {
-      if (held) waiting.push(message);
-      else handle(message);
+      if (!held) return handle(message);
+      // Messages for the SDK keep their order among themselves there: only a chunk must wait, and what follows it.
+      if (waiting.length === 0 && TextChunkNotification.decode(message)._tag === 'Left') return passOn(message);
+      waiting.push(message);
     },
     flush: () => (held ? new Promise<void>((resolve) => (drained = resolve)) : undefined),
   });
