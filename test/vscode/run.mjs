@@ -337,6 +337,8 @@ export async function startWorkbench(dirs, vsixPaths, userSettings, state) {
     // closed loopback port makes that fail at once, without a name lookup.
     EXTENSIONS_GALLERY: JSON.stringify({ serviceUrl: 'http://127.0.0.1:9/gallery', itemUrl: 'http://127.0.0.1:9/item', resourceUrlTemplate: 'http://127.0.0.1:9/resource' }),
   };
+  // The extension host's environment (its PATH decides which agents are installed), for the scenarios.
+  state.hostEnv = env;
   const csArgs = ['--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
   run(host.nodeBin, [host.entry, ...csArgs, ...vsixPaths.flatMap((v) => ['--install-extension', v]), '--force'], { env });
 
@@ -409,7 +411,7 @@ async function runCodeServer(dirs, vsixPath, state) {
       node: process.execPath,
       scriptedAgent: SCRIPTED_AGENT,
       globalStorage: join(dirs.userData, 'User', 'globalStorage', 'symposium.symposium-lm'),
-      onPath: (name) => (env.PATH || '').split(':').some((dir) => dir !== '' && existsSync(join(dir, name))),
+      onPath: (name) => (state.hostEnv.PATH || '').split(':').some((dir) => dir !== '' && existsSync(join(dir, name))),
     };
     report.scenarios.push(...(await runChatView(page, ctx, log)));
     mkdirSync(ARTIFACTS, { recursive: true });
