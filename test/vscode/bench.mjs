@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 process.env.SYMPOSIUM_VSCODE_TIMEOUT_MS ??= '900000';
-const { prepareRunDir, extensionVsix, vsce, scriptedAgent, startWorkbench, waitForReport, endProcesses } = await import('./run.mjs');
+const { QUIET_WORKBENCH, prepareRunDir, extensionVsix, vsce, scriptedAgent, startWorkbench, waitForReport, endProcesses } = await import('./run.mjs');
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const out = process.argv[2];
@@ -27,15 +27,7 @@ if (!out) {
 /** A user's settings, as far as the benchmark goes: defaults for Symposium (log level info, no request recording). */
 function benchSettings(dirs, report) {
   return {
-    'security.workspace.trust.enabled': false,
-    'workbench.startupEditor': 'none',
-    'workbench.tips.enabled': false,
-    'telemetry.telemetryLevel': 'off',
-    'update.mode': 'none',
-    'extensions.autoCheckUpdates': false,
-    'extensions.autoUpdate': false,
-    'git.enabled': false,
-    'github.gitAuthentication': false,
+    ...QUIET_WORKBENCH,
     'remote.autoForwardPorts': false,
     'symposium.enableExperimentalLM': true,
     'symposium.eliza.deterministic': true,

@@ -96,18 +96,23 @@ export function scriptedAgent() {
   return SCRIPTED_AGENT;
 }
 
+/** Settings that keep the workbench from asking, prompting, updating and phoning home during a run. */
+export const QUIET_WORKBENCH = {
+  'security.workspace.trust.enabled': false,
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'git.enabled': false,
+  'github.gitAuthentication': false,
+};
+
 function settings(dirs, confirmations) {
   const only = (process.env.SYMPOSIUM_VSCODE_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
   return {
-    'security.workspace.trust.enabled': false,
-    'workbench.startupEditor': 'none',
-    'workbench.tips.enabled': false,
-    'telemetry.telemetryLevel': 'off',
-    'update.mode': 'none',
-    'extensions.autoCheckUpdates': false,
-    'extensions.autoUpdate': false,
-    'git.enabled': false,
-    'github.gitAuthentication': false,
+    ...QUIET_WORKBENCH,
     'symposium.enableExperimentalLM': true,
     'symposium.eliza.deterministic': true,
     'symposium.logLevel': 'debug',
