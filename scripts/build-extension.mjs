@@ -5,6 +5,10 @@
  *                  "type": "module", hence .cjs), `vscode` left external.
  *   bridge.mjs     the CLI src/cli/main.ts as ESM with every dependency inside: the extension runs
  *                  `<extension host runtime> bridge.mjs vscodelm …`, and the bridge runs `bridge.mjs mcp-relay`.
+ *                  What it imports dynamically (the ACP agent with the ACP and MCP SDKs, the relay) is split into
+ *                  chunk-*.mjs files beside it, read only when first used: a start-up with Eliza parses none.
+ *   o200k_base.cjs the tokenizer's vocabulary (4 MB of the 6 MB both bundles would otherwise hold), required by
+ *                  either bundle on the first token count: parsing it cost every start ~150 ms.
  * Usage: node scripts/build-extension.mjs [--minify]
  */
 import { build } from 'esbuild';
@@ -32,8 +36,28 @@ const bundledCliPath = {
   },
 };
 
+/** The vocabulary is required as the sibling file o200k_base.cjs (built below) rather than bundled in. */
+const VOCABULARY = 'gpt-tokenizer/encoding/o200k_base';
+const vocabularyBeside = {
+  name: 'vocabulary-beside',
+  setup(builder) {
+    builder.onResolve({ filter: /^gpt-tokenizer\/encoding\/o200k_base$/ }, () => ({ path: './o200k_base.cjs', external: true }));
+  },
+};
+
+/**
+ * rxjs's package exports send Node to its CommonJS build, 223 modules that bundle whole (336 KB); its ES2015
+ * build is side-effect free, so the bundle keeps only the operators used.
+ */
+const rxjsEsm = {
+  name: 'rxjs-esm',
+  setup(builder) {
+    builder.onResolve({ filter: /^rxjs$/ }, () => ({ path: path.join(root, 'node_modules/rxjs/dist/esm/index.js') }));
+  },
+};
+
 const common = {
-  plugins: [bundledCliPath],
+  plugins: [bundledCliPath, vocabularyBeside, rxjsEsm],
   absWorkingDir: root,
   bundle: true,
   platform: 'node',
@@ -58,12 +82,15 @@ await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: ['src/cli/main.ts'],
-    outfile: path.join(outdir, 'bridge.mjs'),
+    entryPoints: { bridge: 'src/cli/main.ts' },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
     format: 'esm',
     // Bundled CommonJS dependencies (vscode-jsonrpc, io-ts, …) require Node built-ins: give ESM a require.
     banner: { js: 'import { createRequire as __symposium_createRequire } from "node:module"; const require = __symposium_createRequire(import.meta.url);' },
   }),
+  build({ ...common, plugins: [], entryPoints: [VOCABULARY], outfile: path.join(outdir, 'o200k_base.cjs'), format: 'cjs' }),
 ]);
 
 console.log(`built ${path.relative(root, path.join(outdir, 'extension.cjs'))} and ${path.relative(root, path.join(outdir, 'bridge.mjs'))}`);

@@ -1,6 +1,8 @@
 /**
  * Row 5: spawning the bridge to the first Eliza part, against spawning bare Node (`node -e`) to its first
- * framed message. Also the bundled bridge (dist/extension/bridge.mjs, `npm run package`) when it exists.
+ * framed message. The bar is on the bundled bridge (dist/extension/bridge.mjs, `npm run build:extension`),
+ * what the extension runs; the tsc build is shown for reference: it loads each dependency's CommonJS build
+ * module by module (rxjs's alone is 223 files, ~140 ms), which only the tests and development run.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -46,9 +48,12 @@ async function sample(measure: () => Promise<number>): Promise<number[]> {
 export async function coldStart(): Promise<Row[]> {
   const bare = median(await sample(bareNode));
   const rows: Row[] = [];
-  const variants: [string, string][] = [['dist/src/cli/main.js', CLI]];
-  if (existsSync(BUNDLED_CLI)) variants.push(['dist/extension/bridge.mjs (bundled)', BUNDLED_CLI]);
-  for (const [label, cli] of variants) {
+  if (!existsSync(BUNDLED_CLI)) throw new Error(`row 5 times the bundled bridge: run \`npm run build:extension\` first (${BUNDLED_CLI} is missing)`);
+  const variants: [string, string, boolean][] = [
+    ['dist/extension/bridge.mjs (bundled, what the extension runs)', BUNDLED_CLI, true],
+    ['dist/src/cli/main.js (tsc build, for reference)', CLI, false],
+  ];
+  for (const [label, cli, barred] of variants) {
     const times = await sample(() => bridgeStart(cli));
     rows.push({
       row: '5',
@@ -57,8 +62,8 @@ export async function coldStart(): Promise<Row[]> {
       p99: percentile(times, 99),
       baseline: bare,
       unit: 'ms',
-      bar: '< 300 ms',
-      met: median(times) < 300,
+      bar: barred ? '< 300 ms' : '—',
+      met: barred ? median(times) < 300 : undefined,
       counts: `${ITERATIONS} spawns (+${WARMUP} warm-up) each, bare \`node -e\` likewise`,
     });
   }

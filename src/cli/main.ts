@@ -6,7 +6,7 @@ import { serveVscodeLm } from '../server/vscodelm.js';
 import { runChat } from './chat.js';
 import { CONTEXT_POLICIES, isContextPolicy, type ContextPolicy } from '../history/context-policy.js';
 import { fileURLToPath } from 'node:url';
-import { endAgentProcesses } from '../agents/acp/agent-process.js';
+import { endAgentProcesses } from '../agents/acp/live-processes.js';
 
 const USAGE = `Usage: symposium-lm <command> [options]
 

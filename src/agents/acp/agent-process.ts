@@ -7,11 +7,9 @@ import { StderrTail } from './stderr-tail.js';
 import { lineLimit } from './line-limit.js';
 import { textChunkFastPath } from './text-chunk-fast-path.js';
 import { ProcessTree, spawnTree } from './process-tree.js';
+import { KILL_GRACE_MS, liveAgentProcesses, type EndableProcess } from './live-processes.js';
 
 const STDERR_LINES_KEPT = 20;
-/** How long an agent's tree has after SIGTERM before SIGKILL. */
-export const KILL_GRACE_MS = 2000;
-
 /** How an agent process ended. */
 export type ProcessEnd = { readonly kind: 'spawn-failed'; readonly error: NodeJS.ErrnoException } | { readonly kind: 'exited'; readonly code: number | null; readonly signal: NodeJS.Signals | null };
 
@@ -22,35 +20,12 @@ export interface AgentCallbacks {
 }
 
 /**
- * Every agent whose tree may still have a live process (the agent, or what it started and left behind), so
- * that none outlives the bridge. The bridge ends them with `endAgentProcesses` before it exits; whatever is
- * left when the process exits anyway (a crash) is killed outright, since nothing can wait any more.
- */
-const live = new Set<AgentProcess>();
-process.once('exit', () => {
-  for (const agent of live) agent.forceKill();
-});
-
-/**
- * Ends every agent's tree: SIGTERM, then SIGKILL for what is still there after `graceMs`. Resolves when all
- * are gone. The bridge awaits it before it exits: the SIGKILL of an agent that ignores SIGTERM must not
- * depend on a timer in a process that is about to end.
- */
-export async function endAgentProcesses(graceMs = KILL_GRACE_MS): Promise<void> {
-  const agents = [...live];
-  for (const agent of agents) agent.kill();
-  const deadline = Date.now() + graceMs;
-  while (agents.some((agent) => agent.treeAlive()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  for (const agent of agents) agent.forceKill();
-}
-
-/**
  * A spawned ACP agent and its connection: the edge where processes, pipes and signals live. Ending the
  * agent ends whatever it started too (claude-agent-acp's Claude child outlives its parent otherwise), and
  * what it leaves behind when it exits by itself; see `process-tree.ts` for how, per platform. Its stderr
  * goes to the log, never to the protocol.
  */
-export class AgentProcess {
+export class AgentProcess implements EndableProcess {
   readonly connection: acp.ClientConnection;
   /** Settles when the process is gone; never rejects. */
   readonly ended: Promise<ProcessEnd>;
@@ -75,14 +50,14 @@ export class AgentProcess {
     this.child = spawnTree(command.command, command.args, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const pid = this.child.pid;
     this.tree = pid === undefined ? undefined : new ProcessTree(pid, () => this.alive);
-    if (this.tree !== undefined) live.add(this);
+    if (this.tree !== undefined) liveAgentProcesses.add(this);
     this.ended = new Promise<ProcessEnd>((resolve) => {
       const end = (how: ProcessEnd) => {
         if (this.endedAs !== undefined) return;
         this.endedAs = how;
         // What the agent started and left behind goes with it.
         if (this.treeAlive()) this.kill();
-        else live.delete(this);
+        else liveAgentProcesses.delete(this);
         resolve(how);
       };
       this.child.once('error', (error: NodeJS.ErrnoException) => end({ kind: 'spawn-failed', error }));
@@ -162,7 +137,7 @@ export class AgentProcess {
   /** Ends the agent's tree now. */
   forceKill(): void {
     if (this.treeAlive()) this.tree!.forceKill();
-    live.delete(this);
+    liveAgentProcesses.delete(this);
   }
 
   /** Whether the agent, or a process it started, may still run. */
