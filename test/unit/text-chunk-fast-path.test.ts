@@ -1,9 +1,9 @@
 /**
- * `textChunkFastPath`: an agent's text chunks are handed on past the ACP SDK, everything else passes
+ * `TextChunkFastPath`: an agent's text chunks are handed on past the ACP SDK, everything else passes
  * to it, and what the bridge sees is in the order the agent sent it.
  */
 import type { AnyMessage, SessionNotification } from '@agentclientprotocol/sdk';
-import { textChunkFastPath } from '../../src/agents/acp/text-chunk-fast-path.js';
+import { TextChunkFastPath } from '../../src/agents/acp/text-chunk-fast-path.js';
 
 const chunk = (text: string, kind = 'agent_message_chunk'): AnyMessage => ({
   jsonrpc: '2.0',
@@ -14,32 +14,25 @@ const toolCall: AnyMessage = { jsonrpc: '2.0', method: 'session/update', params:
 const permission: AnyMessage = { jsonrpc: '2.0', id: 7, method: 'session/request_permission', params: { sessionId: 's1', toolCall: { toolCallId: 't1' }, options: [] } };
 const response: AnyMessage = { jsonrpc: '2.0', id: 1, result: { stopReason: 'end_turn' } };
 
-/** Runs messages through the fast path into a reader that, as the SDK does, handles each one a few microtasks after reading it. */
+/** Pushes messages through the fast path into a handler that, as the SDK does, handles each one a few microtasks after it was passed on. */
 async function run(messages: AnyMessage[]): Promise<string[]> {
   const seen: string[] = [];
   const label = (m: unknown): string => JSON.stringify(m);
-  const fast = textChunkFastPath((n: SessionNotification) => seen.push(`fast ${label(n)}`));
-  const source = new ReadableStream<AnyMessage>({
-    start(controller) {
-      for (const m of messages) controller.enqueue(m);
-      controller.close();
-    },
-  });
-  const reader = source.pipeThrough(fast).getReader();
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    // The SDK's handler chain: awaits (how many is its business) before the handler sees the message; not awaited by its read loop.
-    void (async () => {
-      for (let i = 0; i < 50; i++) await undefined;
-      seen.push(`sdk ${label(value)}`);
-    })();
-  }
-  await new Promise(setImmediate);
+  const fast = new TextChunkFastPath(
+    (n: SessionNotification) => seen.push(`fast ${label(n)}`),
+    // The SDK's handler chain: awaits (how many is its business) before the handler sees the message.
+    (m) =>
+      void (async () => {
+        for (let i = 0; i < 50; i++) await undefined;
+        seen.push(`sdk ${label(m)}`);
+      })(),
+  );
+  for (const m of messages) fast.push(m);
+  await fast.drained();
   return seen;
 }
 
-describe('textChunkFastPath', () => {
+describe('TextChunkFastPath', () => {
   test("text chunks of the agent's message and thoughts go past the SDK; the rest goes to it", async () => {
     const seen = await run([chunk('Hello'), chunk('hm', 'agent_thought_chunk'), toolCall, response]);
     expect(seen).toEqual([

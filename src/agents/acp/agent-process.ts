@@ -1,11 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentCommand } from '../../protocol/messages.js';
 import type { Logger } from '../../log.js';
 import { StderrTail } from './stderr-tail.js';
-import { lineLimit } from './line-limit.js';
-import { textChunkFastPath } from './text-chunk-fast-path.js';
+import { agentChannel } from './agent-channel.js';
 import { ProcessTree, spawnTree } from './process-tree.js';
 import { KILL_GRACE_MS, liveAgentProcesses, type EndableProcess } from './live-processes.js';
 
@@ -73,20 +72,23 @@ export class AgentProcess implements EndableProcess {
     this.child.stdin!.on('error', (error) => log.debug(`agent ${command.name}: stdin: ${error.message}`));
     this.collectStderr(log);
 
-    // A message over the SDK's limit would break the connection for good while the agent lives on: it is restarted instead.
-    const stdout = this.child.stdout!.pipe(
-      lineLimit(acp.DEFAULT_MAX_MESSAGE_BYTES, () => {
-        this.fault = `sent a message larger than ${acp.DEFAULT_MAX_MESSAGE_BYTES / (1024 * 1024)} MB (ACP's limit), so the bridge stopped it`;
-        log.warn(`agent ${command.name} ${this.fault}`);
-        this.kill();
-      }),
-    );
     const app = acp
       .client({ name: 'symposium-lm' })
       .onNotification(acp.methods.client.session.update, ({ params }) => callbacks.onUpdate(params))
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => callbacks.onPermission(params, signal));
-    const stream = acp.ndJsonStream(Writable.toWeb(this.child.stdin!), Readable.toWeb(options.gate?.(stdout) ?? stdout) as ReadableStream<Uint8Array>);
-    this.connection = app.connect({ writable: stream.writable, readable: stream.readable.pipeThrough(textChunkFastPath((params) => callbacks.onUpdate(params))) });
+    const stdout = this.child.stdout!;
+    this.connection = app.connect(
+      agentChannel(this.child.stdin!, options.gate?.(stdout) ?? stdout, {
+        maxLineBytes: acp.DEFAULT_MAX_MESSAGE_BYTES,
+        // A message over the SDK's limit would break the connection for good while the agent lives on: it is restarted instead.
+        onOverflow: () => {
+          this.fault = `sent a message larger than ${acp.DEFAULT_MAX_MESSAGE_BYTES / (1024 * 1024)} MB (ACP's limit), so the bridge stopped it`;
+          log.warn(`agent ${command.name} ${this.fault}`);
+          this.kill();
+        },
+        onTextChunk: (params) => callbacks.onUpdate(params),
+      }),
+    );
     void this.ended.then((how) => {
       log.info(`agent ${command.name} ${this.describe(how)}`);
       this.connection.close(new Error(`Agent "${command.name}" ${this.describe(how)}`));

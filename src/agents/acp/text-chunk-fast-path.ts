@@ -22,6 +22,14 @@ const TextChunkNotification = t.type({
   ),
 });
 
+/** A message read from the agent: a text chunk (decoded) or one for the SDK. */
+type Read = { readonly chunk: SessionNotification } | { readonly message: AnyMessage };
+
+function classify(message: AnyMessage): Read {
+  const chunk = TextChunkNotification.decode(message);
+  return chunk._tag === 'Right' ? { chunk: chunk.right.params } : { message };
+}
+
 /**
  * Text chunks past the ACP SDK, every other message through it. The SDK's client validates each
  * `session/update` twice with zod (its session router, then the handler), a quarter of the bridge's
@@ -33,39 +41,44 @@ const TextChunkNotification = t.type({
  * chunk waits behind it. Messages for the SDK in a row go to it at once (a burst of tool call
  * announcements must not trickle in one per turn of the event loop while the calls themselves arrive).
  */
-export function textChunkFastPath(onUpdate: (notification: SessionNotification) => void): TransformStream<AnyMessage, AnyMessage> {
-  const waiting: AnyMessage[] = [];
-  let held = false;
-  let drained: (() => void) | undefined;
-  let controller: TransformStreamDefaultController<AnyMessage>;
+export class TextChunkFastPath {
+  private readonly waiting: Read[] = [];
+  private held = false;
+  private drainedNow: (() => void) | undefined;
 
-  const passOn = (message: AnyMessage): void => {
-    controller.enqueue(message);
-    if (held) return;
-    held = true;
-    setImmediate(release);
-  };
-  const handle = (message: AnyMessage): void => {
-    const chunk = TextChunkNotification.decode(message);
-    if (chunk._tag === 'Right') onUpdate(chunk.right.params);
-    else passOn(message);
-  };
-  const release = (): void => {
-    held = false;
-    while (!held && waiting.length > 0) handle(waiting.shift()!);
-    if (!held) drained?.();
-  };
+  constructor(
+    private readonly onUpdate: (notification: SessionNotification) => void,
+    private readonly toSdk: (message: AnyMessage) => void,
+  ) {}
 
-  return new TransformStream<AnyMessage, AnyMessage>({
-    start: (c) => {
-      controller = c;
-    },
-    transform: (message) => {
-      if (!held) return handle(message);
-      // Messages for the SDK keep their order among themselves there: only a chunk must wait, and what follows it.
-      if (waiting.length === 0 && TextChunkNotification.decode(message)._tag === 'Left') return passOn(message);
-      waiting.push(message);
-    },
-    flush: () => (held ? new Promise<void>((resolve) => (drained = resolve)) : undefined),
-  });
+  push(message: AnyMessage): void {
+    if (!this.held) return this.handle(classify(message));
+    const read = classify(message);
+    // Messages for the SDK keep their order among themselves there: only a chunk must wait, and what follows it.
+    if (this.waiting.length === 0 && 'message' in read) return this.passOn(read.message);
+    this.waiting.push(read);
+  }
+
+  /** Settles once no chunk waits any more: at once when none does. */
+  drained(): Promise<void> {
+    return this.held ? new Promise<void>((resolve) => (this.drainedNow = resolve)) : Promise.resolve();
+  }
+
+  private handle(read: Read): void {
+    if ('chunk' in read) this.onUpdate(read.chunk);
+    else this.passOn(read.message);
+  }
+
+  private passOn(message: AnyMessage): void {
+    this.toSdk(message);
+    if (this.held) return;
+    this.held = true;
+    setImmediate(() => this.release());
+  }
+
+  private release(): void {
+    this.held = false;
+    while (!this.held && this.waiting.length > 0) this.handle(this.waiting.shift()!);
+    if (!this.held) this.drainedNow?.();
+  }
 }

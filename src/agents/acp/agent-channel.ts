@@ -1,0 +1,117 @@
+import type { Readable, Writable } from 'node:stream';
+import { RequestError, type AnyMessage, type SessionNotification, type Stream } from '@agentclientprotocol/sdk';
+import { TextChunkFastPath } from './text-chunk-fast-path.js';
+
+export interface AgentChannelOptions {
+  /** The longest line (message) read: ACP's limit, beyond which the SDK's connection would break for good. */
+  readonly maxLineBytes: number;
+  /** A line grew past `maxLineBytes`: told once; nothing more is read, and that line is never buffered whole. */
+  readonly onOverflow: () => void;
+  /** The agent's text chunks, decoded here and handed on as they are read (see `TextChunkFastPath`). */
+  readonly onTextChunk: (notification: SessionNotification) => void;
+}
+
+/**
+ * The ACP SDK's message streams over an agent's stdio: newline-delimited JSON, read and written on Node's
+ * streams directly. The SDK's own `ndJsonStream` over `Readable.toWeb`/`Writable.toWeb` passed each message
+ * through two web-stream adapters, a text decoder stream and a chain of promises each way: ~0.35 ms of the
+ * bridge's ~1.3 ms on a short turn (issue 16, row 1). Here a line is parsed in the stdout `data` event that
+ * brought it, a text chunk reaches `onTextChunk` there and then, and a message to the agent is one write.
+ */
+export function agentChannel(stdin: Writable, stdout: Readable, options: AgentChannelOptions): Stream {
+  let sdk!: ReadableStreamDefaultController<AnyMessage>;
+  let ended = false;
+  const fastPath = new TextChunkFastPath(options.onTextChunk, (message) => sdk.enqueue(message));
+  const end = (error?: unknown): void => {
+    if (ended) return;
+    ended = true;
+    stdout.off('data', onData);
+    if (error !== undefined) sdk.error(error);
+    // What the SDK cancelled meanwhile is closed already.
+    else void fastPath.drained().then(() => sdk.desiredSize !== null && sdk.close());
+  };
+
+  const line = (bytes: Buffer): void => {
+    const text = bytes.toString('utf8').trim();
+    if (text === '') return;
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      // As the SDK answers a line that is not JSON.
+      stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: RequestError.parseError().toErrorResponse() })}\n`);
+      return;
+    }
+    // Any JSON value: the SDK answers what is not a JSON-RPC message (an array, a number) as invalid.
+    fastPath.push(message as AnyMessage);
+  };
+
+  let partial: Buffer[] = [];
+  let partialBytes = 0;
+  const onData = (data: Buffer): void => {
+    try {
+      for (let from = 0; ; ) {
+        const newline = data.indexOf(10, from);
+        const upTo = newline < 0 ? data.length : newline;
+        partialBytes += upTo - from;
+        if (partialBytes > options.maxLineBytes) {
+          partial = [];
+          stdout.off('data', onData);
+          options.onOverflow();
+          return;
+        }
+        if (newline < 0) {
+          if (upTo > from) partial.push(data.subarray(from));
+          return;
+        }
+        const piece = data.subarray(from, newline);
+        line(partial.length === 0 ? piece : Buffer.concat([...partial, piece]));
+        partial = [];
+        partialBytes = 0;
+        from = newline + 1;
+      }
+    } catch (error) {
+      end(error);
+    }
+  };
+
+  const readable = new ReadableStream<AnyMessage>({
+    start: (controller) => {
+      sdk = controller;
+      stdout.on('data', onData);
+      stdout.once('end', () => {
+        // The last line may lack its newline.
+        if (partial.length > 0 && partialBytes <= options.maxLineBytes) line(Buffer.concat(partial));
+        partial = [];
+        end();
+      });
+      stdout.once('error', (error) => end(error));
+      stdout.once('close', () => end());
+    },
+    // The SDK closed the connection: nothing more is read.
+    cancel: () => {
+      ended = true;
+      stdout.off('data', onData);
+      stdout.destroy();
+    },
+  });
+
+  const writable = new WritableStream<AnyMessage>({
+    write: (message) => {
+      if (stdin.destroyed || stdin.writableEnded) throw new Error("the agent's stdin is closed");
+      if (stdin.write(`${JSON.stringify(message)}\n`)) return;
+      // Backpressure: the agent reads slower than the SDK writes.
+      return new Promise<void>((resolve) => {
+        const done = (): void => {
+          stdin.off('drain', done);
+          stdin.off('close', done);
+          resolve();
+        };
+        stdin.on('drain', done);
+        stdin.on('close', done);
+      });
+    },
+  });
+
+  return { readable, writable };
+}
