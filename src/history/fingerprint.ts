@@ -19,22 +19,51 @@ export type HistoryHash = Hash;
  * skipped and has no link.
  */
 export function linksAt(seed: string, identities: readonly (Message | undefined)[], positions: ReadonlySet<number>): { links: (Link | undefined)[]; end: HistoryHash } {
-  const hash = createHash('sha256');
-  field(hash, seed);
+  const input = new HashInput(createHash('sha256'));
+  input.field(seed);
   const links = new Array<Link | undefined>(identities.length);
   for (let i = 0; i < identities.length; i++) {
     const identity = identities[i];
     if (identity === undefined) continue;
-    feed(hash, identity);
-    if (positions.has(i)) links[i] = hash.copy().digest('base64');
+    feed(input, identity);
+    if (positions.has(i)) links[i] = input.flushed().copy().digest('base64');
   }
-  return { links, end: hash };
+  return { links, end: input.flushed() };
 }
 
 /** The link after one more message, leaving `hash` as it was. */
 export function extendedLink(hash: HistoryHash, message: Message): Link {
-  return feed(hash.copy(), message).digest('base64');
+  return feed(new HashInput(hash.copy()), message).flushed().digest('base64');
 }
+
+/**
+ * What goes into a hash, gathered into one string between digests: a call of `update` costs more than
+ * the few bytes of most fields (a role, a count, a short reply), so fields are joined and handed over
+ * together, and only a long value goes alone (joining it would copy it). The bytes hashed are the same.
+ */
+class HashInput {
+  private pending = '';
+
+  constructor(private readonly hash: Hash) {}
+
+  field(value: string): void {
+    if (value.length < LONG_FIELD) {
+      this.pending += `${value.length}:${value}`;
+      return;
+    }
+    this.hash.update(`${this.pending}${value.length}:`).update(value);
+    this.pending = '';
+  }
+
+  flushed(): Hash {
+    if (this.pending !== '') this.hash.update(this.pending);
+    this.pending = '';
+    return this.hash;
+  }
+}
+
+/** A field this long is hashed on its own rather than joined to the others. */
+const LONG_FIELD = 4096;
 
 /**
  * Reads a message into the hash in an unambiguous encoding: every field is length-prefixed, so no two
@@ -42,44 +71,40 @@ export function extendedLink(hash: HistoryHash, message: Message): Link {
  * one concatenated string would be copied once more. Only tool call parameters, whose key order may
  * change on the way back, go through canonical JSON.
  */
-function feed(hash: Hash, message: Message): Hash {
-  field(hash, message.role);
-  field(hash, String(message.content.length));
+function feed(input: HashInput, message: Message): HashInput {
+  input.field(message.role);
+  input.field(String(message.content.length));
   for (const part of message.content) {
-    field(hash, part.type);
+    input.field(part.type);
     switch (part.type) {
       case 'text':
       case 'thinking':
-        field(hash, part.value);
+        input.field(part.value);
         break;
       case 'data':
-        field(hash, part.mimeType);
-        field(hash, part.data);
+        input.field(part.mimeType);
+        input.field(part.data);
         break;
       case 'tool_call':
-        field(hash, part.toolCallId);
-        field(hash, part.toolName);
-        field(hash, canonicalJson(part.parameters));
+        input.field(part.toolCallId);
+        input.field(part.toolName);
+        input.field(canonicalJson(part.parameters));
         break;
       case 'tool_result':
-        field(hash, part.toolCallId);
-        field(hash, String(part.result.length));
+        input.field(part.toolCallId);
+        input.field(String(part.result.length));
         for (const item of part.result) {
-          field(hash, item.type);
-          if (item.type === 'text') field(hash, item.value);
+          input.field(item.type);
+          if (item.type === 'text') input.field(item.value);
           else {
-            field(hash, item.mimeType);
-            field(hash, item.data);
+            input.field(item.mimeType);
+            input.field(item.data);
           }
         }
         break;
     }
   }
-  return hash;
-}
-
-function field(hash: Hash, value: string): void {
-  hash.update(`${value.length}:`).update(value);
+  return input;
 }
 
 /** JSON with object keys sorted, so tool call parameters compare equal whatever order they come back in. */
