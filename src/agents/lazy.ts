@@ -16,7 +16,8 @@ export class LazyAgentStream implements AgentStream {
     let opened: AgentSession | undefined;
     const session = this.stream().then((stream) => (opened = stream.openSession(conversationId)));
     return {
-      turn: (input: TurnInput): Observable<ResponsePart> => from(session).pipe(switchMap((s) => s.turn(input))),
+      // Once loaded, a turn goes to the session directly: every hop on this path delays the first part.
+      turn: (input: TurnInput): Observable<ResponsePart> => (opened !== undefined ? opened.turn(input) : from(session).pipe(switchMap((s) => s.turn(input)))),
       close: () => void session.then((s) => s.close(), () => {}),
       get awaitingConsumer() {
         return opened?.awaitingConsumer === true;
