@@ -19,7 +19,7 @@ function open(maxLineBytes = 1024) {
   const channel = agentChannel(stdin, stdout, {
     maxLineBytes,
     onOverflow: () => overflows++,
-    onTextChunk: (n: SessionNotification) => chunks.push(n.update.sessionUpdate === 'agent_message_chunk' && n.update.content.type === 'text' ? n.update.content.text : '?'),
+    onUpdate: (n: SessionNotification) => chunks.push(n.update.sessionUpdate === 'agent_message_chunk' && n.update.content.type === 'text' ? n.update.content.text : '?'),
   });
   return { stdin, stdout, channel, chunks, overflows: () => overflows };
 }
@@ -35,7 +35,7 @@ async function readAll(readable: ReadableStream<AnyMessage>): Promise<AnyMessage
 }
 
 describe('agentChannel', () => {
-  test('lines in any pieces: text chunks go to onTextChunk as read, the rest to the SDK; the last line may lack its newline', async () => {
+  test('lines in any pieces: text chunks go to onUpdate as read, the rest to the SDK; the last line may lack its newline', async () => {
     const { stdout, channel, chunks } = open();
     const all = `${chunkLine('Hel')}\n${chunkLine('lo')}\n${JSON.stringify(response(1))}\n\n${JSON.stringify(response(2))}`;
     const read = readAll(channel.readable);
@@ -86,7 +86,7 @@ describe('agentChannel', () => {
         release = done;
       },
     });
-    const writer = agentChannel(stdin, new PassThrough(), { maxLineBytes: 1024, onOverflow: () => {}, onTextChunk: () => {} }).writable.getWriter();
+    const writer = agentChannel(stdin, new PassThrough(), { maxLineBytes: 1024, onOverflow: () => {}, onUpdate: () => {} }).writable.getWriter();
     const first = writer.write(response(1));
     const second = writer.write(response(2));
     await new Promise(setImmediate);
@@ -102,7 +102,7 @@ describe('agentChannel', () => {
 
   test('a write to a closed stdin fails rather than waiting for a drain that never comes', async () => {
     const stdin = new PassThrough();
-    const writer = agentChannel(stdin, new PassThrough(), { maxLineBytes: 1024, onOverflow: () => {}, onTextChunk: () => {} }).writable.getWriter();
+    const writer = agentChannel(stdin, new PassThrough(), { maxLineBytes: 1024, onOverflow: () => {}, onUpdate: () => {} }).writable.getWriter();
     stdin.destroy();
     await expect(writer.write(response(1))).rejects.toThrow("the agent's stdin is closed");
   });

@@ -1,14 +1,14 @@
 import type { Readable, Writable } from 'node:stream';
 import { RequestError, type AnyMessage, type SessionNotification, type Stream } from '@agentclientprotocol/sdk';
-import { TextChunkFastPath } from './text-chunk-fast-path.js';
+import { SessionUpdateFastPath } from './session-update-fast-path.js';
 
 export interface AgentChannelOptions {
   /** The longest line (message) read: ACP's limit, beyond which the SDK's connection would break for good. */
   readonly maxLineBytes: number;
   /** A line grew past `maxLineBytes`: told once; nothing more is read, and that line is never buffered whole. */
   readonly onOverflow: () => void;
-  /** The agent's text chunks, decoded here and handed on as they are read (see `TextChunkFastPath`). */
-  readonly onTextChunk: (notification: SessionNotification) => void;
+  /** The agent's text chunks and tool call announcements, decoded here and handed on as they are read (see `SessionUpdateFastPath`). */
+  readonly onUpdate: (notification: SessionNotification) => void;
 }
 
 /**
@@ -16,12 +16,12 @@ export interface AgentChannelOptions {
  * streams directly. The SDK's own `ndJsonStream` over `Readable.toWeb`/`Writable.toWeb` passed each message
  * through two web-stream adapters, a text decoder stream and a chain of promises each way: ~0.35 ms of the
  * bridge's ~1.3 ms on a short turn (issue 16, row 1). Here a line is parsed in the stdout `data` event that
- * brought it, a text chunk reaches `onTextChunk` there and then, and a message to the agent is one write.
+ * brought it, a text chunk reaches `onUpdate` there and then, and a message to the agent is one write.
  */
 export function agentChannel(stdin: Writable, stdout: Readable, options: AgentChannelOptions): Stream {
   let sdk!: ReadableStreamDefaultController<AnyMessage>;
   let ended = false;
-  const fastPath = new TextChunkFastPath(options.onTextChunk, (message) => sdk.enqueue(message));
+  const fastPath = new SessionUpdateFastPath(options.onUpdate, (message) => sdk.enqueue(message));
   const end = (error?: unknown): void => {
     if (ended) return;
     ended = true;

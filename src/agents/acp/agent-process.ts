@@ -86,7 +86,7 @@ export class AgentProcess implements EndableProcess {
           log.warn(`agent ${command.name} ${this.fault}`);
           this.kill();
         },
-        onTextChunk: (params) => callbacks.onUpdate(params),
+        onUpdate: (params) => callbacks.onUpdate(params),
       }),
     );
     void this.ended.then((how) => {

@@ -1,16 +1,22 @@
 /**
- * `TextChunkFastPath`: an agent's text chunks are handed on past the ACP SDK, everything else passes
- * to it, and what the bridge sees is in the order the agent sent it.
+ * `SessionUpdateFastPath`: an agent's text chunks and tool call announcements are handed on past the ACP
+ * SDK, everything else passes to it, and what the bridge sees is in the order the agent sent it.
  */
 import type { AnyMessage, SessionNotification } from '@agentclientprotocol/sdk';
-import { TextChunkFastPath } from '../../src/agents/acp/text-chunk-fast-path.js';
+import { SessionUpdateFastPath } from '../../src/agents/acp/session-update-fast-path.js';
 
 const chunk = (text: string, kind = 'agent_message_chunk'): AnyMessage => ({
   jsonrpc: '2.0',
   method: 'session/update',
   params: { sessionId: 's1', update: { sessionUpdate: kind, content: { type: 'text', text } } },
 });
-const toolCall: AnyMessage = { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'ls' } } };
+/** A tool call with content: the SDK's to decode. */
+const toolCall: AnyMessage = {
+  jsonrpc: '2.0',
+  method: 'session/update',
+  params: { sessionId: 's1', update: { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'ls', content: [{ type: 'content', content: { type: 'text', text: 'a b' } }] } },
+};
+const announcement = (update: Record<string, unknown>): AnyMessage => ({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'tool_call', toolCallId: 't2', title: 'search', ...update } } });
 const permission: AnyMessage = { jsonrpc: '2.0', id: 7, method: 'session/request_permission', params: { sessionId: 's1', toolCall: { toolCallId: 't1' }, options: [] } };
 const response: AnyMessage = { jsonrpc: '2.0', id: 1, result: { stopReason: 'end_turn' } };
 
@@ -18,7 +24,7 @@ const response: AnyMessage = { jsonrpc: '2.0', id: 1, result: { stopReason: 'end
 async function run(messages: AnyMessage[]): Promise<string[]> {
   const seen: string[] = [];
   const label = (m: unknown): string => JSON.stringify(m);
-  const fast = new TextChunkFastPath(
+  const fast = new SessionUpdateFastPath(
     (n: SessionNotification) => seen.push(`fast ${label(n)}`),
     // The SDK's handler chain: awaits (how many is its business) before the handler sees the message.
     (m) =>
@@ -32,7 +38,7 @@ async function run(messages: AnyMessage[]): Promise<string[]> {
   return seen;
 }
 
-describe('TextChunkFastPath', () => {
+describe('SessionUpdateFastPath', () => {
   test("text chunks of the agent's message and thoughts go past the SDK; the rest goes to it", async () => {
     const seen = await run([chunk('Hello'), chunk('hm', 'agent_thought_chunk'), toolCall, response]);
     expect(seen).toEqual([
@@ -67,5 +73,29 @@ describe('TextChunkFastPath', () => {
       `sdk ${JSON.stringify(badText)}`,
       `fast ${JSON.stringify({ sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' } } })}`,
     ]);
+  });
+
+  test('a tool call announced without content goes past the SDK with what identifies it; unknown fields are dropped', async () => {
+    const claude = {
+      kind: 'other',
+      status: 'pending',
+      rawInput: { query: 'x' },
+      locations: [{ path: '/w/a.ts', line: 3 }],
+      content: [],
+      _meta: { claudeCode: { toolName: 'mcp__symposium__search_workspace' } },
+    };
+    const seen = await run([announcement({ ...claude, unknownField: 1 })]);
+    expect(seen).toEqual([`fast ${JSON.stringify({ sessionId: 's1', update: { sessionUpdate: 'tool_call', toolCallId: 't2', title: 'search', ...claude } })}`]);
+  });
+
+  test('an announcement that does not fit (content, an unknown kind, a negative line, no title) goes to the SDK, which sets bad fields aside', async () => {
+    const misfits = [
+      announcement({ content: [{ type: 'content', content: { type: 'text', text: 'x' } }] }),
+      announcement({ kind: 'teleport' }),
+      announcement({ locations: [{ path: '/w/a.ts', line: -1 }] }),
+      announcement({ title: undefined }),
+    ];
+    const seen = await run(misfits);
+    expect(seen).toEqual(misfits.map((m) => `sdk ${JSON.stringify(m)}`));
   });
 });

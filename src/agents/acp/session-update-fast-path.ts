@@ -1,0 +1,108 @@
+import type { AnyMessage, SessionNotification } from '@agentclientprotocol/sdk';
+import * as t from 'io-ts';
+
+/**
+ * A piece of the agent's message or thoughts as text: nearly everything an agent sends while it streams.
+ * Fields beyond these (`_meta`, annotations) are dropped: nothing downstream reads them.
+ */
+const TextChunk = t.exact(
+  t.type({
+    sessionUpdate: t.keyof({ agent_message_chunk: null, agent_thought_chunk: null }),
+    content: t.exact(t.type({ type: t.literal('text'), text: t.string })),
+  }),
+);
+
+const Meta = t.union([t.record(t.string, t.unknown), t.null]);
+const Line = t.refinement(t.number, (n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff, 'uint32');
+const NoContent = t.refinement(t.array(t.unknown), (items): items is never[] => items.length === 0, 'no content');
+
+/**
+ * A tool call as agents announce it before running it (Claude Code announces each one, bridged calls
+ * too, and the response that shows VS Code a bridged call waits for the announcements): without content,
+ * which takes the SDK's way with its many kinds of blocks. Stricter than the SDK, which sets invalid
+ * optional fields aside: what does not fit here goes to it.
+ */
+const ToolCallAnnouncement = t.exact(
+  t.intersection([
+    t.type({ sessionUpdate: t.literal('tool_call'), toolCallId: t.string, title: t.string }),
+    t.partial({
+      name: t.union([t.string, t.null]),
+      kind: t.keyof({ read: null, edit: null, delete: null, move: null, search: null, execute: null, think: null, fetch: null, switch_mode: null, other: null }),
+      status: t.keyof({ pending: null, in_progress: null, completed: null, failed: null }),
+      content: NoContent,
+      locations: t.array(t.exact(t.intersection([t.type({ path: t.string }), t.partial({ line: t.union([Line, t.null]), _meta: Meta })]))),
+      rawInput: t.unknown,
+      rawOutput: t.unknown,
+      _meta: Meta,
+    }),
+  ]),
+);
+
+/** A `session/update` notification whose update is decoded here rather than by the SDK. */
+const FastUpdate = t.type({
+  jsonrpc: t.literal('2.0'),
+  method: t.literal('session/update'),
+  params: t.exact(t.type({ sessionId: t.string, update: t.union([TextChunk, ToolCallAnnouncement]) })),
+});
+
+/** A message read from the agent: an update decoded here, or a message for the SDK. */
+type Read = { readonly update: SessionNotification } | { readonly message: AnyMessage };
+
+function classify(message: AnyMessage): Read {
+  const fast = FastUpdate.decode(message);
+  return fast._tag === 'Right' ? { update: fast.right.params } : { message };
+}
+
+/**
+ * Text chunks and tool call announcements past the ACP SDK, every other message through it. The SDK's
+ * client validates each `session/update` twice with zod (its session router, then the handler): a
+ * quarter of the bridge's CPU while an agent streams (issue 16, row 2), and 0.5-1 ms for each tool call
+ * announcement, during which the bridge cannot take the call itself (row 7). These are decoded here with
+ * small io-ts codecs and handed to `onUpdate` as they are read.
+ *
+ * Order is kept: a message passed to the SDK reaches its handler within the microtasks after it was
+ * read, so an update read after one waits for the next macrotask (`setImmediate`), and what follows that
+ * update waits behind it. Messages for the SDK in a row go to it at once (a burst of tool call
+ * announcements must not trickle in one per turn of the event loop while the calls themselves arrive).
+ */
+export class SessionUpdateFastPath {
+  private readonly waiting: Read[] = [];
+  private held = false;
+  private drainedNow: (() => void) | undefined;
+
+  constructor(
+    private readonly onUpdate: (notification: SessionNotification) => void,
+    private readonly toSdk: (message: AnyMessage) => void,
+  ) {}
+
+  push(message: AnyMessage): void {
+    if (!this.held) return this.handle(classify(message));
+    const read = classify(message);
+    // Messages for the SDK keep their order among themselves there: only an update decoded here must wait, and what follows it.
+    if (this.waiting.length === 0 && 'message' in read) return this.passOn(read.message);
+    this.waiting.push(read);
+  }
+
+  /** Settles once no update waits any more: at once when none does. */
+  drained(): Promise<void> {
+    return this.held ? new Promise<void>((resolve) => (this.drainedNow = resolve)) : Promise.resolve();
+  }
+
+  private handle(read: Read): void {
+    if ('update' in read) this.onUpdate(read.update);
+    else this.passOn(read.message);
+  }
+
+  private passOn(message: AnyMessage): void {
+    this.toSdk(message);
+    if (this.held) return;
+    this.held = true;
+    setImmediate(() => this.release());
+  }
+
+  private release(): void {
+    this.held = false;
+    while (!this.held && this.waiting.length > 0) this.handle(this.waiting.shift()!);
+    if (!this.held) this.drainedNow?.();
+  }
+}
