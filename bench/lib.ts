@@ -228,6 +228,30 @@ export async function runTurnPlan(plan: TurnPlan, turn: (opening: boolean, index
   }
 }
 
+/**
+ * Runs several sides' turns (bridged, direct) a conversation of each in turn, the side that goes first
+ * changing with each conversation, so that a drift of the machine's speed over the row's seconds weighs
+ * on every side alike; run one after the other, the same code measured up to 1 ms apart on row 1.
+ */
+export async function runTurnPlans(plan: TurnPlan, sides: readonly ((opening: boolean, index: number) => Promise<() => void>)[]): Promise<void> {
+  const total = plan.warmup + plan.turns;
+  const done = sides.map(() => 0);
+  for (let conversation = 0; done.some((n) => n < total); conversation++) {
+    const order = sides.map((_, k) => k);
+    if (conversation % 2 === 1) order.reverse();
+    for (const k of order) {
+      for (let inConversation = 0; inConversation < plan.perConversation && done[k]! < total; inConversation++) {
+        const record = await sides[k]!(inConversation === 0, done[k]!);
+        if (inConversation > 0) {
+          if (done[k]! >= plan.warmup) record();
+          done[k]!++;
+        }
+        await sleep(plan.gapMs);
+      }
+    }
+  }
+}
+
 /** The length of what `stream N` says: `c1 ` … `cN `. */
 export function streamChars(n: number): number {
   let total = 0;

@@ -1,6 +1,6 @@
 /** Rows 1 and 2: a short turn, and streaming, through the bridge and over direct ACP to the same agent. */
 import type { Message } from '../../src/protocol/messages.js';
-import { Bridge, DirectAcp, median, percentile, replied, runTurnPlan, scriptedAgent, sleep, streamChars, user, type Row, type TurnPlan } from '../lib.js';
+import { Bridge, DirectAcp, median, percentile, replied, runTurnPlans, scriptedAgent, sleep, streamChars, user, type Row, type TurnPlan } from '../lib.js';
 
 /**
  * 25 turns per conversation, 24 of them timed. The gap is longer than the bridge's late-update grace
@@ -18,38 +18,35 @@ export async function turnOverhead(): Promise<Row[]> {
   const direct = { first: [] as number[], whole: [] as number[] };
   const bridge = new Bridge();
   const agent = scriptedAgent();
-  try {
-    let history: Message[] = [];
-    await runTurnPlan(TURNS, async (opening, i) => {
-      if (opening) history = [];
-      history.push(user(opening ? `say hello ${i}` : 'say hello'));
-      const t = await bridge.turn([...history], agent);
-      history.push(replied(t.parts));
-      return () => {
-        bridged.first.push(t.firstAt - t.startAt);
-        bridged.whole.push(t.endAt - t.startAt);
-      };
-    });
-  } finally {
-    await bridge.close();
-  }
-
   const acp = new DirectAcp();
   try {
+    let history: Message[] = [];
     let session = '';
-    await runTurnPlan(TURNS, async (opening, i) => {
-      if (opening) session = await acp.newSession();
-      const t = await acp.prompt(session, opening ? `say hello ${i}` : 'say hello', 'hello'.length);
-      return () => {
-        direct.first.push(t.firstAt - t.startAt);
-        direct.whole.push(t.endAt - t.startAt);
-      };
-    });
+    await runTurnPlans(TURNS, [
+      async (opening, i) => {
+        if (opening) history = [];
+        history.push(user(opening ? `say hello ${i}` : 'say hello'));
+        const t = await bridge.turn([...history], agent);
+        history.push(replied(t.parts));
+        return () => {
+          bridged.first.push(t.firstAt - t.startAt);
+          bridged.whole.push(t.endAt - t.startAt);
+        };
+      },
+      async (opening, i) => {
+        if (opening) session = await acp.newSession();
+        const t = await acp.prompt(session, opening ? `say hello ${i}` : 'say hello', 'hello'.length);
+        return () => {
+          direct.first.push(t.firstAt - t.startAt);
+          direct.whole.push(t.endAt - t.startAt);
+        };
+      },
+    ]);
   } finally {
-    await acp.close();
+    await Promise.all([bridge.close(), acp.close()]);
   }
 
-  const counts = `${TURNS.turns} turns (+${TURNS.warmup} warm-up), ${TURNS.perConversation - 1} timed per conversation, ${TURNS.gapMs} ms apart`;
+  const counts = `${TURNS.turns} turns (+${TURNS.warmup} warm-up), ${TURNS.perConversation - 1} timed per conversation, ${TURNS.gapMs} ms apart; bridged and direct conversations in turns`;
   const firstAdded = median(bridged.first) - median(direct.first);
   return [
     {
