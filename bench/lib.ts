@@ -11,7 +11,7 @@ import { Readable, Writable } from 'node:stream';
 import type { ReadableStream, WritableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
-import { messageReader } from '../src/transport/message-reader.js';
+import { FrameReader } from '../src/transport/frame-reader.js';
 import { FrameWriter } from '../src/transport/frame-writer.js';
 import { LmClient } from '../src/client/lm-client.js';
 import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../src/protocol/messages.js';
@@ -89,7 +89,7 @@ export class Bridge {
     // BENCH_BRIDGE_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) goes to the bridge's Node, for profiling.
     const nodeArgs = (process.env.BENCH_BRIDGE_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
     this.child = spawn(process.execPath, [...nodeArgs, cliPath, 'vscodelm', '--log-level', 'warn', ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
-    this.client = new LmClient(messageReader(this.child.stdout!), new FrameWriter(this.child.stdin!));
+    this.client = new LmClient(new FrameReader(this.child.stdout!, Number.POSITIVE_INFINITY), new FrameWriter(this.child.stdin!));
   }
 
   get pid(): number {

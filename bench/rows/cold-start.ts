@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { messageReader } from '../../src/transport/message-reader.js';
+import { FrameReader } from '../../src/transport/frame-reader.js';
 import { Bridge, BUNDLED_CLI, CLI, median, now, percentile, user, type Row } from '../lib.js';
 
 const ITERATIONS = 15;
@@ -18,7 +18,7 @@ const FRAME_SCRIPT = `const b=JSON.stringify({jsonrpc:'2.0',method:'lm/responseP
 async function bareNode(): Promise<number> {
   const start = now();
   const child = spawn(process.execPath, ['-e', FRAME_SCRIPT], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const reader = messageReader(child.stdout);
+  const reader = new FrameReader(child.stdout, Number.POSITIVE_INFINITY);
   const at = await new Promise<number>((resolve) => reader.listen(() => resolve(now())));
   reader.dispose();
   await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));

@@ -10,7 +10,7 @@ import {
   type MessageWriter,
   type RequestMessage,
 } from 'vscode-jsonrpc/node.js';
-import { messageReader } from '../transport/message-reader.js';
+import { FrameReader } from '../transport/frame-reader.js';
 import { FrameWriter } from '../transport/frame-writer.js';
 import { decodeOrThrow } from '../protocol/decode.js';
 import {
@@ -74,7 +74,9 @@ export class LmClient {
     const { cliPath = CLI_PATH, args = [], cwd, env, stderr = 'inherit' } = options;
     // Not detached: on Windows the bridge then stays in its parent's job object and ends with it; no console window.
     const child = spawn(process.execPath, [cliPath, 'vscodelm', ...args], { stdio: ['pipe', 'pipe', stderr], cwd, env, windowsHide: true });
-    const client = new LmClient(messageReader(child.stdout!), new FrameWriter(child.stdin!));
+    // The bridge's messages are handed on in the data event that brought them: vscode-jsonrpc's reader queues
+    // each one behind a semaphore (a setImmediate) and two promises first, on the path of every part.
+    const client = new LmClient(new FrameReader(child.stdout!, Number.POSITIVE_INFINITY), new FrameWriter(child.stdin!));
     // vscode-jsonrpc leaves pending requests waiting when the peer dies; disposing rejects them.
     child.once('exit', () => client.dispose());
     return { client, child };

@@ -2,7 +2,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import type { Message, NotificationMessage } from 'vscode-jsonrpc/node.js';
 import { FrameWriter } from '../../src/transport/frame-writer.js';
-import { messageReader } from '../../src/transport/message-reader.js';
+import { StreamMessageReader } from 'vscode-jsonrpc/node.js';
 
 const note = (text: string): NotificationMessage => ({ jsonrpc: '2.0', method: 'lm/responsePart', params: { text } });
 
@@ -17,7 +17,8 @@ describe('FrameWriter', () => {
       },
     });
     const writer = new FrameWriter(spy);
-    const reader = messageReader(stream);
+    // vscode-jsonrpc's own reader: an implementation other than the bridge's reads the frames back.
+    const reader = new StreamMessageReader(stream);
     const read: Message[] = [];
     reader.listen((message) => read.push(message));
     const sent = [note('hello'), note('héllo wörld — 日本語 🙂'), note('x'.repeat(100_000))];
