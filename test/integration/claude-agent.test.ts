@@ -20,6 +20,7 @@ import { LmClient, textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentDefinition, AgentInfoParams, Message, ResponsePart } from '../../src/protocol/messages.js';
 import { AGENT_ACTION as AGENT_ACTION_DEFINITION, approvals, toolCallsOf } from './agent-bridge.js';
+import { chatWith, type ChatOptions } from './catalog-agent-suite.js';
 import {
   AnthropicMock,
   blocksOf,
@@ -137,26 +138,8 @@ function logTail(lines = 40): string {
 }
 
 /** Sends a request through LmClient and collects its parts; fails with the bridge's log if it hangs. */
-async function chat(messages: readonly Message[], onPart?: (part: ResponsePart) => void, token?: CancellationTokenSource): Promise<ResponsePart[]> {
-  const parts: ResponsePart[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no response within ${RESPONSE_MS} ms; the bridge's log ends with:\n${logTail()}`)), RESPONSE_MS);
-  });
-  const response = client.provideChatResponse(
-    { modelId: 'claude', messages: [...messages], agent: claude, options: { tools: [AGENT_ACTION_DEFINITION] } },
-    (part) => {
-      parts.push(part);
-      onPart?.(part);
-    },
-    token?.token,
-  );
-  try {
-    await Promise.race([response, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-  return parts;
+function chat(messages: readonly Message[], options?: ChatOptions): Promise<ResponsePart[]> {
+  return chatWith({ client, modelId: 'claude', agent: claude, responseMs: RESPONSE_MS, logTail }, messages, options);
 }
 
 /** The processes whose environment holds our HOME: the agent, its Claude child, and whatever they started. */
@@ -370,10 +353,13 @@ test(
 
     const cts = new CancellationTokenSource();
     const received: ResponsePart[] = [];
-    const cancelled = chat([user(FIRST)], (part) => {
-      received.push(part);
-      if (received.length === 3) cts.cancel();
-    }, cts);
+    const cancelled = chat([user(FIRST)], {
+      token: cts,
+      onPart: (part) => {
+        received.push(part);
+        if (received.length === 3) cts.cancel();
+      },
+    });
 
     expect(await rejectionCode(cancelled)).toBe(ProtocolErrorCodes.RequestCancelled);
     const partial = textOfParts(received);
