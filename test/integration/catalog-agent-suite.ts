@@ -233,23 +233,47 @@ export function describeCatalogAgent(setup: AgentSetup): void {
     TEST_TIMEOUT_MS,
   );
 
+  /**
+   * A permission never granted: the model asks to `touch file` (through the confirmation tool), and the
+   * next request, `next(first)`, says `second` instead of approving, which the model answers with `answer`.
+   * Checks that the answer reaches the person and that nothing ran; returns both responses.
+   */
+  async function permissionNotGranted(c: {
+    readonly key: string;
+    readonly file: string;
+    readonly second: string;
+    readonly answer: readonly string[];
+    readonly next: (first: ResponsePart[]) => Message[];
+  }): Promise<{ first: ResponsePart[]; second: ResponsePart[] }> {
+    scripts.set(c.key, (view): Reply => {
+      if (userTexts(view).some((t) => t.includes(c.second))) return textReply(...c.answer);
+      if (allToolResults(view).length > 0) return textReply('Understood, I will not create it.');
+      return { content: [agent.shell(view, `touch ${c.file}`)] };
+    });
+
+    const first = await chat([user(c.key)]);
+    expect(toolCallsOf(first)[0]?.toolName).toBe(AGENT_ACTION);
+    const second = await chat(c.next(first));
+    expect(textOfParts(second)).toContain(c.answer.join(''));
+    expect(existsSync(path.join(workspace, c.file))).toBe(false);
+    return { first, second };
+  }
+
   test(
     'a permission rejected by divergence: the next request drops the call and asks anew; nothing runs, the new question is answered',
     async () => {
       const KEY = 'Please create diverged.txt.';
       const SECOND = 'Never mind. What is the capital of France?';
-      scripts.set(KEY, (view): Reply => {
-        if (userTexts(view).some((t) => t.includes(SECOND))) return textReply('The capital', ' of France is Paris.');
-        if (allToolResults(view).length > 0) return textReply('Understood, I will not create it.');
-        return { content: [agent.shell(view, 'touch diverged.txt')] };
+      const { first, second } = await permissionNotGranted({
+        key: KEY,
+        file: 'diverged.txt',
+        second: SECOND,
+        answer: ['The capital', ' of France is Paris.'],
+        // VS Code's request after a rejection: the turn with the call is gone from the history.
+        next: () => [user(KEY), user(SECOND)],
       });
-
-      const first = await chat([user(KEY)]);
       expect(toolCallsOf(first).map((c) => c.toolName)).toEqual([AGENT_ACTION]);
-      const second = await chat([user(KEY), user(SECOND)]);
-      expect(textOfParts(second)).toContain('The capital of France is Paris.');
       expect(toolCallsOf(second)).toEqual([]);
-      expect(existsSync(path.join(workspace, 'diverged.txt'))).toBe(false);
     },
     TEST_TIMEOUT_MS,
   );
@@ -259,18 +283,14 @@ export function describeCatalogAgent(setup: AgentSetup): void {
     async () => {
       const KEY = 'Please create denied.txt.';
       const SECOND = 'Forget it. What is two plus two?';
-      scripts.set(KEY, (view): Reply => {
-        if (userTexts(view).some((t) => t.includes(SECOND))) return textReply('Two plus two', ' is four.');
-        if (allToolResults(view).length > 0) return textReply('Understood, I will not create it.');
-        return { content: [agent.shell(view, 'touch denied.txt')] };
+      await permissionNotGranted({
+        key: KEY,
+        file: 'denied.txt',
+        second: SECOND,
+        answer: ['Two plus two', ' is four.'],
+        // The call stays in the history, with no result for it: a new message instead.
+        next: (first) => [user(KEY), assistantOf(first), user(SECOND)],
       });
-
-      const first = await chat([user(KEY)]);
-      const [permission] = toolCallsOf(first);
-      expect(permission?.toolName).toBe(AGENT_ACTION);
-      const second = await chat([user(KEY), assistantOf(first), user(SECOND)]);
-      expect(textOfParts(second)).toContain('Two plus two is four.');
-      expect(existsSync(path.join(workspace, 'denied.txt'))).toBe(false);
       // The new message reached the model once, in this turn.
       const asked = conversationOf(KEY).filter((r) => userTexts(viewOf(r)).some((t) => t.includes(SECOND)));
       expect(asked.length).toBeGreaterThanOrEqual(1);
