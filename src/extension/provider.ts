@@ -71,46 +71,34 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
     });
   }
 
-  async provideLanguageModelChatResponse(
+  provideLanguageModelChatResponse(
     model: vscode.LanguageModelChatInformation,
     messages: readonly vscode.LanguageModelChatRequestMessage[],
     options: vscode.ProvideLanguageModelChatResponseOptions,
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    try {
-      await this.answer(model, messages, options, progress, token);
-    } catch (error) {
-      throw withoutStack(error);
-    }
-  }
-
-  private async answer(
-    model: vscode.LanguageModelChatInformation,
-    messages: readonly vscode.LanguageModelChatRequestMessage[],
-    options: vscode.ProvideLanguageModelChatResponseOptions,
-    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
-    token: vscode.CancellationToken,
-  ): Promise<void> {
-    const entry = this.ready.get(model.id) ?? findModel(this.deps.settings(), model.id);
-    if (entry?.state.kind === 'ready') this.ready.set(model.id, entry);
-    if (entry === undefined) throw vscode.LanguageModelError.NotFound(`Symposium has no model "${model.id}" (any more): check the symposium.agents setting.`);
-    if (entry.state.kind === 'not-installed') {
-      throw new Error(`${entry.setting?.name ?? model.name} is not installed here: ${entry.state.reason}. Install it, then try again (Symposium: Manage Agents shows what each agent needs).`);
-    }
-    // An agent the registry distributes as a download is installed on first use.
-    if (entry.setting !== undefined) await ensureAgentInstalled(vscode, entry.setting, token);
-    try {
-      await this.respond(model, entry, messages, options, progress, token);
-    } catch (error) {
-      // The agent asked to sign in (the bridge said so before the request failed): offer it, then retry once.
-      const now = findModel(this.deps.settings(), model.id);
-      if (token.isCancellationRequested || now?.state.kind !== 'sign-in' || now.setting === undefined || this.deps.signIn === undefined) throw error;
-      const signedIn = await signIn(this.deps.signIn, (params) => this.deps.bridge.authenticate(params), { setting: now.setting, definition: now.agent }, now.state.methods);
-      if (!signedIn || token.isCancellationRequested) throw error;
-      this.deps.log.info(`${now.setting.name} signed in: the request is sent again`);
-      await this.respond(model, now, messages, options, progress, token);
-    }
+    return withoutStack(async () => {
+      const entry = this.ready.get(model.id) ?? findModel(this.deps.settings(), model.id);
+      if (entry?.state.kind === 'ready') this.ready.set(model.id, entry);
+      if (entry === undefined) throw vscode.LanguageModelError.NotFound(`Symposium has no model "${model.id}" (any more): check the symposium.agents setting.`);
+      if (entry.state.kind === 'not-installed') {
+        throw new Error(`${entry.setting?.name ?? model.name} is not installed here: ${entry.state.reason}. Install it, then try again (Symposium: Manage Agents shows what each agent needs).`);
+      }
+      // An agent the registry distributes as a download is installed on first use.
+      if (entry.setting !== undefined) await ensureAgentInstalled(vscode, entry.setting, token);
+      try {
+        await this.respond(model, entry, messages, options, progress, token);
+      } catch (error) {
+        // The agent asked to sign in (the bridge said so before the request failed): offer it, then retry once.
+        const now = findModel(this.deps.settings(), model.id);
+        if (token.isCancellationRequested || now?.state.kind !== 'sign-in' || now.setting === undefined || this.deps.signIn === undefined) throw error;
+        const signedIn = await signIn(this.deps.signIn, (params) => this.deps.bridge.authenticate(params), { setting: now.setting, definition: now.agent }, now.state.methods);
+        if (!signedIn || token.isCancellationRequested) throw error;
+        this.deps.log.info(`${now.setting.name} signed in: the request is sent again`);
+        await this.respond(model, now, messages, options, progress, token);
+      }
+    });
   }
 
   private async respond(
@@ -237,16 +225,21 @@ function responsePartFactory(): ResponsePartFactory<vscode.LanguageModelResponse
   };
 }
 
-/** What the consumer sees when a response fails. */
 /**
- * Copilot Chat shows a failed request as "Reason: <message>: <stack>" when the error has a stack (its
- * `toErrorMessage` with details): the person should read what went wrong, not the extension's frames.
+ * Runs `respond` and rethrows its failure without a stack: Copilot Chat shows a failed request as
+ * "Reason: <message>: <stack>" when the error has one (its `toErrorMessage` with details), and the person
+ * should read what went wrong, not the extension's frames.
  */
-function withoutStack(error: unknown): unknown {
-  if (error instanceof Error && !(error instanceof vscode.CancellationError)) error.stack = '';
-  return error;
+async function withoutStack(respond: () => Promise<void>): Promise<void> {
+  try {
+    await respond();
+  } catch (error) {
+    if (error instanceof Error && !(error instanceof vscode.CancellationError)) error.stack = '';
+    throw error;
+  }
 }
 
+/** What the consumer sees when a response fails. */
 function consumerError(error: unknown, token: vscode.CancellationToken): Error {
   if (token.isCancellationRequested) return new vscode.CancellationError();
   if (error instanceof ResponseError && error.code === ProtocolErrorCodes.RequestCancelled) return new vscode.CancellationError();

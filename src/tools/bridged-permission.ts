@@ -39,24 +39,37 @@ export function announcesBridgedCall(announcement: ToolCallUpdate, server: strin
   return namesBridgedTool(announcement, server, offered) || isCodexBridgedCall(announcement, server, offered);
 }
 
+/**
+ * Whether a `tool_call` update announces a call of any tool of the bridged tools server, offered now or
+ * not, by the same fields: a call that goes to VS Code, which shows it itself.
+ */
+export function announcesServerCall(announcement: ToolCallUpdate, server: string): boolean {
+  return namesBridgedTool(announcement, server, 'any') || isCodexBridgedCall(announcement, server, 'any');
+}
+
+/** The names of the offered tools, or 'any' for every tool of the server. */
+type ToolNames = readonly string[] | 'any';
+
+const names = (tools: ToolNames, tool: string): boolean => tools === 'any' || tools.includes(tool);
+
 /** Claude Code's and Qwen Code's tool name in `_meta`, or Gemini CLI's tool call id, names an offered tool of the server. */
-function namesBridgedTool(call: ToolCallUpdate, server: string, offered: readonly string[]): boolean {
+function namesBridgedTool(call: ToolCallUpdate, server: string, offered: ToolNames): boolean {
   const mcpName = `mcp__${server}__`;
   const meta = record(call._meta);
   for (const name of [record(meta?.claudeCode)?.toolName, meta?.toolName]) {
-    if (typeof name === 'string' && name.startsWith(mcpName) && offered.includes(name.slice(mcpName.length))) return true;
+    if (typeof name === 'string' && name.startsWith(mcpName) && name.length > mcpName.length && names(offered, name.slice(mcpName.length))) return true;
   }
   const geminiPrefix = `mcp_${server}_`;
   if (!call.toolCallId.startsWith(geminiPrefix)) return false;
   const rest = call.toolCallId.slice(geminiPrefix.length);
-  return offered.some((tool) => rest.startsWith(`${tool}_`));
+  return offered === 'any' ? rest !== '' : offered.some((tool) => rest.startsWith(`${tool}_`));
 }
 
 /** Codex's announcement of an MCP tool call (`_meta.is_mcp_tool_call`, `rawInput: {server, tool, arguments}`) of an offered tool of the server. */
-function isCodexBridgedCall(announced: ToolCallUpdate, server: string, offered: readonly string[]): boolean {
+function isCodexBridgedCall(announced: ToolCallUpdate, server: string, offered: ToolNames): boolean {
   if (record(announced._meta)?.is_mcp_tool_call !== true) return false;
   const input = record(announced.rawInput);
-  return input?.server === server && typeof input.tool === 'string' && offered.includes(input.tool);
+  return input?.server === server && typeof input.tool === 'string' && names(offered, input.tool);
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {

@@ -12,9 +12,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
-import { textOfParts } from '../../src/client/lm-client.js';
+import { textOfParts, type LmClient } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
-import type { AgentInfoParams, Message, ResponsePart, SessionConfig, ToolDefinition } from '../../src/protocol/messages.js';
+import type { AgentDefinition, AgentInfoParams, Message, ResponsePart, SessionConfig, ToolDefinition } from '../../src/protocol/messages.js';
 import { INSTALL_TIMEOUT_MS } from '../fixtures/agent-install.js';
 import { allToolResults, assistantTexts, lastToolResults, textReply, userTexts, type ChatView, type RecordedRequest, type Reply, type Script } from '../fixtures/model-api-mock.js';
 import { AGENT_ACTION as CONFIRMATION_TOOL, AgentBridge, approvals, rejection, sleep, toolCallsOf } from './agent-bridge.js';
@@ -44,6 +44,50 @@ const WEATHER: ToolDefinition = {
   inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
 
+/** Where a chat request goes, and how long its response may take. */
+export interface ChatTarget {
+  readonly client: LmClient;
+  readonly modelId: string;
+  readonly agent: AgentDefinition;
+  readonly responseMs: number;
+  /** The end of the bridge's log, for the failure of a request that got no response. */
+  logTail(): string;
+}
+
+export interface ChatOptions {
+  /** VS Code tools offered besides the confirmation tool. */
+  readonly tools?: ToolDefinition[];
+  readonly token?: CancellationTokenSource;
+  readonly onPart?: (part: ResponsePart) => void;
+  readonly config?: SessionConfig;
+}
+
+/**
+ * Sends a chat request as VS Code does (offering the confirmation tool) and collects its parts; fails
+ * with the bridge's log if no response comes within `target.responseMs`.
+ */
+export async function chatWith(target: ChatTarget, messages: readonly Message[], options: ChatOptions = {}): Promise<ResponsePart[]> {
+  const parts: ResponsePart[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no response within ${target.responseMs} ms; the bridge's log ends with:\n${target.logTail()}`)), target.responseMs);
+  });
+  const response = target.client.provideChatResponse(
+    { modelId: target.modelId, messages: [...messages], agent: target.agent, options: { tools: [CONFIRMATION_TOOL, ...(options.tools ?? [])] }, ...(options.config === undefined ? {} : { config: options.config }) },
+    (part) => {
+      parts.push(part);
+      options.onPart?.(part);
+    },
+    options.token?.token,
+  );
+  try {
+    await Promise.race([response, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+  return parts;
+}
+
 export function describeCatalogAgent(setup: AgentSetup): void {
   let agent: AgentUnderTest;
   let root: string;
@@ -64,30 +108,14 @@ export function describeCatalogAgent(setup: AgentSetup): void {
   /** How many of the request's user texts hold `text`. */
   const saidTimes = (view: ChatView, text: string): number => userTexts(view).filter((t) => t.includes(text)).length;
 
-  async function chat(
-    messages: readonly Message[],
-    options: { tools?: ToolDefinition[]; token?: CancellationTokenSource; onPart?: (part: ResponsePart) => void; config?: SessionConfig } = {},
-  ): Promise<ResponsePart[]> {
-    const parts: ResponsePart[] = [];
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no response within ${RESPONSE_MS} ms; the bridge's log ends with:\n${bridge.stderr().split('\n').slice(-40).join('\n')}`)), RESPONSE_MS);
-    });
-    const response = bridge.client.provideChatResponse(
-      { modelId: setup.id, messages: [...messages], agent: agent.definition, options: { tools: [CONFIRMATION_TOOL, ...(options.tools ?? [])] }, ...(options.config === undefined ? {} : { config: options.config }) },
-      (part) => {
-        parts.push(part);
-        options.onPart?.(part);
-      },
-      options.token?.token,
-    );
-    try {
-      await Promise.race([response, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
-    return parts;
-  }
+  const target = (): ChatTarget => ({
+    client: bridge.client,
+    modelId: setup.id,
+    agent: agent.definition,
+    responseMs: RESPONSE_MS,
+    logTail: () => bridge.stderr().split('\n').slice(-40).join('\n'),
+  });
+  const chat = (messages: readonly Message[], options?: ChatOptions): Promise<ResponsePart[]> => chatWith(target(), messages, options);
 
   /** The processes whose environment holds our HOME: the agent and whatever it started. */
   function processesOfOurs(): { pid: number; command: string }[] {
@@ -205,23 +233,47 @@ export function describeCatalogAgent(setup: AgentSetup): void {
     TEST_TIMEOUT_MS,
   );
 
+  /**
+   * A permission never granted: the model asks to `touch file` (through the confirmation tool), and the
+   * next request, `next(first)`, says `second` instead of approving, which the model answers with `answer`.
+   * Checks that the answer reaches the person and that nothing ran; returns both responses.
+   */
+  async function permissionNotGranted(c: {
+    readonly key: string;
+    readonly file: string;
+    readonly second: string;
+    readonly answer: readonly string[];
+    readonly next: (first: ResponsePart[]) => Message[];
+  }): Promise<{ first: ResponsePart[]; second: ResponsePart[] }> {
+    scripts.set(c.key, (view): Reply => {
+      if (userTexts(view).some((t) => t.includes(c.second))) return textReply(...c.answer);
+      if (allToolResults(view).length > 0) return textReply('Understood, I will not create it.');
+      return { content: [agent.shell(view, `touch ${c.file}`)] };
+    });
+
+    const first = await chat([user(c.key)]);
+    expect(toolCallsOf(first)[0]?.toolName).toBe(AGENT_ACTION);
+    const second = await chat(c.next(first));
+    expect(textOfParts(second)).toContain(c.answer.join(''));
+    expect(existsSync(path.join(workspace, c.file))).toBe(false);
+    return { first, second };
+  }
+
   test(
     'a permission rejected by divergence: the next request drops the call and asks anew; nothing runs, the new question is answered',
     async () => {
       const KEY = 'Please create diverged.txt.';
       const SECOND = 'Never mind. What is the capital of France?';
-      scripts.set(KEY, (view): Reply => {
-        if (userTexts(view).some((t) => t.includes(SECOND))) return textReply('The capital', ' of France is Paris.');
-        if (allToolResults(view).length > 0) return textReply('Understood, I will not create it.');
-        return { content: [agent.shell(view, 'touch diverged.txt')] };
+      const { first, second } = await permissionNotGranted({
+        key: KEY,
+        file: 'diverged.txt',
+        second: SECOND,
+        answer: ['The capital', ' of France is Paris.'],
+        // VS Code's request after a rejection: the turn with the call is gone from the history.
+        next: () => [user(KEY), user(SECOND)],
       });
-
-      const first = await chat([user(KEY)]);
       expect(toolCallsOf(first).map((c) => c.toolName)).toEqual([AGENT_ACTION]);
-      const second = await chat([user(KEY), user(SECOND)]);
-      expect(textOfParts(second)).toContain('The capital of France is Paris.');
       expect(toolCallsOf(second)).toEqual([]);
-      expect(existsSync(path.join(workspace, 'diverged.txt'))).toBe(false);
     },
     TEST_TIMEOUT_MS,
   );
@@ -231,18 +283,14 @@ export function describeCatalogAgent(setup: AgentSetup): void {
     async () => {
       const KEY = 'Please create denied.txt.';
       const SECOND = 'Forget it. What is two plus two?';
-      scripts.set(KEY, (view): Reply => {
-        if (userTexts(view).some((t) => t.includes(SECOND))) return textReply('Two plus two', ' is four.');
-        if (allToolResults(view).length > 0) return textReply('Understood, I will not create it.');
-        return { content: [agent.shell(view, 'touch denied.txt')] };
+      await permissionNotGranted({
+        key: KEY,
+        file: 'denied.txt',
+        second: SECOND,
+        answer: ['Two plus two', ' is four.'],
+        // The call stays in the history, with no result for it: a new message instead.
+        next: (first) => [user(KEY), assistantOf(first), user(SECOND)],
       });
-
-      const first = await chat([user(KEY)]);
-      const [permission] = toolCallsOf(first);
-      expect(permission?.toolName).toBe(AGENT_ACTION);
-      const second = await chat([user(KEY), assistantOf(first), user(SECOND)]);
-      expect(textOfParts(second)).toContain('Two plus two is four.');
-      expect(existsSync(path.join(workspace, 'denied.txt'))).toBe(false);
       // The new message reached the model once, in this turn.
       const asked = conversationOf(KEY).filter((r) => userTexts(viewOf(r)).some((t) => t.includes(SECOND)));
       expect(asked.length).toBeGreaterThanOrEqual(1);

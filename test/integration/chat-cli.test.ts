@@ -9,15 +9,25 @@ import { CLI } from './agent-bridge.js';
 
 const run = promisify(execFile);
 
+/**
+ * Bounds on hanging, not on speed. Each chat starts two cold node processes (the chat CLI, which loads the
+ * bridge's code too, and the bridge): 1.4 s alone, but 11 s on this 2-core machine under a load average
+ * of 8, and 37 s run at nice 10 beside that load, past the 20 s that bounded both the child and (jest's
+ * default) the test. A child outlives `CHILD_MS` only if it hangs; the test's own bound is wider, so that
+ * a hang fails with what the child printed.
+ */
+const CHILD_MS = 90_000;
+const TEST_MS = CHILD_MS + 30_000;
+
 test('chat -p sends one message and prints the reply', async () => {
-  const { stdout } = await run(process.execPath, [CLI, 'chat', '--deterministic', '-p', 'I am worried about my exams'], { timeout: 20_000 });
+  const { stdout } = await run(process.execPath, [CLI, 'chat', '--deterministic', '-p', 'I am worried about my exams'], { timeout: CHILD_MS });
   expect(stdout.trim()).toBe(elizaRespond(initialElizaState(), 'I am worried about my exams', { kind: 'cycle' }).reply);
-});
+}, TEST_MS);
 
 test('without a terminal nobody can be asked: the agent is told no, and the reply says so', async () => {
-  const { stdout } = await run(process.execPath, [CLI, 'chat', '--deterministic', '-p', 'request permission delete x'], { timeout: 20_000 });
+  const { stdout } = await run(process.execPath, [CLI, 'chat', '--deterministic', '-p', 'request permission delete x'], { timeout: CHILD_MS });
   expect(stdout).toContain('I cannot ask you whether to delete x');
-});
+}, TEST_MS);
 
 /** Runs `chat` in a terminal (`script` gives it one), types `input`, and resolves with what it printed. */
 function inTerminal(input: string): Promise<string> {
@@ -25,7 +35,7 @@ function inTerminal(input: string): Promise<string> {
   const out: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
   child.stdin.end(input);
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_MS);
   return new Promise((resolve) =>
     child.once('close', () => {
       clearTimeout(timer);
@@ -40,4 +50,4 @@ test('in a terminal the question is asked; yes allows, no rejects', async () => 
   expect(printed).toContain('Allow the agent to delete x? [y/N] Permission granted.');
   expect(printed).toContain('Allow the agent to delete y? [y/N]');
   expect(printed).not.toContain('Permission refused');
-});
+}, TEST_MS);

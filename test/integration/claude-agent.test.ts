@@ -20,6 +20,7 @@ import { LmClient, textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentDefinition, AgentInfoParams, Message, ResponsePart } from '../../src/protocol/messages.js';
 import { AGENT_ACTION as AGENT_ACTION_DEFINITION, approvals, toolCallsOf } from './agent-bridge.js';
+import { chatWith, type ChatOptions } from './catalog-agent-suite.js';
 import {
   AnthropicMock,
   blocksOf,
@@ -28,16 +29,15 @@ import {
   isToolUseBlock,
   lastToolResults,
   lastUserText,
-  textReply,
+  messagesOf,
+  sessionIdOf,
   toolResultText,
   toolUseReply,
   userTexts,
   type ApiToolResultBlock,
   type MessagesRequest,
-  type RecordedRequest,
-  type Reply,
-  type Script,
 } from '../fixtures/anthropic-mock.js';
+import { textReply, type RecordedRequest, type Reply } from '../fixtures/model-api-mock.js';
 
 /** The built CLI (jest runs from the repository root); SYMPOSIUM_LM_CLI points the tests at another build. */
 const CLI = path.resolve(process.env.SYMPOSIUM_LM_CLI ?? 'dist/src/cli/main.js');
@@ -99,12 +99,7 @@ function assistantTexts(request: MessagesRequest): string[] {
 
 /** The requests of the main conversation of the chat that began with `first`, in order. */
 function conversationOf(first: string): RecordedRequest[] {
-  return mock.conversation().filter((r) => r.messages !== undefined && userTexts(r.messages)[0] === first);
-}
-
-function bodyOf(request: RecordedRequest): MessagesRequest {
-  if (request.messages === undefined) throw new Error(`request ${request.seq} is not a Messages request`);
-  return request.messages;
+  return mock.conversation().filter((r) => userTexts(messagesOf(r))[0] === first);
 }
 
 /** No two of these requests were in flight at once: each began after the one before had ended. */
@@ -129,6 +124,8 @@ const agentInfos: AgentInfoParams[] = [];
 let client: LmClient;
 let bridge: ChildProcess;
 const bridgeLog: Buffer[] = [];
+/** A test's script: the reply to each request of its conversation, read in the Messages API's terms. */
+type Script = (request: MessagesRequest) => Reply;
 /** Each test's script, by the first user message of its chat. */
 const scripts = new Map<string, Script>();
 /** The first user messages of conversation requests no test scripted, since the last test (there should be none). */
@@ -141,26 +138,8 @@ function logTail(lines = 40): string {
 }
 
 /** Sends a request through LmClient and collects its parts; fails with the bridge's log if it hangs. */
-async function chat(messages: readonly Message[], onPart?: (part: ResponsePart) => void, token?: CancellationTokenSource): Promise<ResponsePart[]> {
-  const parts: ResponsePart[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no response within ${RESPONSE_MS} ms; the bridge's log ends with:\n${logTail()}`)), RESPONSE_MS);
-  });
-  const response = client.provideChatResponse(
-    { modelId: 'claude', messages: [...messages], agent: claude, options: { tools: [AGENT_ACTION_DEFINITION] } },
-    (part) => {
-      parts.push(part);
-      onPart?.(part);
-    },
-    token?.token,
-  );
-  try {
-    await Promise.race([response, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-  return parts;
+function chat(messages: readonly Message[], options?: ChatOptions): Promise<ResponsePart[]> {
+  return chatWith({ client, modelId: 'claude', agent: claude, responseMs: RESPONSE_MS, logTail }, messages, options);
 }
 
 /** The processes whose environment holds our HOME: the agent, its Claude child, and whatever they started. */
@@ -201,10 +180,11 @@ beforeAll(async () => {
   mkdirSync(path.join(home, '.claude'), { recursive: true });
 
   mock = await AnthropicMock.start({
-    respond: (request, recorded) => {
+    respond: (_view, recorded) => {
+      const request = messagesOf(recorded);
       const first = userTexts(request)[0] ?? '';
       const script = scripts.get(first);
-      if (script !== undefined) return script(request, recorded);
+      if (script !== undefined) return script(request);
       unscripted.push(first);
       return textReply('This conversation has no script.');
     },
@@ -268,7 +248,7 @@ test(
     // The model was asked once, with the user's message as the last thing said.
     const requests = conversationOf(FIRST);
     expect(requests).toHaveLength(1);
-    expect(lastUserText(bodyOf(requests[0]))).toBe(FIRST);
+    expect(lastUserText(messagesOf(requests[0]))).toBe(FIRST);
     expect(requests[0].headers['x-api-key']).toBe('dummy');
   },
   TEST_TIMEOUT_MS,
@@ -281,7 +261,7 @@ test(
     const COMMAND = 'touch approved.txt';
     const DONE = 'I created approved.txt for you.';
     const call = toolUseReply('Bash', { command: COMMAND, description: 'Create approved.txt' });
-    const toolUseId = call.content[0].type === 'tool_use' ? call.content[0].id : '';
+    const toolUseId = call.content[0].type === 'tool_call' ? call.content[0].id : '';
     scripts.set(FIRST, (request): Reply => (lastToolResults(request).length > 0 ? textReply('I created ', 'approved.txt', ' for you.') : call));
 
     // Turn 1: the model wants to run a command; Claude asks permission, and VS Code is asked through a tool call.
@@ -308,8 +288,8 @@ test(
     // The model saw its tool call succeed, in the same session, and was asked exactly once more.
     const requests = conversationOf(FIRST);
     expect(requests).toHaveLength(2);
-    expect(requests[1].sessionId).toBe(requests[0].sessionId);
-    const results = lastToolResults(bodyOf(requests[1]));
+    expect(sessionIdOf(requests[1])).toBe(sessionIdOf(requests[0]));
+    const results = lastToolResults(messagesOf(requests[1]));
     expect(results.map((r) => r.tool_use_id)).toEqual([toolUseId]);
     expect(results[0].is_error).not.toBe(true);
     expect(toolResultText(results[0])).not.toMatch(/reject|denied|doesn't want/i);
@@ -324,7 +304,7 @@ test(
     const SECOND = 'Never mind that. What is the capital of France?';
     const ANSWER = 'The capital of France is Paris.';
     const call = toolUseReply('Bash', { command: 'touch rejected.txt', description: 'Create rejected.txt' });
-    const toolUseId = call.content[0].type === 'tool_use' ? call.content[0].id : '';
+    const toolUseId = call.content[0].type === 'tool_call' ? call.content[0].id : '';
     scripts.set(FIRST, (request): Reply => {
       if (lastUserText(request).includes(SECOND)) return textReply('The capital', ' of France', ' is Paris.');
       // A refusal reported without the user's next words (see below): the model gives up, as a real one would.
@@ -345,10 +325,10 @@ test(
     expect(existsSync(path.join(workspace, 'rejected.txt'))).toBe(false);
     // The same session went on: the model saw its tool call refused, then the new question.
     const requests = conversationOf(FIRST);
-    expect(new Set(requests.map((r) => r.sessionId)).size).toBe(1);
-    const asked = requests.filter((r) => lastUserText(bodyOf(r)).includes(SECOND));
+    expect(new Set(requests.map(sessionIdOf)).size).toBe(1);
+    const asked = requests.filter((r) => lastUserText(messagesOf(r)).includes(SECOND));
     expect(asked).toHaveLength(1);
-    const body = bodyOf(asked[0]);
+    const body = messagesOf(asked[0]);
     const results = toolResultsIn(body).filter((r) => r.tool_use_id === toolUseId);
     expect(results).toHaveLength(1);
     expect(results[0].is_error).toBe(true);
@@ -373,10 +353,13 @@ test(
 
     const cts = new CancellationTokenSource();
     const received: ResponsePart[] = [];
-    const cancelled = chat([user(FIRST)], (part) => {
-      received.push(part);
-      if (received.length === 3) cts.cancel();
-    }, cts);
+    const cancelled = chat([user(FIRST)], {
+      token: cts,
+      onPart: (part) => {
+        received.push(part);
+        if (received.length === 3) cts.cancel();
+      },
+    });
 
     expect(await rejectionCode(cancelled)).toBe(ProtocolErrorCodes.RequestCancelled);
     const partial = textOfParts(received);
@@ -395,10 +378,10 @@ test(
     expect(textOfParts(next)).toBe(ANSWER);
     const requests = conversationOf(FIRST);
     expect(requests).toHaveLength(2);
-    expect(requests[1].sessionId).toBe(requests[0].sessionId);
+    expect(sessionIdOf(requests[1])).toBe(sessionIdOf(requests[0]));
     // No overlapping prompts: the second model call began only after the cancelled one had ended.
     expect(sequential(requests)).toBe(true);
-    expect(userTexts(bodyOf(requests[1])).filter((text) => text.includes(SECOND))).toHaveLength(1);
+    expect(userTexts(messagesOf(requests[1])).filter((text) => text.includes(SECOND))).toHaveLength(1);
   },
   TEST_TIMEOUT_MS,
 );
@@ -419,9 +402,9 @@ test(
 
     const requests = conversationOf(FIRST);
     expect(requests).toHaveLength(2);
-    const [one, two] = requests.map(bodyOf);
+    const [one, two] = requests.map(messagesOf);
     // One ACP session: the same Claude session id, and the second call carries the first exchange.
-    expect(requests[1].sessionId).toBe(requests[0].sessionId);
+    expect(sessionIdOf(requests[1])).toBe(sessionIdOf(requests[0]));
     expect(userTexts(one)).toEqual([FIRST]);
     expect(userTexts(two)).toEqual([FIRST, SECOND]);
     expect(assistantTexts(two)).toEqual([A1]);
@@ -453,7 +436,7 @@ test(
       expect(Buffer.concat(log).toString('utf8')).toMatch(/resumed ACP session \S+ \(session\/resume\)/);
       // The model saw the first exchange as history (a transcript would have been one user message).
       const requests = conversationOf(FIRST);
-      const last = bodyOf(requests[requests.length - 1]);
+      const last = messagesOf(requests[requests.length - 1]);
       expect(userTexts(last)).toEqual([FIRST, SECOND]);
       expect(assistantTexts(last)).toEqual([A1]);
     } finally {

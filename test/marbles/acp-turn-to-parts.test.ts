@@ -143,6 +143,33 @@ describe('acpTurnToParts', () => {
     });
   });
 
+  test("a call of VS Code's tools through the bridge shows no lines of its own: VS Code shows the call", () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const server = 'vscode-tools-a1b2c3';
+      const rendering = new TurnRendering(server);
+      // Claude Code announces the MCP call (the tool's name in `_meta`), then the call reaches the bridge: VS Code runs it.
+      const call: AcpTurnEvent = { kind: 'tool', call: { toolCallId: 'v1', name: 'search_workspace', arguments: { query: 'x' } } };
+      const first = cold('a-t-', {
+        a: update({ sessionUpdate: 'tool_call', toolCallId: 'toolu_1', title: 'search_workspace', status: 'pending', _meta: { claudeCode: { toolName: `mcp__${server}__search_workspace` } } }),
+        t: call,
+      });
+      expectObservable(first.pipe(acpTurnToParts(rendering, { permissionMs: 1, toolMs: 1 }))).toBe('--t|', {
+        t: { type: 'tool_call', toolCallId: 'v1', toolName: 'search_workspace', parameters: { query: 'x' } },
+      });
+      // The next response: the bridged call ends without a line; the agent's own tool keeps both of its lines.
+      const second = cold('b-c-d-s', {
+        b: update({ sessionUpdate: 'tool_call_update', toolCallId: 'toolu_1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'found' } }] }),
+        c: update({ sessionUpdate: 'tool_call', toolCallId: 'toolu_2', title: 'ls', status: 'pending', _meta: { claudeCode: { toolName: 'Bash' } } }),
+        d: update({ sessionUpdate: 'tool_call_update', toolCallId: 'toolu_2', status: 'completed' }),
+        s: stopped,
+      });
+      expectObservable(second.pipe(acpTurnToParts(rendering, { permissionMs: 1, toolMs: 1 }))).toBe('--c-d-|', {
+        c: text('\n\n> 🔧 `ls`\n\n'),
+        d: text('\n\n> ✓ `ls`\n\n'),
+      });
+    });
+  });
+
   test('an update for a tool call never announced is tolerated', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const events = cold('a-s', { a: update({ sessionUpdate: 'tool_call_update', toolCallId: 'ghost', status: 'failed' }), s: stopped });

@@ -3,10 +3,11 @@
  * offered now (approved by the bridge, since VS Code confirms its own tools) and which go to the user,
  * for each way a real agent marks them (Claude Code, Gemini CLI, Codex, Qwen Code, as observed at the
  * catalogue's versions), and the imitations that must not pass. `announcesBridgedCall`: which
- * `tool_call` announcements are of such a call, by the same marks.
+ * `tool_call` announcements are of such a call, by the same marks; `announcesServerCall`: of any tool
+ * of the bridge's server.
  */
 import type { ToolCallUpdate } from '@agentclientprotocol/sdk';
-import { announcesBridgedCall, isBridgedToolPermission, type PermissionEvidence } from '../../src/tools/bridged-permission.js';
+import { announcesBridgedCall, announcesServerCall, isBridgedToolPermission, type PermissionEvidence } from '../../src/tools/bridged-permission.js';
 
 const SERVER = 'vscode-tools-a1b2c3';
 const OFFERED = ['search_workspace', 'read_file'];
@@ -107,5 +108,27 @@ describe('announcesBridgedCall', () => {
     expect(announces(codexAnnounced(SERVER, 'search_workspace', {}))).toBe(false);
     expect(announces({ toolCallId: 't', title: `mcp__${SERVER}__search_workspace` })).toBe(false);
     expect(announces(claude(`mcp__${SERVER}__search_workspace`).toolCall, [])).toBe(false);
+  });
+});
+
+describe('announcesServerCall', () => {
+  const announces = (call: ToolCallUpdate): boolean => announcesServerCall(call, SERVER);
+
+  test("each agent's announcement of a tool of the bridge's server counts, offered now or not", () => {
+    expect(announces(claude(`mcp__${SERVER}__search_workspace`).toolCall)).toBe(true);
+    expect(announces(claude(`mcp__${SERVER}__a_tool_offered_before`).toolCall)).toBe(true);
+    expect(announces(qwen(`mcp__${SERVER}__read_file`).toolCall)).toBe(true);
+    expect(announces(gemini(`mcp_${SERVER}_search_workspace__mcp_${SERVER}_search_workspace_1795477209507_0`).toolCall)).toBe(true);
+    expect(announces(codexAnnounced(SERVER, 'search_workspace'))).toBe(true);
+  });
+
+  test("the agent's own tools, other servers, bare prefixes and titles do not", () => {
+    expect(announces(claude('Bash').toolCall)).toBe(false);
+    expect(announces(claude('mcp__other-server__search_workspace').toolCall)).toBe(false);
+    expect(announces(claude(`mcp__${SERVER}__`).toolCall)).toBe(false);
+    expect(announces(gemini(`mcp_${SERVER}_`).toolCall)).toBe(false);
+    expect(announces(codexAnnounced('other-server', 'search_workspace'))).toBe(false);
+    expect(announces(codexAnnounced(SERVER, 'search_workspace', {}))).toBe(false);
+    expect(announces({ toolCallId: 't', title: `mcp__${SERVER}__search_workspace` })).toBe(false);
   });
 });

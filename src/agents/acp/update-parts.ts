@@ -3,17 +3,24 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ResponsePart } from '../../protocol/messages.js';
 import { planChecklist, refusedLine, toolEndedLine, toolStartedLine } from './render.js';
 import { AGENT_ACTION_TOOL, type AgentActionParameters } from '../../protocol/agent-action.js';
+import { announcesServerCall } from '../../tools/bridged-permission.js';
+import { BRIDGED_TOOLS_SERVER_NAME } from '../../tools/bridged-tools-server.js';
 import type { PendingPermission, PendingToolCall } from './turn-events.js';
 
 /**
  * What a session's responses have shown so far: tool titles (updates often omit them), which tools were
- * shown ending, and the last plan. A paused prompt continues in a later response, so this lives as
+ * shown ending, which calls were VS Code's own tools (not shown: VS Code shows them), and the last plan. A paused prompt continues in a later response, so this lives as
  * long as the session, not the response.
  */
 export class TurnRendering {
   private readonly titles = new Map<string, string>();
   private readonly ended = new Set<string>();
+  /** Announced calls of VS Code's tools through the bridge: VS Code shows those calls itself. */
+  private readonly bridged = new Set<string>();
   private lastPlan = '';
+
+  /** `bridgedServer`: the name of the MCP server through which agents call VS Code's tools. */
+  constructor(private readonly bridgedServer: string = BRIDGED_TOOLS_SERVER_NAME) {}
 
   /** A new prompt shows its plan afresh; tool ids stay known for the session. */
   newPrompt(): void {
@@ -31,12 +38,16 @@ export class TurnRendering {
         return update.content.type === 'text' && update.content.text !== '' ? [{ type: 'thinking', value: update.content.text }] : [];
       case 'tool_call': {
         this.titles.set(update.toolCallId, update.title);
+        // Its lines would repeat the call VS Code shows in the Chat view when it runs the tool.
+        if (announcesServerCall(update, this.bridgedServer)) this.bridged.add(update.toolCallId);
+        if (this.bridged.has(update.toolCallId)) return [];
         const status = update.status;
         if (status === 'completed' || status === 'failed') return this.end(update.toolCallId, status, update.content);
         return [{ type: 'text', value: toolStartedLine(update.title) }];
       }
       case 'tool_call_update': {
         if (update.title) this.titles.set(update.toolCallId, update.title);
+        if (this.bridged.has(update.toolCallId)) return [];
         const status = update.status;
         return status === 'completed' || status === 'failed' ? this.end(update.toolCallId, status, update.content) : [];
       }
