@@ -202,6 +202,16 @@ describe('cancellation', () => {
     expect(await bridge.logged(/dropped a late/)).toContain('dropped a late agent_message_chunk update');
   });
 
+  test('an update sent right after the response never joins the turn it trails, even read with the response', async () => {
+    const agent = scripted();
+    // The update follows the response at once: often in the same read. 20 turns: before the bridge ended a
+    // prompt by the order it read the agent's messages, about one turn in six came back with it.
+    for (let i = 0; i < 20; i++) {
+      const reply = await bridge.chat([user(`say one ${i}`, 'late LATE 0')], agent);
+      expect(textOfParts(reply)).toBe(`one ${i}`);
+    }
+  });
+
   test('an agent that never ends a cancelled prompt loses its session, not the conversation', async () => {
     const agent = scripted();
     const source = new CancellationTokenSource();

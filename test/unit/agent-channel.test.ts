@@ -15,13 +15,18 @@ function open(maxLineBytes = 1024) {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const chunks: string[] = [];
+  const outside: string[] = [];
   let overflows = 0;
   const channel = agentChannel(stdin, stdout, {
     maxLineBytes,
     onOverflow: () => overflows++,
-    onUpdate: (n: SessionNotification) => chunks.push(n.update.sessionUpdate === 'agent_message_chunk' && n.update.content.type === 'text' ? n.update.content.text : '?'),
+    onUpdate: (n: SessionNotification, outsidePrompt: boolean) => {
+      const text = n.update.sessionUpdate === 'agent_message_chunk' && n.update.content.type === 'text' ? n.update.content.text : '?';
+      chunks.push(text);
+      if (outsidePrompt) outside.push(text);
+    },
   });
-  return { stdin, stdout, channel, chunks, overflows: () => overflows };
+  return { stdin, stdout, channel, chunks, outside, overflows: () => overflows };
 }
 
 /** Everything the SDK would read until the stream ends. */
@@ -105,5 +110,22 @@ describe('agentChannel', () => {
     const writer = agentChannel(stdin, new PassThrough(), { maxLineBytes: 1024, onOverflow: () => {}, onUpdate: () => {} }).writable.getWriter();
     stdin.destroy();
     await expect(writer.write(response(1))).rejects.toThrow("the agent's stdin is closed");
+  });
+
+  test("an update read after its prompt's response is outside the prompt, even in the same read; the next prompt's are inside", async () => {
+    const { stdout, channel, outside, chunks } = open();
+    const read = readAll(channel.readable);
+    const writer = channel.writable.getWriter();
+    const prompt = (id: number): AnyMessage => ({ jsonrpc: '2.0', id, method: 'session/prompt', params: { sessionId: 's1', prompt: [] } });
+    stdout.write(`${chunkLine('before any prompt')}\n`);
+    await writer.write(prompt(1));
+    stdout.write(`${chunkLine('one')}\n`);
+    // The response and an update trailing it in one read: the SDK settles the response only microtasks later.
+    stdout.write(`${JSON.stringify(response(1))}\n${chunkLine('LATE')}\n`);
+    await writer.write(prompt(2));
+    stdout.end(`${chunkLine('two')}\n`);
+    expect(await read).toEqual([response(1)]);
+    expect(chunks).toEqual(['before any prompt', 'one', 'LATE', 'two']);
+    expect(outside).toEqual(['before any prompt', 'LATE']);
   });
 });

@@ -283,7 +283,7 @@ export class AcpAgent implements AgentStream, SessionHost {
   private start(): Running {
     if (this.running !== undefined && this.running.process.alive) return this.running;
     const process = new AgentProcess(this.command, { cwd: this.options.cwd, log: this.log, gate: this.options.gate }, {
-      onUpdate: (raw) => {
+      onUpdate: (raw, outsidePrompt) => {
         const { notification, problem } = checkUpdate(raw);
         if (notification === undefined) {
           this.log.warn(`agent ${this.name} sent a malformed session/update (${problem}): dropped`);
@@ -294,7 +294,7 @@ export class AcpAgent implements AgentStream, SessionHost {
         if (update.sessionUpdate === 'config_option_update') this.info.learnConfigOptions(update.configOptions);
         const route = this.sessions.get(sessionId);
         if (route === undefined) this.log.debug(`agent ${this.name}: update for unknown session ${sessionId} dropped`);
-        else route.session.onUpdate(update);
+        else route.session.onUpdate(update, outsidePrompt === true);
       },
       onPermission: (raw, signal) => {
         let request: acp.RequestPermissionRequest;

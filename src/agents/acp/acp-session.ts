@@ -176,12 +176,15 @@ export class AcpSession implements AgentSession {
     this.tools = undefined;
   }
 
-  /** A `session/update` for this session. Updates with no running prompt are late: they are dropped. */
-  onUpdate(update: acp.SessionUpdate): void {
+  /**
+   * A `session/update` for this session. Updates with no running prompt are late: they are dropped; so are
+   * those read after the prompt's response (`outsidePrompt`), which the prompt may not have heard of yet.
+   */
+  onUpdate(update: acp.SessionUpdate, outsidePrompt = false): void {
     this.lastUpdateAt = Date.now();
     this.announced.record(update);
     const prompt = this.prompt;
-    if (prompt === undefined || prompt.state === 'cancelling') {
+    if (prompt === undefined || prompt.state === 'cancelling' || outsidePrompt) {
       this.host.log.debug(`conversation ${this.conversationId}: dropped a late ${update.sessionUpdate} update`);
       return;
     }

@@ -7,8 +7,12 @@ export interface AgentChannelOptions {
   readonly maxLineBytes: number;
   /** A line grew past `maxLineBytes`: told once; nothing more is read, and that line is never buffered whole. */
   readonly onOverflow: () => void;
-  /** The agent's text chunks and tool call announcements, decoded here and handed on as they are read (see `SessionUpdateFastPath`). */
-  readonly onUpdate: (notification: SessionNotification) => void;
+  /**
+   * The agent's text chunks and tool call announcements, decoded here and handed on as they are read (see
+   * `SessionUpdateFastPath`); `outsidePrompt` when read while the session had no prompt in flight: after the
+   * response to its last `session/prompt` (however soon after) and before its next.
+   */
+  readonly onUpdate: (notification: SessionNotification, outsidePrompt: boolean) => void;
 }
 
 /**
@@ -21,7 +25,25 @@ export interface AgentChannelOptions {
 export function agentChannel(stdin: Writable, stdout: Readable, options: AgentChannelOptions): Stream {
   let sdk!: ReadableStreamDefaultController<AnyMessage>;
   let ended = false;
-  const fastPath = new SessionUpdateFastPath(options.onUpdate, (message) => sdk.enqueue(message));
+  // Prompts in flight, by request id and by session: an update read after its prompt's response is late
+  // even when the SDK has not yet settled that response (it does so some microtasks later).
+  const prompts = new Map<string | number, string>();
+  const prompting = new Map<string, number>();
+  const fastPath = new SessionUpdateFastPath(options.onUpdate, (message) => sdk.enqueue(message), (sessionId) => (prompting.get(sessionId) ?? 0) > 0);
+  const promptAnswered = (message: AnyMessage): void => {
+    if (!('id' in message) || 'method' in message || message.id === null) return;
+    const sessionId = prompts.get(message.id);
+    if (sessionId === undefined) return;
+    prompts.delete(message.id);
+    prompting.set(sessionId, (prompting.get(sessionId) ?? 1) - 1);
+  };
+  const promptSent = (message: AnyMessage): void => {
+    if (!('method' in message) || message.method !== 'session/prompt' || !('id' in message) || message.id === null) return;
+    const sessionId = (message.params as { sessionId?: unknown } | undefined)?.sessionId;
+    if (typeof sessionId !== 'string') return;
+    prompts.set(message.id, sessionId);
+    prompting.set(sessionId, (prompting.get(sessionId) ?? 0) + 1);
+  };
   const end = (error?: unknown): void => {
     if (ended) return;
     ended = true;
@@ -43,6 +65,7 @@ export function agentChannel(stdin: Writable, stdout: Readable, options: AgentCh
       return;
     }
     // Any JSON value: the SDK answers what is not a JSON-RPC message (an array, a number) as invalid.
+    if (typeof message === 'object' && message !== null && !Array.isArray(message)) promptAnswered(message as AnyMessage);
     fastPath.push(message as AnyMessage);
   };
 
@@ -99,6 +122,7 @@ export function agentChannel(stdin: Writable, stdout: Readable, options: AgentCh
   const writable = new WritableStream<AnyMessage>({
     write: (message) => {
       if (stdin.destroyed || stdin.writableEnded) throw new Error("the agent's stdin is closed");
+      promptSent(message);
       if (stdin.write(`${JSON.stringify(message)}\n`)) return;
       // Backpressure: the agent reads slower than the SDK writes.
       return new Promise<void>((resolve) => {

@@ -14,7 +14,8 @@ export type ProcessEnd = { readonly kind: 'spawn-failed'; readonly error: NodeJS
 
 /** The client side's handlers for what the agent sends. */
 export interface AgentCallbacks {
-  onUpdate(notification: acp.SessionNotification): void;
+  /** `outsidePrompt`: known, for updates decoded past the SDK, to have been read while the session had no prompt in flight. */
+  onUpdate(notification: acp.SessionNotification, outsidePrompt?: boolean): void;
   onPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
 }
 
@@ -86,7 +87,7 @@ export class AgentProcess implements EndableProcess {
           log.warn(`agent ${command.name} ${this.fault}`);
           this.kill();
         },
-        onUpdate: (params) => callbacks.onUpdate(params),
+        onUpdate: (params, outsidePrompt) => callbacks.onUpdate(params, outsidePrompt),
       }),
     );
     void this.ended.then((how) => {

@@ -45,13 +45,8 @@ const FastUpdate = t.type({
   params: t.exact(t.type({ sessionId: t.string, update: t.union([TextChunk, ToolCallAnnouncement]) })),
 });
 
-/** A message read from the agent: an update decoded here, or a message for the SDK. */
-type Read = { readonly update: SessionNotification } | { readonly message: AnyMessage };
-
-function classify(message: AnyMessage): Read {
-  const fast = FastUpdate.decode(message);
-  return fast._tag === 'Right' ? { update: fast.right.params } : { message };
-}
+/** A message read from the agent: an update decoded here (and whether its session had a prompt in flight then), or a message for the SDK. */
+type Read = { readonly update: SessionNotification; readonly outsidePrompt: boolean } | { readonly message: AnyMessage };
 
 /**
  * Text chunks and tool call announcements past the ACP SDK, every other message through it. The SDK's
@@ -71,13 +66,21 @@ export class SessionUpdateFastPath {
   private drainedNow: (() => void) | undefined;
 
   constructor(
-    private readonly onUpdate: (notification: SessionNotification) => void,
+    /** `outsidePrompt`: the update was read while its session had no prompt in flight (see `agentChannel`). */
+    private readonly onUpdate: (notification: SessionNotification, outsidePrompt: boolean) => void,
     private readonly toSdk: (message: AnyMessage) => void,
+    private readonly promptInFlight: (sessionId: string) => boolean = () => true,
   ) {}
 
+  /** Decided as the message is read: an update may be handed on later, after the prompt's response. */
+  private classify(message: AnyMessage): Read {
+    const fast = FastUpdate.decode(message);
+    return fast._tag === 'Right' ? { update: fast.right.params, outsidePrompt: !this.promptInFlight(fast.right.params.sessionId) } : { message };
+  }
+
   push(message: AnyMessage): void {
-    if (!this.held) return this.handle(classify(message));
-    const read = classify(message);
+    if (!this.held) return this.handle(this.classify(message));
+    const read = this.classify(message);
     // Messages for the SDK keep their order among themselves there: only an update decoded here must wait, and what follows it.
     if (this.waiting.length === 0 && 'message' in read) return this.passOn(read.message);
     this.waiting.push(read);
@@ -89,7 +92,7 @@ export class SessionUpdateFastPath {
   }
 
   private handle(read: Read): void {
-    if ('update' in read) this.onUpdate(read.update);
+    if ('update' in read) this.onUpdate(read.update, read.outsidePrompt);
     else this.passOn(read.message);
   }
 
