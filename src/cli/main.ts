@@ -2,8 +2,6 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { createLogger, isLogLevel, LOG_LEVELS, type LogLevel } from '../log.js';
-import { serveVscodeLm } from '../server/vscodelm.js';
-import { runChat } from './chat.js';
 import { CONTEXT_POLICIES, isContextPolicy, type ContextPolicy } from '../history/context-policy.js';
 import { fileURLToPath } from 'node:url';
 import { endAgentProcesses } from '../agents/acp/live-processes.js';
@@ -70,6 +68,8 @@ async function main(argv: string[]): Promise<number> {
       });
       const log = createLogger(logLevel(values['log-level']));
       endAgentsOnSignals();
+      // Each command loads only its own code: `chat` spawns the bridge and need not load it too.
+      const { serveVscodeLm } = await import('../server/vscodelm.js');
       await serveVscodeLm({
         input: process.stdin,
         output: process.stdout,
@@ -109,6 +109,7 @@ async function main(argv: string[]): Promise<number> {
         },
       });
       const [command, ...args] = positionals;
+      const { runChat } = await import('./chat.js');
       return runChat({
         prompt: values.prompt,
         agent: command === undefined ? { eliza: { deterministic: values.deterministic } } : { mcp_server: { name: command, command, args, env: [] } },
