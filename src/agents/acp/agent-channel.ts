@@ -35,7 +35,9 @@ export function agentChannel(stdin: Writable, stdout: Readable, options: AgentCh
     const sessionId = prompts.get(message.id);
     if (sessionId === undefined) return;
     prompts.delete(message.id);
-    prompting.set(sessionId, (prompting.get(sessionId) ?? 1) - 1);
+    const left = (prompting.get(sessionId) ?? 1) - 1;
+    if (left > 0) prompting.set(sessionId, left);
+    else prompting.delete(sessionId);
   };
   const promptSent = (message: AnyMessage): void => {
     if (!('method' in message) || message.method !== 'session/prompt' || !('id' in message) || message.id === null) return;
@@ -49,8 +51,14 @@ export function agentChannel(stdin: Writable, stdout: Readable, options: AgentCh
     ended = true;
     stdout.off('data', onData);
     if (error !== undefined) sdk.error(error);
-    // What the SDK cancelled meanwhile is closed already.
-    else void fastPath.drained().then(() => sdk.desiredSize !== null && sdk.close());
+    else
+      void fastPath.drained().then(() => {
+        try {
+          sdk.close();
+        } catch {
+          // The SDK cancelled the stream while the last updates were handed on: it is closed already.
+        }
+      });
   };
 
   const line = (bytes: Buffer): void => {
