@@ -270,6 +270,19 @@ async function sendCommand(ui, command) {
   }
 }
 
+/**
+ * Reloads the window as a person would, once VS Code has saved the chat (it does so on a timer: a person
+ * reloading right after an answer may lose it either way), and waits until the chat shows `request` again
+ * and its model list has settled.
+ */
+async function reloadWindow(ui, request) {
+  await sleep(5000);
+  await ui.page.reload();
+  await ui.page.locator('.interactive-input-editor').first().waitFor({ timeout: 60_000 });
+  await ui.page.locator('.interactive-request', { hasText: request }).first().waitFor({ timeout: 30_000 });
+  await sleep(5000);
+}
+
 /** The Scripted model, unless it is picked already (the picker then shows its options where a click would land). */
 async function pickScripted(ui) {
   if ((await ui.page.locator('.model-picker-item [aria-label="Models, Scripted"]').count()) === 0) await ui.pickModel('Scripted');
@@ -435,12 +448,7 @@ export const CHAT_SCENARIOS = [
       await ui.send('say remember the word apricot');
       c.note('before', await ui.response((t) => t.includes('remember the word apricot'), 'the reply'));
       await ui.idle();
-      // VS Code saves chat sessions on a timer: a person reloading right after an answer may lose it either way.
-      await sleep(5000);
-      await ui.page.reload();
-      await ui.page.locator('.interactive-input-editor').first().waitFor({ timeout: 60_000 });
-      await ui.page.locator('.interactive-request', { hasText: 'say remember the word apricot' }).first().waitFor({ timeout: 30_000 });
-      await sleep(5000);
+      await reloadWindow(ui, 'say remember the word apricot');
       await ui.send('history');
       const text = c.note('response', await ui.response((t) => t.includes('[') && t.includes(']'), "the agent's record of the conversation"));
       c.includes(text, 'remember the word apricot', 'what the agent remembers of the conversation after the reload');
@@ -483,12 +491,7 @@ export const CHAT_SCENARIOS = [
       await sendCommand(ui, '/compact');
       c.note('compacted', await ui.response((t) => /Compacted conversation/.test(t), "Copilot's report of the compaction"));
       await ui.idle();
-      // VS Code saves chat sessions on a timer (see the reload scenario above).
-      await sleep(5000);
-      await ui.page.reload();
-      await ui.page.locator('.interactive-input-editor').first().waitFor({ timeout: 60_000 });
-      await ui.page.locator('.interactive-request', { hasText: 'say remember the word rowan' }).first().waitFor({ timeout: 30_000 });
-      await sleep(5000);
+      await reloadWindow(ui, 'say remember the word rowan');
       const promptsBefore = prompts(ctx).length;
       // The new bridge knows no message of the next request (the summary and the new words): only the summary's marker names the conversation.
       await ui.send('history');
