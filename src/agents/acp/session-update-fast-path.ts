@@ -79,8 +79,8 @@ export class SessionUpdateFastPath {
   }
 
   push(message: AnyMessage): void {
-    if (!this.held) return this.handle(this.classify(message));
     const read = this.classify(message);
+    if (!this.held) return this.handle(read);
     // Messages for the SDK keep their order among themselves there: only an update decoded here must wait, and what follows it.
     if (this.waiting.length === 0 && 'message' in read) return this.passOn(read.message);
     this.waiting.push(read);
