@@ -18,7 +18,7 @@ import path from 'node:path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { LmClient, textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
-import type { AgentDefinition, AgentInfoParams, Message, ResponsePart } from '../../src/protocol/messages.js';
+import type { AgentDefinition, AgentInfoParams, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
 import { AGENT_ACTION as AGENT_ACTION_DEFINITION, approvals, toolCallsOf } from './agent-bridge.js';
 import { chatWith, type ChatOptions } from './catalog-agent-suite.js';
 import {
@@ -33,6 +33,7 @@ import {
   sessionIdOf,
   toolResultText,
   toolUseReply,
+  toolUses,
   userTexts,
   type ApiToolResultBlock,
   type MessagesRequest,
@@ -444,6 +445,40 @@ test(
       restarted.child.stdin!.end();
       await new Promise((resolve) => (restarted.child.exitCode !== null ? resolve(undefined) : restarted.child.once('exit', resolve)));
     }
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  'a VS Code tool called through the bridge: Claude loads it with ToolSearch and calls it over MCP; the call reaches VS Code, and its result reaches the model',
+  async () => {
+    const KEY = 'What is the weather in Paris?';
+    const WEATHER: ToolDefinition = {
+      name: 'get_weather',
+      description: 'The current weather of a city.',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    };
+    // Claude Code names MCP tools as deferred tools in a system message, to be loaded with ToolSearch first.
+    const named = (request: MessagesRequest): string | undefined => /mcp__vscode-tools-[0-9a-f]+__get_weather/.exec(JSON.stringify(request.messages))?.[0];
+    scripts.set(KEY, (request): Reply => {
+      const name = named(request);
+      if (name === undefined) return textReply('I have no weather tool.');
+      const results = lastToolResults(request);
+      const used = toolUses(request).map((u) => u.name);
+      if (used.includes(name)) return textReply(`The tool said: ${results.map(toolResultText).join(' ')}`);
+      if (used.includes('ToolSearch')) return toolUseReply(name, { city: 'Paris' });
+      return toolUseReply('ToolSearch', { query: `select:${name}`, max_results: 1 });
+    });
+
+    const first = await chat([user(KEY)], { tools: [WEATHER] });
+    const calls = toolCallsOf(first);
+    // Only the call: Claude asks permission for MCP tools, and the bridge grants it for VS Code's own tools without asking.
+    expect(calls.map((c) => c.toolName)).toEqual([WEATHER.name]);
+    expect(calls[0].parameters).toEqual({ city: 'Paris' });
+    const result: Message = { role: 'user', content: [{ type: 'tool_result', toolCallId: calls[0].toolCallId, result: [{ type: 'text', value: 'Sunny, 21 degrees' }] }] };
+    const second = await chat([user(KEY), assistantOf(first), result], { tools: [WEATHER] });
+    expect(toolCallsOf(second)).toEqual([]);
+    expect(textOfParts(second)).toContain('The tool said: Sunny, 21 degrees');
   },
   TEST_TIMEOUT_MS,
 );
