@@ -21,6 +21,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const CLI = path.join(ROOT, 'dist/src/cli/main.js');
 export const BUNDLED_CLI = path.join(ROOT, 'dist/extension/bridge.mjs');
 export const AGENT = path.join(ROOT, 'dist/test/fixtures/scripted-agent.js');
+/** bench/pass-through.ts, built: a process in the middle that only passes bytes. */
+export const PASS_THROUGH = path.join(ROOT, 'dist/bench/pass-through.js');
 
 export const now = (): number => performance.now();
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -144,8 +146,10 @@ export class DirectAcp {
   onUpdate: (n: acp.SessionNotification, at: number) => void = () => undefined;
   private initialized: Promise<unknown> | undefined;
 
-  constructor(flags: readonly string[] = []) {
-    this.child = spawn(process.execPath, [AGENT, ...flags], { stdio: ['pipe', 'pipe', 'pipe'] });
+  /** `passThrough`: the agent is reached through a process that only passes bytes (bench/pass-through.ts). */
+  constructor(flags: readonly string[] = [], passThrough = false) {
+    const agent = [AGENT, ...flags];
+    this.child = spawn(process.execPath, passThrough ? [PASS_THROUGH, process.execPath, ...agent] : agent, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stderr.resume();
     this.child.stdin.on('error', () => undefined);
     const stream = acp.ndJsonStream(
