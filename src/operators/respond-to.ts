@@ -1,4 +1,4 @@
-import { catchError, endWith, map, merge, of, take, takeWhile, type Observable, type OperatorFunction } from 'rxjs';
+import { Observable, type OperatorFunction } from 'rxjs';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
 import type { ResponsePart } from '../protocol/messages.js';
 import type { ChatRequest, ResponseEvent } from '../pipeline/events.js';
@@ -16,19 +16,30 @@ import type { ChatRequest, ResponseEvent } from '../pipeline/events.js';
  */
 export function respondTo(request: ChatRequest): OperatorFunction<ResponsePart, ResponseEvent> {
   const requestId = request.id;
+  // One subscriber rather than merge, take, map, endWith, catchError and takeWhile: every part of every
+  // response passes through here, and each operator it crossed was a layer of subscribers (issue 16).
   return (parts: Observable<ResponsePart>) =>
-    // The cancellation is subscribed first: a request cancelled before it started never starts the agent.
-    merge(
-      request.cancel$.pipe(
-        take(1),
-        map((): ResponseEvent => ({ kind: 'cancelled', requestId, reason: 'The request was cancelled.' })),
-      ),
-      parts.pipe(
-        map((part): ResponseEvent => ({ kind: 'part', requestId, part })),
-        endWith<ResponseEvent>({ kind: 'complete', requestId }),
-        catchError((error: unknown) => of<ResponseEvent>({ kind: 'failed', requestId, code: ProtocolErrorCodes.AgentFailed, message: messageOf(error) })),
-      ),
-    ).pipe(takeWhile((event) => event.kind === 'part', true));
+    new Observable<ResponseEvent>((subscriber) => {
+      const end = (event: ResponseEvent) => {
+        subscriber.next(event);
+        subscriber.complete();
+      };
+      // The cancellation is subscribed first: a request cancelled before it started never starts the agent.
+      const cancellation = request.cancel$.subscribe({
+        next: () => end({ kind: 'cancelled', requestId, reason: 'The request was cancelled.' }),
+        error: (error: unknown) => subscriber.error(error),
+      });
+      if (subscriber.closed) return cancellation;
+      const streamed = parts.subscribe({
+        next: (part) => subscriber.next({ kind: 'part', requestId, part }),
+        complete: () => end({ kind: 'complete', requestId }),
+        error: (error: unknown) => end({ kind: 'failed', requestId, code: ProtocolErrorCodes.AgentFailed, message: messageOf(error) }),
+      });
+      return () => {
+        cancellation.unsubscribe();
+        streamed.unsubscribe();
+      };
+    });
 }
 
 export function messageOf(error: unknown): string {

@@ -37,7 +37,7 @@ function runConversation(turns: Observable<Turn>, openSession: (turn: Turn) => A
   let session: AgentSession | undefined;
   return turns.pipe(
     switchMap((turn) => {
-      session ??= openSession(turn);
+(globalThis as unknown as {__stamp?: (s: string) => void}).__stamp?.('run-conv');      session ??= openSession(turn);
       const { request, supersedes } = turn;
       const input: TurnInput = {
         newMessages: applyContextPolicy(turn.newMessages, policy),
@@ -51,9 +51,9 @@ function runConversation(turns: Observable<Turn>, openSession: (turn: Turn) => A
         tools: request.params.options?.tools ?? [],
         config: request.params.config ?? {},
       };
-      const superseded: ResponseEvent[] =
-        supersedes === undefined ? [] : [{ kind: 'cancelled', requestId: supersedes, reason: 'A newer request in the same conversation replaced this one.' }];
-      return concat(of(...superseded), session.turn(input).pipe(respondTo(request)));
+      const responded = session.turn(input).pipe(respondTo(request));
+      if (supersedes === undefined) return responded;
+      return concat(of<ResponseEvent>({ kind: 'cancelled', requestId: supersedes, reason: 'A newer request in the same conversation replaced this one.' }), responded);
     }),
     finalize(() => session?.close()),
   );
