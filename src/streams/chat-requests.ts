@@ -42,6 +42,7 @@ export class ChatRequestStream {
       return;
     }
     this.flushText(requestId);
+    clearTimeout(this.outgoing.get(requestId)?.paced);
     this.outgoing.delete(requestId);
     const pending = this.pending.get(requestId);
     if (pending === undefined) return;
@@ -61,15 +62,17 @@ export class ChatRequestStream {
   }
 
   /**
-   * Text (and thinking) is coalesced while the request's previous part is still being written: an agent
-   * streaming faster than the pipe drains then costs a few large notifications instead of many small
-   * ones. The first part always goes at once, and anything else flushes the waiting text before it, so
-   * order and content stay exact.
+   * Text (and thinking) is coalesced while the request's previous part is still being written, and for
+   * TEXT_PACE_MS after a text part went out: an agent streaming faster than that costs a few large
+   * notifications instead of many small ones (each is a write, ~0.06 ms here, and work for the consumer),
+   * while text that comes slower than that (a model's tokens do) goes out as it comes. The first part
+   * always goes at once, and anything else flushes the waiting text before it, so order and content stay
+   * exact.
    */
   private sendPart(requestId: RequestId, part: ResponsePart): void {
-    const outgoing = this.outgoing.get(requestId) ?? { writing: 0, text: undefined };
+    const outgoing = this.outgoing.get(requestId) ?? { writing: 0, text: undefined, paced: undefined };
     this.outgoing.set(requestId, outgoing);
-    if ((part.type === 'text' || part.type === 'thinking') && outgoing.writing > 0) {
+    if ((part.type === 'text' || part.type === 'thinking') && (outgoing.writing > 0 || outgoing.paced !== undefined)) {
       if (outgoing.text !== undefined && outgoing.text.type !== part.type) this.flushText(requestId);
       outgoing.text = { type: part.type, value: (outgoing.text?.value ?? '') + part.value };
       return;
@@ -86,11 +89,21 @@ export class ChatRequestStream {
     this.write(requestId, outgoing, waiting);
   }
 
+  /** Text that comes within TEXT_PACE_MS of this part waits for the next one, or for the pace to pass. */
+  private pace(requestId: RequestId, outgoing: Outgoing): void {
+    clearTimeout(outgoing.paced);
+    outgoing.paced = setTimeout(() => {
+      outgoing.paced = undefined;
+      if (outgoing.writing === 0 && this.outgoing.get(requestId) === outgoing) this.flushText(requestId);
+    }, TEXT_PACE_MS);
+  }
+
   private write(requestId: RequestId, outgoing: Outgoing, part: ResponsePart): void {
     outgoing.writing++;
+    if (part.type === 'text' || part.type === 'thinking') this.pace(requestId, outgoing);
     const written = () => {
       outgoing.writing--;
-      if (outgoing.writing === 0 && this.outgoing.get(requestId) === outgoing) this.flushText(requestId);
+      if (outgoing.writing === 0 && outgoing.paced === undefined && this.outgoing.get(requestId) === outgoing) this.flushText(requestId);
     };
     this.connection.sendNotification(Methods.responsePart, { requestId, part }).then(written, written);
   }
@@ -105,7 +118,12 @@ export class ChatRequestStream {
 interface Outgoing {
   writing: number;
   text: { type: 'text' | 'thinking'; value: string } | undefined;
+  /** A text part went out less than TEXT_PACE_MS ago: text waits, and is flushed when this fires. */
+  paced: NodeJS.Timeout | undefined;
 }
+
+/** At most one text notification per this many ms while an agent streams faster (500 a second). */
+const TEXT_PACE_MS = 2;
 
 function cancellationOf(token: CancellationToken): Observable<void> {
   return new Observable<void>((subscriber) => {

@@ -39,6 +39,22 @@ describe('a spawned ACP agent', () => {
     expect(textOfParts(parts)).toBe('c1 c2 c3 c4 ');
   });
 
+  test('text streamed faster than the pace goes out in a few large parts; text slower than it, chunk by chunk', async () => {
+    const agent = scripted();
+    await bridge.chat([user('say started')], agent);
+    // 20,000 chunks as fast as the agent can send them: at most one text part per 2 ms, all of it exact.
+    const started = performance.now();
+    const fast = await bridge.chat([user('stream 20000')], agent);
+    const elapsedMs = performance.now() - started;
+    const chars = Array.from({ length: 20000 }, (_, i) => `c${i + 1} `).join('');
+    expect(textOfParts(fast)).toBe(chars);
+    // Without the pace it was one part every 1.7 ms or less (585 in 973 ms); with it, about one in 5 ms.
+    expect(fast.length).toBeLessThanOrEqual(Math.ceil(elapsedMs / 2));
+    // 20 ms apart, far slower than the pace: every chunk is its own part, none held back.
+    const slow = await bridge.chat([user('stream 6 20')], agent);
+    expect(slow).toEqual(['c1 ', 'c2 ', 'c3 ', 'c4 ', 'c5 ', 'c6 '].map((value) => ({ type: 'text', value })));
+  });
+
   test('receives only the new user message on each turn of a conversation', async () => {
     const agent = scripted();
     const first = [user('say hello')];
