@@ -37,7 +37,7 @@ function runConversation(turns: Observable<Turn>, openSession: (turn: Turn) => A
   let session: AgentSession | undefined;
   return turns.pipe(
     switchMap((turn) => {
-(globalThis as unknown as {__stamp?: (s: string) => void}).__stamp?.('run-conv');      session ??= openSession(turn);
+      session ??= openSession(turn);
       const { request, supersedes } = turn;
       const input: TurnInput = {
         newMessages: applyContextPolicy(turn.newMessages, policy),
