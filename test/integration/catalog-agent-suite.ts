@@ -38,7 +38,8 @@ function assistantOf(parts: readonly ResponsePart[]): Message {
 /** What VS Code sends once the person allowed these actions: the approvals the confirmed tool returns. */
 const approve = approvals;
 
-const WEATHER: ToolDefinition = {
+/** The VS Code tool the bridged-tool scenarios offer. */
+export const WEATHER: ToolDefinition = {
   name: 'get_weather',
   description: 'The current weather of a city.',
   inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },

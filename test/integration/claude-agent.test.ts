@@ -18,9 +18,9 @@ import path from 'node:path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { LmClient, textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
-import type { AgentDefinition, AgentInfoParams, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
+import type { AgentDefinition, AgentInfoParams, Message, ResponsePart } from '../../src/protocol/messages.js';
 import { AGENT_ACTION as AGENT_ACTION_DEFINITION, approvals, toolCallsOf } from './agent-bridge.js';
-import { chatWith, type ChatOptions } from './catalog-agent-suite.js';
+import { chatWith, WEATHER, type ChatOptions } from './catalog-agent-suite.js';
 import {
   AnthropicMock,
   blocksOf,
@@ -453,13 +453,9 @@ test(
   'a VS Code tool called through the bridge: Claude loads it with ToolSearch and calls it over MCP; the call reaches VS Code, and its result reaches the model',
   async () => {
     const KEY = 'What is the weather in Paris?';
-    const WEATHER: ToolDefinition = {
-      name: 'get_weather',
-      description: 'The current weather of a city.',
-      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-    };
     // Claude Code names MCP tools as deferred tools in a system message, to be loaded with ToolSearch first.
-    const named = (request: MessagesRequest): string | undefined => /mcp__vscode-tools-[0-9a-f]+__get_weather/.exec(JSON.stringify(request.messages))?.[0];
+    const bridged = new RegExp(`mcp__vscode-tools-[0-9a-f]+__${WEATHER.name}`);
+    const named = (request: MessagesRequest): string | undefined => bridged.exec(JSON.stringify(request.messages))?.[0];
     scripts.set(KEY, (request): Reply => {
       const name = named(request);
       if (name === undefined) return textReply('I have no weather tool.');
@@ -472,7 +468,7 @@ test(
 
     const first = await chat([user(KEY)], { tools: [WEATHER] });
     const calls = toolCallsOf(first);
-    // Only the call: Claude asks permission for MCP tools, and the bridge grants it for VS Code's own tools without asking.
+    // Only the call: no symposium-agent-action confirmation comes before a VS Code tool.
     expect(calls.map((c) => c.toolName)).toEqual([WEATHER.name]);
     expect(calls[0].parameters).toEqual({ city: 'Paris' });
     const result: Message = { role: 'user', content: [{ type: 'tool_result', toolCallId: calls[0].toolCallId, result: [{ type: 'text', value: 'Sunny, 21 degrees' }] }] };
