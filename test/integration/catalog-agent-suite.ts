@@ -38,6 +38,22 @@ function assistantOf(parts: readonly ResponsePart[]): Message {
 /** What VS Code sends once the person allowed these actions: the approvals the confirmed tool returns. */
 const approve = approvals;
 
+/**
+ * Asks `question` with WEATHER offered and expects the agent's call of it for Paris as the response's only
+ * tool call (no confirmation before a VS Code tool); VS Code's result goes back, and the agent's next
+ * response says it and calls nothing more.
+ */
+export async function expectWeatherCalledThroughBridge(chat: (messages: readonly Message[], options?: ChatOptions) => Promise<ResponsePart[]>, question: string): Promise<void> {
+  const first = await chat([user(question)], { tools: [WEATHER] });
+  const calls = toolCallsOf(first);
+  expect(calls.map((c) => c.toolName)).toEqual([WEATHER.name]);
+  expect(calls[0].parameters).toEqual({ city: 'Paris' });
+  const result: Message = { role: 'user', content: [{ type: 'tool_result', toolCallId: calls[0].toolCallId, result: [{ type: 'text', value: 'Sunny, 21 degrees' }] }] };
+  const second = await chat([user(question), assistantOf(first), result], { tools: [WEATHER] });
+  expect(toolCallsOf(second)).toEqual([]);
+  expect(textOfParts(second)).toContain('Sunny, 21 degrees');
+}
+
 /** The VS Code tool the bridged-tool scenarios offer. */
 export const WEATHER: ToolDefinition = {
   name: 'get_weather',
@@ -344,14 +360,7 @@ export function describeCatalogAgent(setup: AgentSetup): void {
         return name === undefined ? textReply('I have no weather tool.') : { content: [{ type: 'tool_call', id: `call_weather_${Date.now()}`, name, input: { city: 'Paris' } }] };
       });
 
-      const first = await chat([user(KEY)], { tools: [WEATHER] });
-      const calls = toolCallsOf(first);
-      expect(calls.map((c) => c.toolName)).toEqual([WEATHER.name]);
-      expect(calls[0].parameters).toEqual({ city: 'Paris' });
-      const result: Message = { role: 'user', content: [{ type: 'tool_result', toolCallId: calls[0].toolCallId, result: [{ type: 'text', value: 'Sunny, 21 degrees' }] }] };
-      const second = await chat([user(KEY), assistantOf(first), result], { tools: [WEATHER] });
-      expect(toolCallsOf(second)).toEqual([]);
-      expect(textOfParts(second)).toContain('Sunny, 21 degrees');
+      await expectWeatherCalledThroughBridge(chat, KEY);
     },
     TEST_TIMEOUT_MS,
   );

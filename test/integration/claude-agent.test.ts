@@ -20,7 +20,7 @@ import { LmClient, textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentDefinition, AgentInfoParams, Message, ResponsePart } from '../../src/protocol/messages.js';
 import { AGENT_ACTION as AGENT_ACTION_DEFINITION, approvals, toolCallsOf } from './agent-bridge.js';
-import { chatWith, WEATHER, type ChatOptions } from './catalog-agent-suite.js';
+import { chatWith, expectWeatherCalledThroughBridge, WEATHER, type ChatOptions } from './catalog-agent-suite.js';
 import {
   AnthropicMock,
   blocksOf,
@@ -466,15 +466,7 @@ test(
       return toolUseReply('ToolSearch', { query: `select:${name}`, max_results: 1 });
     });
 
-    const first = await chat([user(KEY)], { tools: [WEATHER] });
-    const calls = toolCallsOf(first);
-    // Only the call: no symposium-agent-action confirmation comes before a VS Code tool.
-    expect(calls.map((c) => c.toolName)).toEqual([WEATHER.name]);
-    expect(calls[0].parameters).toEqual({ city: 'Paris' });
-    const result: Message = { role: 'user', content: [{ type: 'tool_result', toolCallId: calls[0].toolCallId, result: [{ type: 'text', value: 'Sunny, 21 degrees' }] }] };
-    const second = await chat([user(KEY), assistantOf(first), result], { tools: [WEATHER] });
-    expect(toolCallsOf(second)).toEqual([]);
-    expect(textOfParts(second)).toContain('The tool said: Sunny, 21 degrees');
+    await expectWeatherCalledThroughBridge(chat, KEY);
   },
   TEST_TIMEOUT_MS,
 );
