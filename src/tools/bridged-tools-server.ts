@@ -6,7 +6,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../log.js';
 import type { ToolDefinition } from '../protocol/messages.js';
-import { canonicalJson } from '../history/fingerprint.js';
+import { sameJson } from '../history/fingerprint.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../protocol/bounded-depth.js';
 
 /**
@@ -61,7 +61,6 @@ export class BridgedToolsServer {
   private readonly sessions = new Map<string, McpSession>();
   private readonly hosts: ReadonlySet<string>;
   private tools: Tool[] = [];
-  private toolsKey = canonicalJson([]);
 
   private constructor(
     private readonly http: HttpServer,
@@ -95,13 +94,14 @@ export class BridgedToolsServer {
     return this.tools.map((t) => t.name);
   }
 
-  /** Offers `tools` from now on; connected agents hear of it when anything about them changed. */
+  /**
+   * Offers `tools` from now on; connected agents hear of it when anything about them changed. Every request
+   * offers them again (Copilot's agent mode: 40 tools, tens of KB of schemas), nearly always the same.
+   */
   setTools(tools: readonly ToolDefinition[]): void {
     const next = tools.map(toMcpTool);
-    const key = canonicalJson(next);
-    if (key === this.toolsKey) return;
+    if (sameJson(next, this.tools)) return;
     this.tools = next;
-    this.toolsKey = key;
     for (const session of this.sessions.values()) {
       if (session.listening) this.announceToolsChanged(session);
       else session.missedChange = true;
