@@ -17,14 +17,32 @@ export function boundedDepth<C extends t.Mixed>(codec: C, maxDepth = MAX_JSON_DE
   );
 }
 
-/** Whether `value` has objects or arrays nested deeper than `maxDepth` levels (checked iteratively). */
+/**
+ * Whether `value` (a JSON value) has objects or arrays nested deeper than `maxDepth` levels, checked
+ * iteratively. Only objects and arrays are stacked, their depths beside them: every request's tool schemas
+ * pass through here (Copilot's 40 tools: 91 µs when every value went on the stack in a pair, ~20 µs so).
+ */
 export function nestedDeeperThan(value: unknown, maxDepth: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (typeof current !== 'object' || current === null) continue;
+  if (typeof value !== 'object' || value === null) return false;
+  const nested: object[] = [value];
+  const depths: number[] = [0];
+  const push = (child: object, depth: number) => {
+    nested.push(child);
+    depths.push(depth);
+  };
+  while (nested.length > 0) {
+    const current = nested.pop()!;
+    const depth = depths.pop()!;
     if (depth >= maxDepth) return true;
-    for (const child of Array.isArray(current) ? current : Object.values(current)) stack.push([child, depth + 1]);
+    if (Array.isArray(current)) {
+      for (const child of current as unknown[]) if (typeof child === 'object' && child !== null) push(child, depth + 1);
+      continue;
+    }
+    // for…in rather than Object.values, which copies each object's values into an array (JSON has no inherited keys).
+    for (const key in current) {
+      const child = (current as Record<string, unknown>)[key];
+      if (typeof child === 'object' && child !== null) push(child, depth + 1);
+    }
   }
   return false;
 }
