@@ -74,6 +74,25 @@ export function scriptedAgent(...flags: string[]): AgentDefinition {
   return { mcp_server: { name: 'scripted', command: process.execPath, args: [AGENT, ...flags], env: [] } };
 }
 
+/**
+ * Forty tools with ~37 KB of descriptions and schemas: the count Copilot's agent mode offers with every
+ * request (its recorded requests in test/fixtures/copilot keep only the names; these are shaped alike).
+ */
+export const COPILOT_LIKE_TOOLS: ToolDefinition[] = Array.from({ length: 40 }, (_, i) => ({
+  name: `workspace_tool_${i}`,
+  description: 'Does a useful thing in the workspace. '.repeat(12),
+  inputSchema: {
+    type: 'object',
+    properties: {
+      filePath: { type: 'string', description: 'The absolute path of the file. '.repeat(3) },
+      startLine: { type: 'number', description: 'First line, 1-based.' },
+      endLine: { type: 'number', description: 'Last line.' },
+      options: { type: 'object', properties: { recursive: { type: 'boolean' }, pattern: { type: 'string' } } },
+    },
+    required: ['filePath'],
+  },
+}));
+
 export const SEARCH: ToolDefinition = {
   name: 'search_workspace',
   description: 'Searches the workspace for text',

@@ -1,6 +1,6 @@
 /** Rows 1 and 2: a short turn, and streaming, through the bridge and over direct ACP to the same agent. */
-import type { Message } from '../../src/protocol/messages.js';
-import { Bridge, DirectAcp, median, percentile, replied, runTurnPlans, scriptedAgent, sleep, streamChars, user, type Row, type TurnPlan } from '../lib.js';
+import type { Message, ToolDefinition } from '../../src/protocol/messages.js';
+import { Bridge, COPILOT_LIKE_TOOLS, DirectAcp, median, percentile, replied, runTurnPlans, scriptedAgent, sleep, streamChars, user, type Row, type TurnPlan } from '../lib.js';
 
 /**
  * 25 turns per conversation, 24 of them timed. The gap is longer than the bridge's late-update grace
@@ -17,7 +17,9 @@ export async function turnOverhead(): Promise<Row[]> {
   const bridged = { first: [] as number[], whole: [] as number[] };
   const direct = { first: [] as number[], whole: [] as number[] };
   const passedThrough: number[] = [];
+  const withTools: number[] = [];
   const bridge = new Bridge();
+  const toolsBridge = new Bridge();
   const agent = scriptedAgent();
   const acp = new DirectAcp();
   const relayed = new DirectAcp([], true);
@@ -29,19 +31,23 @@ export async function turnOverhead(): Promise<Row[]> {
       return () => record(t);
     };
   };
-  try {
+  const bridgedTurns = (through: Bridge, tools: ToolDefinition[] | undefined, record: (t: { startAt: number; firstAt: number; endAt: number }) => void) => {
     let history: Message[] = [];
+    return async (opening: boolean, i: number) => {
+      if (opening) history = [];
+      history.push(user(opening ? `say hello ${i}` : 'say hello'));
+      const t = await through.turn([...history], agent, tools);
+      history.push(replied(t.parts));
+      return () => record(t);
+    };
+  };
+  try {
     await runTurnPlans(TURNS, [
-      async (opening, i) => {
-        if (opening) history = [];
-        history.push(user(opening ? `say hello ${i}` : 'say hello'));
-        const t = await bridge.turn([...history], agent);
-        history.push(replied(t.parts));
-        return () => {
-          bridged.first.push(t.firstAt - t.startAt);
-          bridged.whole.push(t.endAt - t.startAt);
-        };
-      },
+      bridgedTurns(bridge, undefined, (t) => {
+        bridged.first.push(t.firstAt - t.startAt);
+        bridged.whole.push(t.endAt - t.startAt);
+      }),
+      bridgedTurns(toolsBridge, COPILOT_LIKE_TOOLS, (t) => withTools.push(t.firstAt - t.startAt)),
       directTurns(acp, (t) => {
         direct.first.push(t.firstAt - t.startAt);
         direct.whole.push(t.endAt - t.startAt);
@@ -49,10 +55,10 @@ export async function turnOverhead(): Promise<Row[]> {
       directTurns(relayed, (t) => passedThrough.push(t.firstAt - t.startAt)),
     ]);
   } finally {
-    await Promise.all([bridge.close(), acp.close(), relayed.close()]);
+    await Promise.all([bridge.close(), toolsBridge.close(), acp.close(), relayed.close()]);
   }
 
-  const counts = `${TURNS.turns} turns (+${TURNS.warmup} warm-up), ${TURNS.perConversation - 1} timed per conversation, ${TURNS.gapMs} ms apart; bridged, direct and passed-through conversations in turns`;
+  const counts = `${TURNS.turns} turns (+${TURNS.warmup} warm-up), ${TURNS.perConversation - 1} timed per conversation, ${TURNS.gapMs} ms apart; bridged (with and without tools), direct and passed-through conversations in turns`;
   const firstAdded = median(bridged.first) - median(direct.first);
   return [
     {
@@ -64,6 +70,16 @@ export async function turnOverhead(): Promise<Row[]> {
       unit: 'ms',
       bar: `≤ +1 ms (added ${firstAdded.toFixed(2)})`,
       met: firstAdded <= 1,
+      counts,
+    },
+    {
+      row: '1',
+      metric: `turn: first part, ${COPILOT_LIKE_TOOLS.length} tools offered with every request, as Copilot's agent mode does (ms)`,
+      median: median(withTools),
+      p99: percentile(withTools, 99),
+      baseline: median(direct.first),
+      unit: 'ms',
+      bar: `— (added ${(median(withTools) - median(direct.first)).toFixed(2)})`,
       counts,
     },
     {
