@@ -1,6 +1,6 @@
 import type { Message, RequestId, ResponsePart } from '../protocol/messages.js';
 import type { ConversationIndex } from '../state/conversation-store.js';
-import { canonicalJson, extendedLink, linksAt, type HistoryHash, type Link } from './fingerprint.js';
+import { extendedLink, linksAt, sameJson, type HistoryHash, type Link } from './fingerprint.js';
 import { assistantMessageOf, identityOf, normalizeMessage, normalizeMessages } from './normalize.js';
 import { statefulMarkersOf } from './stateful-marker.js';
 import { compactionHistoryOf, standInSummary, summaryMarkersOf } from './compaction.js';
@@ -152,7 +152,7 @@ export class ConversationTracker {
     while (last > marked && messages[last]!.role !== 'assistant') last--;
     if (last <= marked) return marked;
     const reply = assistantMessageOf(conversation.parts);
-    return reply !== undefined && canonicalJson(identityOf(messages[last]!)) === canonicalJson(reply) ? last : marked;
+    return reply !== undefined && sameJson(identityOf(messages[last]!), reply) ? last : marked;
   }
 
   /**
