@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createConnection } from 'node:net';
 import path from 'node:path';
 import { ResponseError, type CancellationTokenSource } from 'vscode-jsonrpc/node.js';
-import { LmClient } from '../../src/client/lm-client.js';
+import { LmClient, textOfParts } from '../../src/client/lm-client.js';
 import { AGENT_ACTION_TOOL, actionIdOf, approvalText } from '../../src/protocol/agent-action.js';
 import type { AgentDefinition, Message, ResponsePart, ToolCallPart, ToolDefinition } from '../../src/protocol/messages.js';
 
@@ -19,6 +19,12 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
 export const user = (...lines: string[]): Message => ({ role: 'user', content: [{ type: 'text', value: lines.join('\n') }] });
 /** The assistant message VS Code builds from a response: its parts, as they came. */
 export const replied = (parts: readonly ResponsePart[]): Message => ({ role: 'assistant', content: [...parts] });
+
+/** The assistant message as Copilot builds it from a response: the streamed text joined, then the tool calls. */
+export function assistantOf(parts: readonly ResponsePart[]): Message {
+  const text = textOfParts(parts);
+  return { role: 'assistant', content: [...(text === '' ? [] : [{ type: 'text' as const, value: text }]), ...toolCallsOf(parts)] };
+}
 
 /** The consumer's `symposium-agent-action` tool: offered, it lets the bridge ask the person. */
 export const AGENT_ACTION: ToolDefinition = { name: AGENT_ACTION_TOOL, description: 'Confirms an action of the agent' };

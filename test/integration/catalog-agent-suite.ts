@@ -17,7 +17,7 @@ import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentDefinition, AgentInfoParams, Message, ResponsePart, SessionConfig, ToolDefinition } from '../../src/protocol/messages.js';
 import { INSTALL_TIMEOUT_MS } from '../fixtures/agent-install.js';
 import { allToolResults, assistantTexts, lastToolResults, textReply, userTexts, type ChatView, type RecordedRequest, type Reply, type Script } from '../fixtures/model-api-mock.js';
-import { AGENT_ACTION as CONFIRMATION_TOOL, AgentBridge, approvals, rejection, sleep, toolCallsOf } from './agent-bridge.js';
+import { AGENT_ACTION as CONFIRMATION_TOOL, AgentBridge, approvals, assistantOf, rejection, sleep, toolCallsOf, user } from './agent-bridge.js';
 import type { AgentSetup, AgentUnderTest } from './catalog-agents.js';
 
 const TEST_TIMEOUT_MS = 120_000;
@@ -26,14 +26,6 @@ const RESPONSE_MS = 90_000;
 const AGENT_ACTION = 'symposium-agent-action';
 /** A session unused this long is closed; the resume test waits it out. */
 const SESSION_IDLE_MS = 6_000;
-
-const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', value: text }] });
-
-/** The assistant message VS Code builds from a response: the streamed text joined, then the tool calls. */
-function assistantOf(parts: readonly ResponsePart[]): Message {
-  const text = textOfParts(parts);
-  return { role: 'assistant', content: [...(text === '' ? [] : [{ type: 'text' as const, value: text }]), ...toolCallsOf(parts)] };
-}
 
 /** What VS Code sends once the person allowed these actions: the approvals the confirmed tool returns. */
 const approve = approvals;

@@ -19,7 +19,7 @@ import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { LmClient, textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentDefinition, AgentInfoParams, Message, ResponsePart } from '../../src/protocol/messages.js';
-import { AGENT_ACTION as AGENT_ACTION_DEFINITION, approvals, toolCallsOf } from './agent-bridge.js';
+import { AGENT_ACTION as AGENT_ACTION_DEFINITION, approvals, assistantOf, toolCallsOf, user } from './agent-bridge.js';
 import { chatWith, expectWeatherCalledThroughBridge, WEATHER, type ChatOptions } from './catalog-agent-suite.js';
 import {
   AnthropicMock,
@@ -50,14 +50,6 @@ const AGENT_ACTION = AGENT_ACTION_DEFINITION.name;
 
 // ---------------------------------------------------------------------------------------------------
 // Messages as VS Code sends them.
-
-const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', value: text }] });
-
-/** The assistant message VS Code builds from a response: the streamed text joined, then the tool calls. */
-function assistantOf(parts: readonly ResponsePart[]): Message {
-  const text = textOfParts(parts);
-  return { role: 'assistant', content: [...(text === '' ? [] : [{ type: 'text' as const, value: text }]), ...toolCallsOf(parts)] };
-}
 
 /** The user message that approves tool calls, as VS Code sends it once the user clicked "Allow". */
 const approve = approvals;
