@@ -9,4 +9,6 @@ export const ProtocolErrorCodes = {
   RequestCancelled: -32800,
   /** The agent behind the model failed: it could not start, crashed, or answered with an error. */
   AgentFailed: -32001,
+  /** The request named a tool list (`options.toolListId`) without its tools, and the bridge does not keep it. */
+  UnknownToolList: -32002,
 } as const;

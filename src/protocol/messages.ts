@@ -67,7 +67,13 @@ export type ToolDefinition = t.TypeOf<typeof ToolDefinition>;
 
 export const ToolMode = t.keyof({ auto: null, required: null }, 'ToolMode');
 
-export const ChatRequestOptions = t.partial({ tools: t.array(ToolDefinition), toolMode: ToolMode }, 'ChatRequestOptions');
+/**
+ * `toolListId` names the tool list: with `tools`, the bridge keeps them under it; without, it takes the
+ * list it kept (consumers offer the same tools with every request, tens of KB for Copilot's agent mode).
+ * An id the bridge does not keep fails with UnknownToolList, and the client sends the tools again.
+ */
+export const ChatRequestOptions = t.partial({ tools: t.array(ToolDefinition), toolMode: ToolMode, toolListId: t.number }, 'ChatRequestOptions');
+export type ChatRequestOptions = t.TypeOf<typeof ChatRequestOptions>;
 
 /** Session config options to set before the turn, by config id (e.g. `{ model: "opus" }`, from the model picked). */
 export const SessionConfig = t.record(t.string, t.string, 'SessionConfig');

@@ -6,6 +6,7 @@ import { ProvideChatResponseParams, type RequestId, type ResponsePart } from '..
 import { Methods } from '../protocol/methods.js';
 import type { ChatRequest, ResponseEvent } from '../pipeline/events.js';
 import { invalidParams } from './invalid-params.js';
+import { ToolLists } from './tool-lists.js';
 
 /**
  * The edge where `lm/provideLanguageModelChatResponse` requests enter the pipeline and its response
@@ -16,6 +17,7 @@ export class ChatRequestStream {
   private readonly incoming = new Subject<ChatRequest>();
   private readonly pending = new Map<RequestId, { resolve: (value: object) => void; reject: (error: ResponseError<void>) => void }>();
   private readonly outgoing = new Map<RequestId, Outgoing>();
+  private readonly toolLists = new ToolLists();
   readonly requests: Observable<ChatRequest> = this.incoming.asObservable();
 
   constructor(
@@ -24,10 +26,12 @@ export class ChatRequestStream {
     currentRequestId: () => RequestId | undefined,
   ) {
     connection.onRequest(Methods.provideChatResponse, (raw: unknown, token: CancellationToken) => {
-      const params = invalidParams(() => decodeOrThrow(ProvideChatResponseParams, raw));
+      const decoded = invalidParams(() => decodeOrThrow(ProvideChatResponseParams, raw));
       const id = currentRequestId();
       if (id === undefined) throw new ResponseError(ProtocolErrorCodes.InternalError, 'The request has no id.');
       if (this.pending.has(id)) throw new ResponseError(ProtocolErrorCodes.InvalidRequest, `Request id ${id} is already in use.`);
+      const options = this.toolLists.resolve(decoded.options);
+      const params = options === decoded.options ? decoded : { ...decoded, options };
       return new Promise<object>((resolve, reject) => {
         this.pending.set(id, { resolve, reject });
         this.incoming.next({ id, params, cancel$: cancellationOf(token) });
