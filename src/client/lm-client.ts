@@ -9,10 +9,13 @@ import {
   type MessageReader,
   type MessageWriter,
   type RequestMessage,
+  ResponseError,
 } from 'vscode-jsonrpc/node.js';
 import { FrameReader } from '../transport/frame-reader.js';
 import { FrameWriter } from '../transport/frame-writer.js';
 import { decodeOrThrow } from '../protocol/decode.js';
+import { ProtocolErrorCodes } from '../protocol/errors.js';
+import { sameJson } from '../history/fingerprint.js';
 import {
   AgentInfoParams,
   type AuthenticateParams,
@@ -23,6 +26,7 @@ import {
   type ProvideChatResponseParams,
   type RequestId,
   type ResponsePart,
+  type ToolDefinition,
 } from '../protocol/messages.js';
 import { Methods } from '../protocol/methods.js';
 
@@ -48,6 +52,8 @@ export class LmClient {
   private readonly partHandlers = new Map<RequestId, (part: ResponsePart) => void>();
   private readonly agentInfoHandlers = new Set<(params: AgentInfoParams) => void>();
   private lastRequestId: RequestId | undefined;
+  /** The tool list last sent, and its id: a request offering the same tools names it instead. */
+  private sentTools: { readonly id: number; readonly tools: readonly ToolDefinition[] } | undefined;
   readonly connection: MessageConnection;
 
   constructor(reader: MessageReader, writer: MessageWriter) {
@@ -82,8 +88,31 @@ export class LmClient {
     return { client, child };
   }
 
-  /** Streams one response: `onPart` sees each part; resolves when the response is complete. */
+  /**
+   * Streams one response: `onPart` sees each part; resolves when the response is complete. Tools equal to
+   * those of the last request that carried any are not sent again: the request names them by their id.
+   * The tools must not be changed once passed here.
+   */
   async provideChatResponse(params: ProvideChatResponseParams, onPart: (part: ResponsePart) => void, token?: CancellationToken): Promise<void> {
+    const tools = params.options?.tools;
+    if (tools === undefined || tools.length === 0 || params.options?.toolListId !== undefined) return this.sendChatRequest(params, onPart, token);
+    const sent = this.sentTools;
+    if (sent === undefined || !sameJson(tools, sent.tools)) {
+      const id = (sent?.id ?? 0) + 1;
+      this.sentTools = { id, tools };
+      return this.sendChatRequest({ ...params, options: { ...params.options, toolListId: id } }, onPart, token);
+    }
+    const { tools: _carried, ...named } = params.options!;
+    try {
+      return await this.sendChatRequest({ ...params, options: { ...named, toolListId: sent.id } }, onPart, token);
+    } catch (error) {
+      // The bridge does not keep them: it refused the request that carried them, or it forgot them.
+      if (!(error instanceof ResponseError && error.code === ProtocolErrorCodes.UnknownToolList)) throw error;
+      return this.sendChatRequest({ ...params, options: { ...params.options, toolListId: sent.id } }, onPart, token);
+    }
+  }
+
+  private async sendChatRequest(params: ProvideChatResponseParams, onPart: (part: ResponsePart) => void, token?: CancellationToken): Promise<void> {
     const response = this.connection.sendRequest(Methods.provideChatResponse, params, token ?? new CancellationTokenSource().token);
     const id = this.lastRequestId!;
     this.partHandlers.set(id, onPart);

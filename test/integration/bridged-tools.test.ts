@@ -6,7 +6,7 @@
  * agent says once the next request answered them.
  */
 import { networkInterfaces } from 'node:os';
-import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
+import { CancellationTokenSource, Trace } from 'vscode-jsonrpc/node.js';
 import { elizaRespond, initialElizaState } from '../../src/agents/eliza/engine.js';
 import { textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
@@ -289,6 +289,62 @@ describe('bridged tools through the stdio relay', () => {
     expect(error.code).toBe(ProtocolErrorCodes.AgentFailed);
     for (let waited = 0; waited < 3000 && alive(pid); waited += 50) await sleep(50);
     expect(alive(pid)).toBe(false);
+  });
+});
+
+describe('tool lists named by id', () => {
+  /** The params of each chat request the client sends, as written. */
+  function sentRequests(): Array<{ options?: { tools?: ToolDefinition[]; toolListId?: number } }> {
+    const sent: Array<{ options?: { tools?: ToolDefinition[]; toolListId?: number } }> = [];
+    void bridge.client.connection.trace(Trace.Verbose, {
+      log: (message: unknown, data?: string) => {
+        if (typeof message === 'string' && message.startsWith("Sending request 'lm/provideLanguageModelChatResponse") && data !== undefined) {
+          sent.push(JSON.parse(data.slice(data.indexOf('{'))) as (typeof sent)[number]);
+        }
+      },
+    });
+    return sent;
+  }
+
+  test('a request offering the tools the last one offered names them instead of carrying them; the agent has them', async () => {
+    const sent = sentRequests();
+    const history: Message[] = [];
+    const listed = async (tools: ToolDefinition[]): Promise<string> => {
+      history.push(user('mcp-list'));
+      const parts = await bridge.chat([...history], HTTP_AGENT, tools);
+      history.push(replied(parts));
+      return textOfParts(parts);
+    };
+    expect(await listed([SEARCH, tool('read_file')])).toBe('search_workspace,read_file');
+    // Equal, though other objects (as VS Code hands them over with every request).
+    expect(await listed([tool('search_workspace', 'Searches the workspace for text', { query: { type: 'string' } }), tool('read_file')])).toBe('search_workspace,read_file');
+    expect(await listed([SEARCH])).toBe('search_workspace');
+    expect(sent.map((p) => [p.options?.tools?.map((t) => t.name), p.options?.toolListId])).toEqual([
+      [['search_workspace', 'read_file'], 1],
+      [undefined, 1],
+      [['search_workspace'], 2],
+    ]);
+  });
+
+  test('a request naming a tool list the bridge does not keep fails with -32002 naming the field; the bridge keeps serving', async () => {
+    const params = { modelId: 'scripted', messages: [user('mcp-list')], agent: HTTP_AGENT, options: { toolListId: 7 } };
+    const error = await rejection(bridge.client.connection.sendRequest('lm/provideLanguageModelChatResponse', params));
+    expect(error.code).toBe(ProtocolErrorCodes.UnknownToolList);
+    expect(error.message).toContain('options.toolListId');
+    expect(textOfParts(await bridge.chat([user('mcp-list')], HTTP_AGENT, [SEARCH]))).toBe('search_workspace');
+  });
+
+  test('tools whose request the bridge refused are sent again with the next request that offers them', async () => {
+    const sent = sentRequests();
+    const invalid = { modelId: 'scripted', messages: [user('mcp-list')], agent: { nobody: {} } as unknown as AgentDefinition, options: { tools: [SEARCH] } };
+    expect((await rejection(bridge.client.collectChatResponse(invalid))).code).toBe(ProtocolErrorCodes.InvalidParams);
+    expect(textOfParts(await bridge.chat([user('mcp-list')], HTTP_AGENT, [SEARCH]))).toBe('search_workspace');
+    // Carried, refused; named, unknown to the bridge; carried again.
+    expect(sent.map((p) => [p.options?.tools?.length, p.options?.toolListId])).toEqual([
+      [1, 1],
+      [undefined, 1],
+      [1, 1],
+    ]);
   });
 });
 
