@@ -1,8 +1,7 @@
 /** `FrameWriter`: each message in one write, framed so that a Content-Length reader reads it back exactly. */
 import { PassThrough, Writable } from 'node:stream';
-import type { Message, NotificationMessage } from 'vscode-jsonrpc/node.js';
+import { StreamMessageReader, type Message, type NotificationMessage } from 'vscode-jsonrpc/node.js';
 import { FrameWriter } from '../../src/transport/frame-writer.js';
-import { StreamMessageReader } from 'vscode-jsonrpc/node.js';
 
 const note = (text: string): NotificationMessage => ({ jsonrpc: '2.0', method: 'lm/responsePart', params: { text } });
 
