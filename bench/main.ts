@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   const header = ['row', 'metric', 'median', 'p99', 'baseline', 'ratio', 'bar', 'result'];
   const lines = rows.map((r) => {
     const ratio = r.ratio ?? (r.baseline === undefined ? undefined : r.median / r.baseline);
-    return [r.row, r.metric, `${number(r.median)} ${r.unit}`, number(r.p99), number(r.baseline), ratio === undefined ? '—' : `${ratio.toFixed(2)}×`, r.bar, r.met === undefined ? 'info' : r.met ? 'met' : 'MISSED'];
+    return [r.row, r.metric, `${number(r.median)} ${r.unit}`, number(r.p99), number(r.baseline), ratio === undefined ? '—' : `${ratio < 10 ? ratio.toFixed(3) : ratio.toFixed(2)}×`, r.bar, r.met === undefined ? 'info' : r.met ? 'met' : 'MISSED'];
   });
   console.log(`| ${header.join(' | ')} |`);
   console.log(`| ${header.map(() => '---').join(' | ')} |`);
