@@ -97,18 +97,20 @@ export class LmClient {
     const tools = params.options?.tools;
     if (tools === undefined || tools.length === 0 || params.options?.toolListId !== undefined) return this.sendChatRequest(params, onPart, token);
     const sent = this.sentTools;
-    if (sent === undefined || !sameJson(tools, sent.tools)) {
-      const id = (sent?.id ?? 0) + 1;
-      this.sentTools = { id, tools };
-      return this.sendChatRequest({ ...params, options: { ...params.options, toolListId: id } }, onPart, token);
+    const unchanged = sent !== undefined && sameJson(tools, sent.tools);
+    const toolListId = unchanged ? sent.id : (sent?.id ?? 0) + 1;
+    const carrying = { ...params, options: { ...params.options, toolListId } };
+    if (!unchanged) {
+      this.sentTools = { id: toolListId, tools };
+      return this.sendChatRequest(carrying, onPart, token);
     }
-    const { tools: _carried, ...named } = params.options!;
+    const { tools: _carried, ...naming } = carrying.options;
     try {
-      return await this.sendChatRequest({ ...params, options: { ...named, toolListId: sent.id } }, onPart, token);
+      return await this.sendChatRequest({ ...params, options: naming }, onPart, token);
     } catch (error) {
       // The bridge does not keep them: it refused the request that carried them, or it forgot them.
       if (!(error instanceof ResponseError && error.code === ProtocolErrorCodes.UnknownToolList)) throw error;
-      return this.sendChatRequest({ ...params, options: { ...params.options, toolListId: sent.id } }, onPart, token);
+      return this.sendChatRequest(carrying, onPart, token);
     }
   }
 
