@@ -4,7 +4,7 @@
  * codec, and matching it against the conversation's history (ConversationTracker.decide); against
  * JSON.parse of the same payload alone.
  */
-import { canonicalJson } from '../../src/history/fingerprint.js';
+import { canonicalJson } from '../../src/protocol/canonical-json.js';
 import { ConversationTracker } from '../../src/history/conversations.js';
 import { decodeOrThrow } from '../../src/protocol/decode.js';
 import { ProvideChatResponseParams, type AgentDefinition, type Message, type ResponsePart } from '../../src/protocol/messages.js';

@@ -2,7 +2,7 @@ import type { AgentSession, AgentStream } from './agent-stream.js';
 import type { AcpAgentOptions } from './acp/acp-agent.js';
 import { LazyAgentStream } from './lazy.js';
 import { ElizaAgent } from './eliza/eliza-agent.js';
-import { canonicalJson } from '../history/fingerprint.js';
+import { canonicalJson } from '../protocol/canonical-json.js';
 import type { AgentDefinition, AgentInfo } from '../protocol/messages.js';
 import { SessionPool } from './session-pool.js';
 

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../history/fingerprint.js';
+import { canonicalJson } from '../protocol/canonical-json.js';
 import { splitConsumerText } from '../history/consumer-context.js';
 import type { Message, Part } from '../protocol/messages.js';
 import { toolResultText } from '../tools/tool-results.js';

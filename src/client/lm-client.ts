@@ -15,7 +15,7 @@ import { FrameReader } from '../transport/frame-reader.js';
 import { FrameWriter } from '../transport/frame-writer.js';
 import { decodeOrThrow } from '../protocol/decode.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
-import { sameJson } from '../history/fingerprint.js';
+import { sameJson } from '../protocol/canonical-json.js';
 import {
   AgentInfoParams,
   type AuthenticateParams,

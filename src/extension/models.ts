@@ -6,7 +6,7 @@
 import { ELIZA_MODEL } from '../agents/models.js';
 import type { AgentConfigOption, AgentDefinition, AgentInfo, ModelInformation, SessionConfig, SignInMethod } from '../protocol/messages.js';
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../history/fingerprint.js';
+import { canonicalJson } from '../protocol/canonical-json.js';
 import type { ArchiveDownload } from './archive-install.js';
 import { BUILTIN_AGENTS, commandLine, expandHome, findBuiltin, resolveBuiltin, type BuiltinOverrides, type CatalogEntry, type ResolveContext } from './agent-catalog.js';
 

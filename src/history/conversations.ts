@@ -1,6 +1,7 @@
 import type { Message, RequestId, ResponsePart } from '../protocol/messages.js';
 import type { ConversationIndex } from '../state/conversation-store.js';
-import { extendedLink, linksAt, sameJson, type HistoryHash, type Link } from './fingerprint.js';
+import { sameJson } from '../protocol/canonical-json.js';
+import { extendedLink, linksAt, type HistoryHash, type Link } from './fingerprint.js';
 import { assistantMessageOf, identityOf, normalizeMessage, normalizeMessages } from './normalize.js';
 import { statefulMarkersOf } from './stateful-marker.js';
 import { compactionHistoryOf, standInSummary, summaryMarkersOf } from './compaction.js';

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { canonicalJson } from '../history/fingerprint.js';
+import { canonicalJson } from '../protocol/canonical-json.js';
 import type { Message } from '../protocol/messages.js';
 
 /**

@@ -6,7 +6,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../log.js';
 import type { ToolDefinition } from '../protocol/messages.js';
-import { sameJson } from '../history/fingerprint.js';
+import { sameJson } from '../protocol/canonical-json.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../protocol/bounded-depth.js';
 
 /**

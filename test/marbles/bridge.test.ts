@@ -1,7 +1,7 @@
 import { TestScheduler } from 'rxjs/testing';
 import type { Observable } from 'rxjs';
 import type { TurnInput } from '../../src/agents/agent-stream.js';
-import { canonicalJson } from '../../src/history/fingerprint.js';
+import { canonicalJson } from '../../src/protocol/canonical-json.js';
 import { bridge } from '../../src/pipeline/bridge.js';
 import type { ChatRequest } from '../../src/pipeline/events.js';
 import type { ResponsePart } from '../../src/protocol/messages.js';

@@ -1,7 +1,7 @@
 import { TestScheduler } from 'rxjs/testing';
 import { diffHistory, type HistoryEvent } from '../../src/operators/diff-history.js';
 import type { ChatRequest, TurnDecision } from '../../src/pipeline/events.js';
-import { canonicalJson } from '../../src/history/fingerprint.js';
+import { canonicalJson } from '../../src/protocol/canonical-json.js';
 import { normalizeMessages } from '../../src/history/normalize.js';
 import { ConversationStore } from '../../src/state/conversation-store.js';
 import { createLogger } from '../../src/log.js';

@@ -1,6 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../history/fingerprint.js';
+import { canonicalJson } from '../../protocol/canonical-json.js';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../../log.js';
 import type { AgentCommand } from '../../protocol/messages.js';
