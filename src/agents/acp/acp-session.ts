@@ -20,6 +20,8 @@ import type { AcpTurnEvent } from './turn-events.js';
 import { TurnRendering } from './update-parts.js';
 import { PAUSED_BUFFER_CHARS, bufferedSize, joinMessageChunks } from './paused-buffer.js';
 import { applySessionConfig } from './session-config.js';
+import { VsCodeAnswers, type AnswerRule } from './vscode-answers.js';
+import { allowing, rejecting } from './permission-choice.js';
 
 /** An ACP session opened on a running agent process. */
 export interface OpenedSession {
@@ -59,22 +61,10 @@ export interface AcpSessionOptions {
   readonly lateUpdateGraceMs: number;
 }
 
-/** A permission request or bridged tool call the agent waits on, until VS Code answers it. */
-interface PendingEntry {
-  /** VS Code was shown it (it reached a response that then completed). */
-  shown: boolean;
-  /** Whether this answer lets the agent go on: the person's approval for a permission, any result for a tool. */
-  goesAhead(result: ToolResultPart | undefined): boolean;
-  /** VS Code answered: with the tool result, or without one (the user did not let it run). */
-  resolve(result: ToolResultPart | undefined): void;
-  /** The turn was cancelled. */
-  cancel(): void;
-}
-
 /** One `session/prompt` and what it is waiting on. */
 interface Prompt {
   readonly events: EventQueue<AcpTurnEvent>;
-  readonly pending: Map<string, PendingEntry>;
+  readonly pending: VsCodeAnswers;
   /** Its bridged tool calls the agent announced, and how many arrived. */
   readonly arrivals: BridgedCallArrivals;
   readonly opened: OpenedSession;
@@ -86,9 +76,6 @@ interface Prompt {
 
 /** How long open requests are left to the agent's own interrupt after `session/cancel`. */
 const CANCEL_ANSWER_GRACE_MS = 500;
-
-const ALLOW: readonly acp.PermissionOptionKind[] = ['allow_once', 'allow_always'];
-const REJECT: readonly acp.PermissionOptionKind[] = ['reject_once', 'reject_always'];
 
 /**
  * One conversation's ACP session. A turn prompts the agent with the new user messages and streams its
@@ -199,18 +186,18 @@ export class AcpSession implements AgentSession {
     const prompt = this.prompt;
     if (prompt === undefined || prompt.state === 'cancelling') return { outcome: { outcome: 'cancelled' } };
     const evidence = { toolCall: request.toolCall, requestMeta: request._meta, announced: this.announced.get(request.toolCall.toolCallId) };
-    if (isBridgedToolPermission(evidence, BRIDGED_TOOLS_SERVER_NAME, this.offered)) return { outcome: choose(request.options, ALLOW) };
+    if (isBridgedToolPermission(evidence, BRIDGED_TOOLS_SERVER_NAME, this.offered)) return { outcome: allowing(request.options) };
     // What the request leaves out (its input, its title) is taken from the tool call's announcement.
     const permission = { toolCall: this.announced.complete(request.toolCall), options: request.options, actionId: newActionId() };
     if (!this.canAsk) {
       // Nobody can be asked (Ask mode, a consumer without tools): refused, and the person is told.
       prompt.events.push({ kind: 'refused', permission });
-      return { outcome: choose(request.options, REJECT) };
+      return { outcome: rejecting(request.options) };
     }
     const outcome = await this.waitForVsCode(prompt, request.toolCall.toolCallId, signal, {
       event: { kind: 'permission', permission },
       goesAhead: (result) => isApprovalOf(permission.actionId, result),
-      answered: (result) => choose(request.options, isApprovalOf(permission.actionId, result) ? ALLOW : REJECT),
+      answered: (result) => (isApprovalOf(permission.actionId, result) ? allowing : rejecting)(request.options),
       cancelled: (): acp.RequestPermissionOutcome => ({ outcome: 'cancelled' }),
     });
     return { outcome };
@@ -240,17 +227,11 @@ export class AcpSession implements AgentSession {
     prompt: Prompt,
     id: string,
     withdrawn: AbortSignal,
-    how: { readonly event: AcpTurnEvent; goesAhead(result: ToolResultPart | undefined): boolean; answered(result: ToolResultPart | undefined): T; cancelled(): T },
+    how: AnswerRule<T> & { readonly event: AcpTurnEvent },
   ): Promise<T> {
-    return new Promise((resolve) => {
-      const answer = (value: T) => {
-        prompt.pending.delete(id);
-        resolve(value);
-      };
-      prompt.pending.set(id, { shown: false, goesAhead: how.goesAhead, resolve: (result) => answer(how.answered(result)), cancel: () => answer(how.cancelled()) });
-      withdrawn.addEventListener('abort', () => prompt.pending.delete(id), { once: true });
-      prompt.events.push(how.event);
-    });
+    const answer = prompt.pending.wait(id, withdrawn, how);
+    prompt.events.push(how.event);
+    return answer;
   }
 
   /** The agent process died: a running prompt has already failed through its request; start afresh next time. */
@@ -281,7 +262,7 @@ export class AcpSession implements AgentSession {
     const blocks = promptBlocks(input.newMessages, { images: opened.images });
     const paused = this.prompt;
     if (paused !== undefined && paused.state === 'paused') {
-      this.answerShown(paused, results);
+      paused.pending.answerShown(results);
       this.queued.push(...blocks);
       paused.state = 'running';
       return paused;
@@ -345,7 +326,7 @@ export class AcpSession implements AgentSession {
       });
     const prompt: Prompt = {
       events,
-      pending: new Map(),
+      pending: new VsCodeAnswers(),
       arrivals: new BridgedCallArrivals(),
       opened,
       state: 'running',
@@ -383,7 +364,7 @@ export class AcpSession implements AgentSession {
   }
 
   private endPrompt(prompt: Prompt): void {
-    for (const entry of [...prompt.pending.values()]) entry.cancel();
+    prompt.pending.cancelAll();
     if (this.prompt === prompt) this.prompt = undefined;
   }
 
@@ -408,7 +389,7 @@ export class AcpSession implements AgentSession {
     const prompt = this.prompt;
     if (prompt === undefined || prompt.state !== 'running') return;
     prompt.state = 'paused';
-    for (const entry of prompt.pending.values()) entry.shown = true;
+    prompt.pending.markShown();
   }
 
   /**
@@ -420,12 +401,7 @@ export class AcpSession implements AgentSession {
   private movedOn(results: ReadonlyMap<string, ToolResultPart>, newMessages: readonly Message[]): boolean {
     const paused = this.prompt;
     if (paused?.state !== 'paused' || !saysSomething(newMessages)) return false;
-    return [...paused.pending].some(([id, entry]) => entry.shown && !entry.goesAhead(results.get(id)));
-  }
-
-  /** Answers what VS Code was shown: with its tool result, or as declined when the request has none. */
-  private answerShown(prompt: Prompt, results: ReadonlyMap<string, ToolResultPart>): void {
-    for (const [id, entry] of [...prompt.pending]) if (entry.shown) entry.resolve(results.get(id));
+    return paused.pending.holdsBack(results);
   }
 
   /**
@@ -442,9 +418,7 @@ export class AcpSession implements AgentSession {
     this.queued = [];
     const { agent, sessionId } = prompt.opened;
     agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch((error: unknown) => this.host.log.debug(`session/cancel failed: ${String(error)}`));
-    setTimeout(() => {
-      for (const entry of [...prompt.pending.values()]) entry.cancel();
-    }, CANCEL_ANSWER_GRACE_MS).unref();
+    setTimeout(() => prompt.pending.cancelAll(), CANCEL_ANSWER_GRACE_MS).unref();
   }
 
   /**
@@ -482,14 +456,6 @@ function saysSomething(messages: readonly Message[]): boolean {
 function orphanedResultsText(results: ReadonlyMap<string, ToolResultPart>): string {
   const lines = [...results.values()].map((r) => `- ${r.toolCallId}: ${toolResultText(r)}`);
   return ['Results of tool calls from earlier in this conversation:', ...lines].join('\n');
-}
-
-function choose(options: readonly acp.PermissionOption[], kinds: readonly acp.PermissionOptionKind[]): acp.RequestPermissionOutcome {
-  for (const kind of kinds) {
-    const option = options.find((o) => o.kind === kind);
-    if (option !== undefined) return { outcome: 'selected', optionId: option.optionId };
-  }
-  return { outcome: 'cancelled' };
 }
 
 function delay(ms: number): Promise<void> {

@@ -1,0 +1,59 @@
+import type { ToolResultPart } from '../../protocol/messages.js';
+
+/** How one thing the agent waits on is answered, once VS Code has (or has not) answered it. */
+export interface AnswerRule<T> {
+  /** Whether this answer lets the agent go on: the person's approval for a permission, any result for a tool. */
+  goesAhead(result: ToolResultPart | undefined): boolean;
+  /** The agent's answer, from VS Code's tool result or its absence (the person did not let it run). */
+  answered(result: ToolResultPart | undefined): T;
+  /** The agent's answer when the turn was cancelled. */
+  cancelled(): T;
+}
+
+interface Waiting {
+  /** VS Code was shown it: it reached a response that then completed. */
+  shown: boolean;
+  readonly goesAhead: (result: ToolResultPart | undefined) => boolean;
+  readonly resolve: (result: ToolResultPart | undefined) => void;
+  readonly cancel: () => void;
+}
+
+/**
+ * What one prompt's agent waits on VS Code for (permission requests, bridged tool calls), by the id of
+ * the tool call VS Code sees, until the request after the response that showed them answers them.
+ */
+export class VsCodeAnswers {
+  private readonly waiting = new Map<string, Waiting>();
+
+  /** Resolves with the agent's answer; an agent that withdraws its request first is owed nothing. */
+  wait<T>(id: string, withdrawn: AbortSignal, rule: AnswerRule<T>): Promise<T> {
+    return new Promise((resolve) => {
+      const answer = (value: T): void => {
+        this.waiting.delete(id);
+        resolve(value);
+      };
+      this.waiting.set(id, { shown: false, goesAhead: rule.goesAhead, resolve: (result) => answer(rule.answered(result)), cancel: () => answer(rule.cancelled()) });
+      withdrawn.addEventListener('abort', () => this.waiting.delete(id), { once: true });
+    });
+  }
+
+  /** The response that carried them completed: VS Code has shown everything waiting now. */
+  markShown(): void {
+    for (const entry of this.waiting.values()) entry.shown = true;
+  }
+
+  /** Whether something shown would not go ahead with these results (a refusal, a missing result). */
+  holdsBack(results: ReadonlyMap<string, ToolResultPart>): boolean {
+    return [...this.waiting].some(([id, entry]) => entry.shown && !entry.goesAhead(results.get(id)));
+  }
+
+  /** Answers what VS Code was shown: with its tool result, or as declined when `results` has none. */
+  answerShown(results: ReadonlyMap<string, ToolResultPart>): void {
+    for (const [id, entry] of [...this.waiting]) if (entry.shown) entry.resolve(results.get(id));
+  }
+
+  /** The turn is over: everything still waiting is answered as cancelled. */
+  cancelAll(): void {
+    for (const entry of [...this.waiting.values()]) entry.cancel();
+  }
+}

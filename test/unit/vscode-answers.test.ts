@@ -1,0 +1,74 @@
+/** `VsCodeAnswers`: what a prompt's agent waits on VS Code for, answered only once VS Code was shown it. */
+import type { ToolResultPart } from '../../src/protocol/messages.js';
+import { VsCodeAnswers, type AnswerRule } from '../../src/agents/acp/vscode-answers.js';
+import { allowing, rejecting } from '../../src/agents/acp/permission-choice.js';
+
+const result = (toolCallId: string, value = 'ok'): ToolResultPart => ({ type: 'tool_result', toolCallId, result: [{ type: 'text', value }] });
+/** A tool's rule: any result goes ahead; the answer says what came. */
+const tool: AnswerRule<string> = {
+  goesAhead: (r) => r !== undefined,
+  answered: (r) => (r === undefined ? 'declined' : `result ${r.toolCallId}`),
+  cancelled: () => 'cancelled',
+};
+const settled = <T>(promise: Promise<T>): Promise<T | 'pending'> => Promise.race([promise, new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')))]);
+
+describe('VsCodeAnswers', () => {
+  test('what VS Code was shown is answered with its result, or declined when the request has none', async () => {
+    const answers = new VsCodeAnswers();
+    const a = answers.wait('a', new AbortController().signal, tool);
+    const b = answers.wait('b', new AbortController().signal, tool);
+    answers.markShown();
+    answers.answerShown(new Map([['a', result('a')]]));
+    await expect(a).resolves.toBe('result a');
+    await expect(b).resolves.toBe('declined');
+  });
+
+  test('what came after the response that showed the others waits for the next one', async () => {
+    const answers = new VsCodeAnswers();
+    const shown = answers.wait('a', new AbortController().signal, tool);
+    answers.markShown();
+    const later = answers.wait('b', new AbortController().signal, tool);
+    answers.answerShown(new Map([['a', result('a')], ['b', result('b')]]));
+    await expect(shown).resolves.toBe('result a');
+    expect(await settled(later)).toBe('pending');
+    answers.markShown();
+    answers.answerShown(new Map([['b', result('b')]]));
+    await expect(later).resolves.toBe('result b');
+  });
+
+  test('holds back while something shown would not go ahead with the results', () => {
+    const answers = new VsCodeAnswers();
+    void answers.wait('a', new AbortController().signal, tool);
+    expect(answers.holdsBack(new Map())).toBe(false);
+    answers.markShown();
+    expect(answers.holdsBack(new Map())).toBe(true);
+    expect(answers.holdsBack(new Map([['a', result('a')]]))).toBe(false);
+  });
+
+  test('a withdrawn request is owed nothing; cancelAll answers the rest as cancelled', async () => {
+    const answers = new VsCodeAnswers();
+    const withdrawn = new AbortController();
+    const a = answers.wait('a', withdrawn.signal, tool);
+    const b = answers.wait('b', new AbortController().signal, tool);
+    answers.markShown();
+    withdrawn.abort();
+    expect(answers.holdsBack(new Map([['b', result('b')]]))).toBe(false);
+    answers.cancelAll();
+    await expect(b).resolves.toBe('cancelled');
+    expect(await settled(a)).toBe('pending');
+  });
+});
+
+describe('permission choices', () => {
+  const options = [
+    { optionId: 'always', name: 'Always', kind: 'allow_always' as const },
+    { optionId: 'once', name: 'Once', kind: 'allow_once' as const },
+    { optionId: 'no', name: 'No', kind: 'reject_once' as const },
+  ];
+  test('allowing prefers once, rejecting finds a reject option, and an agent offering neither is answered cancelled', () => {
+    expect(allowing(options)).toEqual({ outcome: 'selected', optionId: 'once' });
+    expect(allowing(options.slice(0, 1))).toEqual({ outcome: 'selected', optionId: 'always' });
+    expect(rejecting(options)).toEqual({ outcome: 'selected', optionId: 'no' });
+    expect(rejecting(options.slice(0, 2))).toEqual({ outcome: 'cancelled' });
+  });
+});
