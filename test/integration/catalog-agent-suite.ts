@@ -8,7 +8,7 @@
  * The last two tests end bridges by signal and check that no process of the agent is left (found
  * through the fresh HOME every agent process inherits); afterAll kills by pid what they left behind.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
@@ -16,6 +16,8 @@ import { textOfParts, type LmClient } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentDefinition, AgentInfoParams, Message, ResponsePart, SessionConfig, ToolDefinition } from '../../src/protocol/messages.js';
 import { INSTALL_TIMEOUT_MS } from '../fixtures/agent-install.js';
+import { processesWithHome } from '../fixtures/home-processes.js';
+import { waitUntil } from '../fixtures/wait-until.js';
 import { allToolResults, assistantTexts, lastToolResults, textReply, userTexts, type ChatView, type RecordedRequest, type Reply, type Script } from '../fixtures/model-api-mock.js';
 import { AGENT_ACTION as CONFIRMATION_TOOL, AgentBridge, approvals, assistantOf, rejection, sleep, toolCallsOf, user } from './agent-bridge.js';
 import type { AgentSetup, AgentUnderTest } from './catalog-agents.js';
@@ -127,30 +129,7 @@ export function describeCatalogAgent(setup: AgentSetup): void {
   const chat = (messages: readonly Message[], options?: ChatOptions): Promise<ResponsePart[]> => chatWith(target(), messages, options);
 
   /** The processes whose environment holds our HOME: the agent and whatever it started. */
-  function processesOfOurs(): { pid: number; command: string }[] {
-    const found: { pid: number; command: string }[] = [];
-    const marker = `HOME=${home}`;
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        if (!readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(marker)) continue;
-        const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim();
-        if (command !== '') found.push({ pid: Number(entry), command });
-      } catch {
-        // The process ended while we looked.
-      }
-    }
-    return found;
-  }
-
-  async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    while (!condition()) {
-      if (Date.now() > deadline) return false;
-      await sleep(100);
-    }
-    return true;
-  }
+  const processesOfOurs = (): { pid: number; command: string }[] => processesWithHome(home);
 
   beforeAll(async () => {
     root = realpathSync(mkdtempSync(path.join(tmpdir(), `${setup.id}-agent-test-`)));

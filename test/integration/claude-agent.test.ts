@@ -12,7 +12,7 @@
  * fresh HOME every agent process inherits); afterAll kills, by pid, anything that test left behind.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
@@ -39,6 +39,8 @@ import {
   type MessagesRequest,
 } from '../fixtures/anthropic-mock.js';
 import { textReply, type RecordedRequest, type Reply } from '../fixtures/model-api-mock.js';
+import { processesWithHome } from '../fixtures/home-processes.js';
+import { waitUntil } from '../fixtures/wait-until.js';
 
 /** The built CLI (jest runs from the repository root); SYMPOSIUM_LM_CLI points the tests at another build. */
 const CLI = path.resolve(process.env.SYMPOSIUM_LM_CLI ?? 'dist/src/cli/main.js');
@@ -136,32 +138,7 @@ function chat(messages: readonly Message[], options?: ChatOptions): Promise<Resp
 }
 
 /** The processes whose environment holds our HOME: the agent, its Claude child, and whatever they started. */
-function processesOfOurs(): { pid: number; command: string }[] {
-  const found: { pid: number; command: string }[] = [];
-  const marker = `HOME=${home}`;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const environ = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
-      if (!environ.includes(marker)) continue;
-      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim();
-      // A zombie has an empty command line: it is gone, only not yet reaped.
-      if (command !== '') found.push({ pid: Number(entry), command });
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
-}
-
-async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return true;
-}
+const processesOfOurs = (): { pid: number; command: string }[] => processesWithHome(home);
 
 beforeAll(async () => {
   if (!existsSync(CLI)) throw new Error(`${CLI} does not exist: run \`npx tsc -p .\` before the integration tests`);

@@ -14,6 +14,7 @@ import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentDefinition, Message, ResponsePart } from '../../src/protocol/messages.js';
 import { BridgeProcess } from '../../src/extension/bridge-process.js';
 import { AGENT_ACTION, AgentBridge, CLI, SCRIPTED_AGENT, approvals, rejection, replied, sleep, toolCallsOf, user } from '../integration/agent-bridge.js';
+import { waitUntil } from '../fixtures/wait-until.js';
 
 /** Tests that take seconds on a 2-core machine take many times longer on a busy one: a bound on hanging, not a speed test. */
 const SLOW = 90_000;
@@ -75,13 +76,7 @@ function processesOf(marker: string): number[] {
 
 const alive = (pid: number): boolean => existsSync(`/proc/${pid}`) && !/State:\s+Z/.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
 
-async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  for (let waited = 0; waited < timeoutMs; waited += 50) {
-    if (condition()) return true;
-    await sleep(50);
-  }
-  return condition();
-}
+const until = (condition: () => boolean, timeoutMs: number): Promise<boolean> => waitUntil(condition, timeoutMs, 50);
 
 /** A uniquely named link to the scripted agent, so that its processes can be found in the process table. */
 function markedAgent(): string {

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { textOfParts } from '../../src/client/lm-client.js';
 import type { AgentDefinition } from '../../src/protocol/messages.js';
-import { AgentBridge, sleep, user } from '../integration/agent-bridge.js';
+import { AgentBridge, user } from '../integration/agent-bridge.js';
+import { waitUntil } from '../fixtures/wait-until.js';
 
 const STUBBORN_AGENT = path.resolve('dist/test/fixtures/stubborn-agent.js');
 
@@ -32,13 +33,7 @@ function alive(pid: number): boolean {
   }
 }
 
-async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  for (let waited = 0; waited < timeoutMs; waited += 50) {
-    if (condition()) return true;
-    await sleep(50);
-  }
-  return condition();
-}
+const until = (condition: () => boolean, timeoutMs: number): Promise<boolean> => waitUntil(condition, timeoutMs, 50);
 
 /** Whether the child exits within `timeoutMs` (bounded: the grace period is seconds, not minutes). */
 async function exitsWithin(child: ChildProcess, timeoutMs: number): Promise<boolean> {
