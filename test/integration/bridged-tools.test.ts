@@ -293,6 +293,9 @@ describe('bridged tools through the stdio relay', () => {
 });
 
 describe('tool lists named by id', () => {
+  // The trace `sentRequests` turns on would go on logging every later test's messages.
+  afterEach(() => bridge.client.connection.trace(Trace.Off, { log: () => {} }));
+
   /** The params of each chat request the client sends, as written. */
   function sentRequests(): Array<{ options?: { tools?: ToolDefinition[]; toolListId?: number } }> {
     const sent: Array<{ options?: { tools?: ToolDefinition[]; toolListId?: number } }> = [];
