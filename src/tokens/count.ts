@@ -71,13 +71,17 @@ function remember(text: string, count: number): void {
 function cachedCount(text: string): number {
   const hit = young.get(text);
   if (hit !== undefined) return hit;
+  // Only a string counted before can be in the old generation: a first count skips probing its table,
+  // which is large and cold (row 6's misses: 0.82 → 0.86 of the encoder, medians of five runs). One cached
+  // before the filter was last cleared is counted again once, and found from its next count on.
+  if (text.length > MAX_CACHED_LENGTH || !seenBefore(text)) return encoderCount(text);
   const older = old.get(text);
   if (older !== undefined) {
     remember(text, older);
     return older;
   }
   const count = encoderCount(text);
-  if (text.length <= MAX_CACHED_LENGTH && seenBefore(text)) remember(text, count);
+  remember(text, count);
   return count;
 }
 
