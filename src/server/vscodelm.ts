@@ -52,7 +52,7 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
   const { log } = options;
   const ids = new RequestIdTracker();
   const pressure = new OutputPressure(options.output, OUTPUT_HIGH_WATER_BYTES);
-  const connection = createMessageConnection(new FrameReader(options.input, options.maxMessageBytes), new FrameWriter(pressure.writable), connectionLogger(log), {
+  const connection = createMessageConnection(new FrameReader(options.input, options.maxMessageBytes), new FrameWriter(options.output), connectionLogger(log), {
     messageStrategy: ids.strategy,
   });
   const store = new ConversationStore(options.stateDir, log);

@@ -17,7 +17,11 @@ export class FrameWriter extends AbstractMessageWriter implements MessageWriter 
     output.on('close', () => this.fireClose());
   }
 
-  /** Resolves once the stream took the frame (its write callback), as vscode-jsonrpc's writer does. */
+  /**
+   * Resolves once the stream took the frame, at once; rejects if the stream is closed. Not once the frame
+   * was flushed: when the reader stops reading, what waits must pile up in the stream, where the bridge's
+   * OutputPressure sees it and holds the agents back, not in writers waiting on their promises.
+   */
   write(message: Message): Promise<void> {
     const json = JSON.stringify(message);
     const bodyBytes = Buffer.byteLength(json, 'utf8');
@@ -25,14 +29,20 @@ export class FrameWriter extends AbstractMessageWriter implements MessageWriter 
     const frame = Buffer.allocUnsafe(header.length + bodyBytes);
     frame.write(header, 0, 'latin1');
     frame.write(json, header.length, 'utf8');
-    return new Promise((resolve, reject) => {
-      this.output.write(frame, (error) => {
-        if (error === null || error === undefined) return resolve();
-        this.errors += 1;
-        this.fireError(error, message, this.errors);
-        reject(error);
-      });
+    if (this.output.destroyed || this.output.writableEnded) {
+      const error = new Error('The stream is closed.');
+      this.failed(error, message);
+      return Promise.reject(error);
+    }
+    this.output.write(frame, (error) => {
+      if (error !== null && error !== undefined) this.failed(error, message);
     });
+    return Promise.resolve();
+  }
+
+  private failed(error: Error, message: Message): void {
+    this.errors += 1;
+    this.fireError(error, message, this.errors);
   }
 
   end(): void {
