@@ -89,6 +89,13 @@ export class FrameReader extends AbstractMessageReader implements MessageReader 
           break;
         case 'body': {
           const take = Math.min(data.length, state.length - state.received);
+          if (take === state.length) {
+            // The whole body in one chunk, as nearly always: read where it is, not copied first.
+            const body = data.subarray(0, take);
+            data = data.subarray(take);
+            this.deliver(body);
+            break;
+          }
           state.chunks.push(data.subarray(0, take));
           state.received += take;
           data = data.subarray(take);
