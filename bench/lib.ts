@@ -23,6 +23,8 @@ export const BUNDLED_CLI = path.join(ROOT, 'dist/extension/bridge.mjs');
 export const AGENT = path.join(ROOT, 'dist/test/fixtures/scripted-agent.js');
 /** bench/pass-through.ts, built: a process in the middle that only passes bytes. */
 export const PASS_THROUGH = path.join(ROOT, 'dist/bench/pass-through.js');
+/** bench/minimal-bridge.ts, built: the least a bridge can do, with no validation, history or tools. */
+export const MINIMAL_BRIDGE = path.join(ROOT, 'dist/bench/minimal-bridge.js');
 
 export const now = (): number => performance.now();
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
