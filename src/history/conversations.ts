@@ -56,6 +56,8 @@ const DISCARDED_EXCHANGE: Discarded = { canceled: true, askedKept: false };
 
 interface Conversation {
   readonly id: string;
+  /** Link after its first message; NO_LINK until its first request settles. Only requests with this link can continue it. */
+  firstLink: Link;
   committedLength: number;
   /** Link after the committed messages; NO_LINK while nothing is committed. */
   committedEnd: Link;
@@ -93,6 +95,8 @@ export class ConversationTracker {
   private readonly byProvisionalEnd = new Map<Link, Set<Conversation>>();
   /** Conversations by the link after their committed and provisional user messages. */
   private readonly byUsersEnd = new Map<Link, Set<Conversation>>();
+  /** Conversations by their first link: those whose ends a request's links are worth taking at. */
+  private readonly byFirstLink = new Map<Link, Set<Conversation>>();
   private readonly byRequest = new Map<RequestId, Conversation>();
   private readonly byMarker = new Map<string, Conversation>();
   private readonly stale = new Set<Conversation>();
@@ -116,8 +120,8 @@ export class ConversationTracker {
     const identities = identitiesOf(messages);
     let lastIdentity = identities.length - 1;
     while (identities[lastIdentity] === undefined) lastIdentity--;
-    const { links: chain, end } = linksAt(request.agentKey, identities, this.positionsOfInterest(messages, lastIdentity));
-    const read: Read = { links: chain, end, last: lastIdentity };
+    const { links: chain, first, end } = linksAt(request.agentKey, identities, (link) => this.positionsOfInterest(messages, lastIdentity, link));
+    const read: Read = { links: chain, first: first!, end, last: lastIdentity };
 
     const last = chain[lastIdentity]!;
     for (const conversation of this.byProvisionalEnd.get(last) ?? []) {
@@ -187,7 +191,7 @@ export class ConversationTracker {
       let last = identities.length - 1;
       while (last >= 0 && identities[last] === undefined) last--;
       if (last >= 0) {
-        const { links } = linksAt(agentKey, identities, this.positionsOfInterest(messages, last));
+        const { links } = linksAt(agentKey, identities, (first) => this.positionsOfInterest(messages, last, first));
         let best: { conversation: Conversation; index: number } | undefined;
         for (const index of [this.byProvisionalEnd, this.byUsersEnd, this.byCommittedEnd]) {
           const match = this.longestMatch(links, last, index, () => true);
@@ -279,6 +283,7 @@ export class ConversationTracker {
     const resumed = this.resumable(messages, read) ?? this.resumableByMarker(raw);
     const conversation: Conversation = {
       id: resumed?.id ?? this.options.newId?.() ?? `c${this.nextId}`,
+      firstLink: NO_LINK,
       committedLength: 0,
       committedEnd: NO_LINK,
       usersEnd: NO_LINK,
@@ -340,6 +345,7 @@ export class ConversationTracker {
   private forget(conversation: Conversation): void {
     this.conversations.delete(conversation.id);
     this.stale.delete(conversation);
+    this.unindex(this.byFirstLink, conversation.firstLink, conversation);
     if (conversation.committedLength > 0) this.unindex(this.byCommittedEnd, conversation.committedEnd, conversation);
     this.unindex(this.byUsersEnd, conversation.usersEnd, conversation);
     if (conversation.provisionalEnd !== undefined) this.unindex(this.byProvisionalEnd, conversation.provisionalEnd, conversation);
@@ -372,6 +378,11 @@ export class ConversationTracker {
     if (!asked.some((m) => m.role === 'user')) return nothingNew();
 
     if (turn.supersedes !== undefined) this.byRequest.delete(turn.supersedes);
+    if (conversation.firstLink !== read.first) {
+      this.unindex(this.byFirstLink, conversation.firstLink, conversation);
+      conversation.firstLink = read.first;
+      this.index(this.byFirstLink, read.first, conversation);
+    }
     // Extending commits the matched prefix (it ends with the assistant's reply); diverging matched the
     // committed part itself. Either way, assistant messages among the new ones are committed too.
     const committedLength = known + lastAssistant + 1;
@@ -415,15 +426,12 @@ export class ConversationTracker {
   }
 
   /**
-   * The conversation whose indexed link occurs latest in `chain` (at or before `from`), preferring one
-   * that is idle and then the most recently used: two conversations with the same history are
-   * interchangeable, but taking over one that is streaming would cancel it.
+   * Where a link of this request could match: where the committed part, user messages or reply of some
+   * conversation that begins as it does (`first`) end, plus what deciding needs (its last message, its
+   * last assistant message). Other conversations cost nothing: a bridge that has kept hundreds takes
+   * digests only where they may matter (issue 16: ~25 digests a request in row 1's bench, ~150 µs cold).
    */
-  /**
-   * Where a link of this request could match: where some conversation's committed part, user messages
-   * or reply end, plus what deciding needs (its last message, its last assistant message).
-   */
-  private positionsOfInterest(messages: readonly Message[], lastIdentity: number): Set<number> {
+  private positionsOfInterest(messages: readonly Message[], lastIdentity: number, first: Link): Set<number> {
     const positions = new Set<number>([lastIdentity]);
     for (let i = messages.length - 1; i >= 0; i--) {
       if (messages[i].role === 'assistant') {
@@ -431,10 +439,15 @@ export class ConversationTracker {
         break;
       }
     }
-    for (const c of this.conversations.values()) positions.add(c.committedLength - 1).add(c.usersLength - 1).add(c.usersLength);
+    for (const c of this.byFirstLink.get(first) ?? []) positions.add(c.committedLength - 1).add(c.usersLength - 1).add(c.usersLength);
     return positions;
   }
 
+  /**
+   * The conversation whose indexed link occurs latest in `chain` (at or before `from`), preferring one
+   * that is idle and then the most recently used: two conversations with the same history are
+   * interchangeable, but taking over one that is streaming would cancel it.
+   */
   private longestMatch(
     chain: readonly (Link | undefined)[],
     from: number,
@@ -470,6 +483,8 @@ export class ConversationTracker {
 /** A request's history as read: its links where they may matter, and the hash after its last message. */
 interface Read {
   readonly links: readonly (Link | undefined)[];
+  /** The link after its first message with an identity. */
+  readonly first: Link;
   readonly end: HistoryHash;
   /** The position of the last message with an identity. */
   readonly last: number;

@@ -15,21 +15,32 @@ export type Link = string;
 export type HistoryHash = Hash;
 
 /**
- * The links of a history at `positions` (a sparse array), and the hash after its last message. The
+ * The links of a history: always the link after its first message, then those at the positions
+ * `positionsAfter` gives for that first link (a sparse array), and the hash after its last message. The
  * history is given by the identities of its messages (see `identityOf`): a message without one is
- * skipped and has no link.
+ * skipped and has no link. Two histories share a prefix only if they share their first link, so it says
+ * which other histories' ends are worth a digest.
  */
-export function linksAt(seed: string, identities: readonly (Message | undefined)[], positions: ReadonlySet<number>): { links: (Link | undefined)[]; end: HistoryHash } {
+export function linksAt(
+  seed: string,
+  identities: readonly (Message | undefined)[],
+  positionsAfter: (first: Link) => ReadonlySet<number>,
+): { links: (Link | undefined)[]; first: Link | undefined; end: HistoryHash } {
   const input = new HashInput(createHash('sha256'));
   input.field(seed);
   const links = new Array<Link | undefined>(identities.length);
+  let first: Link | undefined;
+  let positions: ReadonlySet<number> | undefined;
   for (let i = 0; i < identities.length; i++) {
     const identity = identities[i];
     if (identity === undefined) continue;
     feed(input, identity);
-    if (positions.has(i)) links[i] = input.flushed().copy().digest('base64');
+    if (positions === undefined) {
+      first = links[i] = input.flushed().copy().digest('base64');
+      positions = positionsAfter(first);
+    } else if (positions.has(i)) links[i] = input.flushed().copy().digest('base64');
   }
-  return { links, end: input.flushed() };
+  return { links, first, end: input.flushed() };
 }
 
 /** The link after one more message, leaving `hash` as it was. */

@@ -13,13 +13,24 @@ const history: Message[] = [
 
 describe('linksAt', () => {
   test('gives the links earlier versions persisted, for short and long fields alike', () => {
-    const { links, end } = linksAt('agent', history, new Set([0, 1]));
+    const { links, end } = linksAt('agent', history, () => new Set([1]));
     expect(links).toEqual(['RBAqKCi6Uun5S+H6isf4y6knFScD3D8x8eHYXjZ6oI4=', 'VPv8i1qOpxXiapQ1FFHWMH9W0r9dds6aXs2qcXnvitg=']);
     expect(end.copy().digest('base64')).toBe(links[1]);
   });
 
+  test('takes the first link always, and asks for the other positions knowing it', () => {
+    const asked: string[] = [];
+    const { links, first } = linksAt('agent', [undefined, ...history], (link) => {
+      asked.push(link);
+      return new Set();
+    });
+    expect(asked).toEqual(['RBAqKCi6Uun5S+H6isf4y6knFScD3D8x8eHYXjZ6oI4=']);
+    expect(first).toBe(asked[0]);
+    expect(links).toEqual([undefined, asked[0], undefined]);
+  });
+
   test('a link extended by one message is the link of the longer history, and the hash is left as it was', () => {
-    const { end } = linksAt('agent', history.slice(0, 1), new Set());
+    const { end } = linksAt('agent', history.slice(0, 1), () => new Set());
     expect(extendedLink(end, history[1]!)).toBe('VPv8i1qOpxXiapQ1FFHWMH9W0r9dds6aXs2qcXnvitg=');
     expect(end.copy().digest('base64')).toBe('RBAqKCi6Uun5S+H6isf4y6knFScD3D8x8eHYXjZ6oI4=');
   });
