@@ -8,9 +8,11 @@ import {
   type MessageConnection,
   type MessageReader,
   type MessageWriter,
+  type NotificationMessage,
   type RequestMessage,
   ResponseError,
 } from 'vscode-jsonrpc/node.js';
+import { isRight } from 'fp-ts/lib/Either.js';
 import { FrameReader } from '../transport/frame-reader.js';
 import { FrameWriter } from '../transport/frame-writer.js';
 import { decodeOrThrow } from '../protocol/decode.js';
@@ -57,11 +59,9 @@ export class LmClient {
   readonly connection: MessageConnection;
 
   constructor(reader: MessageReader, writer: MessageWriter) {
-    this.connection = createMessageConnection(reader, this.recordingIds(writer));
-    this.connection.onNotification(Methods.responsePart, (raw: unknown) => {
-      const { requestId, part } = decodeOrThrow(ResponsePartParams, raw);
-      this.partHandlers.get(requestId)?.(part);
-    });
+    this.connection = createMessageConnection(this.routingParts(reader), this.recordingIds(writer));
+    // Parts that routingParts passed on (those that do not decode) fail here, as any handler's error does.
+    this.connection.onNotification(Methods.responsePart, (raw: unknown) => this.deliverPart(decodeOrThrow(ResponsePartParams, raw)));
     this.connection.onNotification(Methods.agentInfo, (raw: unknown) => {
       const params = decodeOrThrow(AgentInfoParams, raw);
       for (const handler of this.agentInfoHandlers) handler(params);
@@ -147,6 +147,39 @@ export class LmClient {
 
   dispose(): void {
     this.connection.dispose();
+  }
+
+  /**
+   * Hands each `lm/responsePart` to its request as it is read. vscode-jsonrpc queues every message it
+   * reads and handles the queue after a `setImmediate`, which cost each part, the first one included,
+   * another turn of the event loop (issue 16: ~0.15 ms of row 1). Parts go ahead of nothing they must
+   * follow: the response that ends their request comes after them and still takes the queue.
+   */
+  private routingParts(reader: MessageReader): MessageReader {
+    return {
+      onError: reader.onError,
+      onClose: reader.onClose,
+      onPartialMessage: reader.onPartialMessage,
+      dispose: () => reader.dispose(),
+      listen: (callback) =>
+        reader.listen((message) => {
+          const notification = message as Partial<NotificationMessage>;
+          if (notification.method === Methods.responsePart && !('id' in message)) {
+            const decoded = ResponsePartParams.decode(notification.params);
+            if (isRight(decoded)) return this.deliverPart(decoded.right);
+          }
+          callback(message);
+        }),
+    };
+  }
+
+  private deliverPart({ requestId, part }: ResponsePartParams): void {
+    try {
+      this.partHandlers.get(requestId)?.(part);
+    } catch {
+      // A handler's failure is its own (VS Code's progress closed under it): reading goes on, as
+      // vscode-jsonrpc goes on after a notification handler throws.
+    }
   }
 
   /**
