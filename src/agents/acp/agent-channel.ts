@@ -131,25 +131,16 @@ export function agentChannel(stdin: Writable, stdout: Readable, options: AgentCh
     write: (message) => {
       if (stdin.destroyed || stdin.writableEnded) throw new Error("the agent's stdin is closed");
       promptSent(message);
-      const line = `${JSON.stringify(message)}\n`;
-      return new Promise<void>((resolve, reject) => {
-        // Written once the bridge's microtasks have run: the agent, woken by the write, runs at once on the
-        // bridge's CPU (a pipe's wake-up is synchronous), so what the bridge still had to do in this turn of
-        // the event loop (subscribing the response, the SDK's and the web stream's promise chains) would
-        // wait for the agent's whole answer and then delay reading it (issue 16: ~0.3 ms of a short turn).
-        process.nextTick(() => {
-          if (stdin.destroyed || stdin.writableEnded) return reject(new Error("the agent's stdin is closed"));
-          // The SDK's chain goes on after the loop's next poll, which reads the agent's answer first.
-          if (stdin.write(line)) return void setImmediate(resolve);
-          // Backpressure: the agent reads slower than the SDK writes.
-          const done = (): void => {
-            stdin.off('drain', done);
-            stdin.off('close', done);
-            resolve();
-          };
-          stdin.on('drain', done);
-          stdin.on('close', done);
-        });
+      if (stdin.write(`${JSON.stringify(message)}\n`)) return;
+      // Backpressure: the agent reads slower than the SDK writes.
+      return new Promise<void>((resolve) => {
+        const done = (): void => {
+          stdin.off('drain', done);
+          stdin.off('close', done);
+          resolve();
+        };
+        stdin.on('drain', done);
+        stdin.on('close', done);
       });
     },
   });
