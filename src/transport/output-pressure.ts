@@ -27,14 +27,13 @@ export class OutputPressure {
     return this.output.writableLength > this.highWaterBytes && !this.output.destroyed;
   }
 
-  /** `source`, paused whenever a chunk arrives while the output is congested. */
-  gate(source: Readable): Readable {
+  /** Pauses `source` whenever a chunk arrives while the output is congested. */
+  gate(source: Readable): void {
     source.on('data', () => {
       if (!this.congested) return;
       source.pause();
       this.held.add(source);
     });
-    return source;
   }
 
   private release(): void {

@@ -31,7 +31,7 @@ export interface AcpAgentOptions extends AcpSessionOptions {
   /** The ACP session each conversation had, to resume it after its session was closed or the bridge restarted. */
   readonly agentSessions: AgentSessionIndex;
   /** Holds an agent's output back while the consumer is behind (backpressure); none: read at once. */
-  readonly gate?: (stdout: Readable) => Readable;
+  readonly gate?: (stdout: Readable) => void;
 }
 
 /** The ACP error code for "authenticate first". */

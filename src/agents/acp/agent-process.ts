@@ -40,7 +40,7 @@ export class AgentProcess implements EndableProcess {
 
   constructor(
     readonly command: AgentCommand,
-    options: { readonly cwd: string; readonly log: Logger; readonly gate?: (stdout: Readable) => Readable },
+    options: { readonly cwd: string; readonly log: Logger; readonly gate?: (stdout: Readable) => void },
     callbacks: AgentCallbacks,
   ) {
     const { log } = options;
@@ -78,8 +78,9 @@ export class AgentProcess implements EndableProcess {
       .onNotification(acp.methods.client.session.update, ({ params }) => callbacks.onUpdate(params))
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => callbacks.onPermission(params, signal));
     const stdout = this.child.stdout!;
+    options.gate?.(stdout);
     this.connection = app.connect(
-      agentChannel(this.child.stdin!, options.gate?.(stdout) ?? stdout, {
+      agentChannel(this.child.stdin!, stdout, {
         maxLineBytes: acp.DEFAULT_MAX_MESSAGE_BYTES,
         // A message over the SDK's limit would break the connection for good while the agent lives on: it is restarted instead.
         onOverflow: () => {
