@@ -26,6 +26,7 @@ import { OutputPressure } from '../transport/output-pressure.js';
 import { ConversationStore } from '../state/conversation-store.js';
 import { randomUUID } from 'node:crypto';
 import type { ContextPolicy } from '../history/context-policy.js';
+import { dispatchInMicrotasks } from './dispatch-in-microtasks.js';
 
 export interface VscodeLmOptions extends Omit<AgentRegistryOptions, 'acp'> {
   readonly input: Readable;
@@ -50,6 +51,7 @@ const OUTPUT_HIGH_WATER_BYTES = 4 * 1024 * 1024;
  */
 export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
   const { log } = options;
+  dispatchInMicrotasks();
   const ids = new RequestIdTracker();
   const pressure = new OutputPressure(options.output, OUTPUT_HIGH_WATER_BYTES);
   const connection = createMessageConnection(new FrameReader(options.input, options.maxMessageBytes), new FrameWriter(options.output), connectionLogger(log), {
