@@ -61,6 +61,9 @@ export class BridgedToolsServer {
   private readonly sessions = new Map<string, McpSession>();
   private readonly hosts: ReadonlySet<string>;
   private tools: Tool[] = [];
+  private names: readonly string[] = [];
+  /** What `tools` was made from, to know a list named again by its id (the same objects) at a glance. */
+  private definitions: readonly ToolDefinition[] = [];
 
   private constructor(
     private readonly http: HttpServer,
@@ -91,17 +94,22 @@ export class BridgedToolsServer {
   }
 
   get toolNames(): readonly string[] {
-    return this.tools.map((t) => t.name);
+    return this.names;
   }
 
   /**
    * Offers `tools` from now on; connected agents hear of it when anything about them changed. Every request
-   * offers them again (Copilot's agent mode: 40 tools, tens of KB of schemas), nearly always the same.
+   * offers them again (Copilot's agent mode: 40 tools, tens of KB of schemas), nearly always the same,
+   * and mostly as the very objects of the last request (a list named by its `toolListId`): those are not
+   * converted and compared again.
    */
   setTools(tools: readonly ToolDefinition[]): void {
+    if (tools.length === this.definitions.length && tools.every((tool, i) => tool === this.definitions[i])) return;
+    this.definitions = tools;
     const next = tools.map(toMcpTool);
     if (sameJson(next, this.tools)) return;
     this.tools = next;
+    this.names = next.map((t) => t.name);
     for (const session of this.sessions.values()) {
       if (session.listening) this.announceToolsChanged(session);
       else session.missedChange = true;

@@ -4,8 +4,11 @@
  * validate Origin, against DNS rebinding); abandoned MCP sessions are bounded in number and expire.
  */
 import { request } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createLogger } from '../../src/log.js';
 import { BridgedToolsServer, type McpSessionLimits } from '../../src/tools/bridged-tools-server.js';
+import type { ToolDefinition } from '../../src/protocol/messages.js';
 
 const log = createLogger('error', () => {});
 let server: BridgedToolsServer;
@@ -119,5 +122,31 @@ describe('tool list changes', () => {
     // The tools change between the client's initialize and its GET (a relay opens it later still).
     server.setTools([{ name: 'b', description: 'b', inputSchema: { type: 'object', properties: {} } }]);
     expect(await firstNotification(server.url, init.sessionId!)).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+  });
+
+  test('what the agent lists follows the offers: the same objects again, an equal copy, a change, and back', async () => {
+    server = await start();
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: server.authorization } } }));
+    try {
+      const tool = (name: string, description: string): ToolDefinition => ({ name, description, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } });
+      const listed = async () => (await client.listTools()).tools.map((t) => [t.name, t.description]);
+      const first = [tool('read', 'reads'), tool('grep', 'searches')];
+      server.setTools(first);
+      expect(await listed()).toEqual([['read', 'reads'], ['grep', 'searches']]);
+      server.setTools(first);
+      server.setTools(first.map((t) => ({ ...t })));
+      expect(await listed()).toEqual([['read', 'reads'], ['grep', 'searches']]);
+      expect(server.toolNames).toEqual(['read', 'grep']);
+      server.setTools([first[0]!, tool('grep', 'searches the workspace')]);
+      expect(await listed()).toEqual([['read', 'reads'], ['grep', 'searches the workspace']]);
+      server.setTools([first[1]!]);
+      expect(server.toolNames).toEqual(['grep']);
+      server.setTools(first);
+      expect(await listed()).toEqual([['read', 'reads'], ['grep', 'searches']]);
+      expect(server.toolNames).toEqual(['read', 'grep']);
+    } finally {
+      await client.close();
+    }
   });
 });
