@@ -105,10 +105,12 @@ export class BridgedToolsServer {
    */
   setTools(tools: readonly ToolDefinition[]): void {
     if (tools.length === this.definitions.length && tools.every((tool, i) => tool === this.definitions[i])) return;
-    this.definitions = tools;
     const next = tools.map(toMcpTool);
-    if (sameJson(next, this.tools)) return;
+    const changed = !sameJson(next, this.tools);
+    // Taken even when equal: it shares its schemas with `definitions`, so one copy of them is kept, not two.
+    this.definitions = tools;
     this.tools = next;
+    if (!changed) return;
     this.names = next.map((t) => t.name);
     for (const session of this.sessions.values()) {
       if (session.listening) this.announceToolsChanged(session);
