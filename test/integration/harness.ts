@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { elizaRespond, initialElizaState, type ElizaState } from '../../src/agents/eliza/engine.js';
 import { LmClient } from '../../src/client/lm-client.js';
+import { frame } from '../fixtures/frames.js';
 import type { AgentDefinition, Message, ProvideChatResponseParams, ResponsePart } from '../../src/protocol/messages.js';
 import { Methods } from '../../src/protocol/methods.js';
 
@@ -150,11 +151,6 @@ export class FrameParser {
   private fail(reason: string): void {
     this.errors.push(reason);
   }
-}
-
-function frame(message: object): Buffer {
-  const body = Buffer.from(JSON.stringify(message), 'utf8');
-  return Buffer.concat([Buffer.from(`Content-Length: ${body.byteLength}\r\n\r\n`, 'ascii'), body]);
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -3,35 +3,25 @@
  * its handler in the microtasks after it was read, and a cancellation read with it still cancels it first.
  * Jest gives this file its own vscode-jsonrpc, so the runtime layer installed here stays here.
  */
-import { PassThrough, Readable } from 'node:stream';
-import { createMessageConnection, StreamMessageReader, type CancellationToken, type Message, type MessageConnection, type ResponseMessage } from 'vscode-jsonrpc/node.js';
+import type { Readable } from 'node:stream';
+import { createMessageConnection, type CancellationToken, type MessageConnection, type ResponseMessage } from 'vscode-jsonrpc/node.js';
 import { dispatchInMicrotasks } from '../../src/server/dispatch-in-microtasks.js';
 import { FrameReader } from '../../src/transport/frame-reader.js';
 import { FrameWriter } from '../../src/transport/frame-writer.js';
+import { frame, handPlayedStreams } from '../fixtures/frames.js';
 import { waitUntil } from '../fixtures/wait-until.js';
-
-const frame = (message: object): Buffer => {
-  const body = Buffer.from(JSON.stringify(message), 'utf8');
-  return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'latin1'), body]);
-};
 
 /** A connection whose input is emitted by hand, and the responses it wrote. */
 function connectionWithHandInput(): { connection: MessageConnection; input: Readable; responses: ResponseMessage[]; close(): void } {
-  const input = new Readable({ read: () => undefined });
-  const output = new PassThrough();
-  const responses: ResponseMessage[] = [];
-  const reader = new StreamMessageReader(output);
-  reader.listen((message: Message) => responses.push(message as ResponseMessage));
-  const connection = createMessageConnection(new FrameReader(input, Number.POSITIVE_INFINITY), new FrameWriter(output));
+  const streams = handPlayedStreams();
+  const connection = createMessageConnection(new FrameReader(streams.input, Number.POSITIVE_INFINITY), new FrameWriter(streams.output));
   return {
     connection,
-    input,
-    responses,
+    input: streams.input,
+    responses: streams.written as ResponseMessage[],
     close: () => {
       connection.dispose();
-      reader.dispose();
-      input.destroy();
-      output.destroy();
+      streams.close();
     },
   };
 }

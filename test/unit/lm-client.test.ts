@@ -1,35 +1,26 @@
 /** LmClient's routing of parts, against a bridge played by hand: frames written to its input as they would arrive. */
-import { PassThrough, Readable } from 'node:stream';
-import { StreamMessageReader, type Message, type RequestMessage } from 'vscode-jsonrpc/node.js';
+import type { Readable } from 'node:stream';
+import type { RequestMessage } from 'vscode-jsonrpc/node.js';
 import { LmClient } from '../../src/client/lm-client.js';
 import { FrameReader } from '../../src/transport/frame-reader.js';
 import { FrameWriter } from '../../src/transport/frame-writer.js';
 import type { ResponsePart } from '../../src/protocol/messages.js';
+import { frame, handPlayedStreams } from '../fixtures/frames.js';
 import { waitUntil } from '../fixtures/wait-until.js';
 
-const frame = (message: object): Buffer => {
-  const body = Buffer.from(JSON.stringify(message), 'utf8');
-  return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'latin1'), body]);
-};
 const part = (requestId: number | string, value: unknown) => frame({ jsonrpc: '2.0', method: 'lm/responsePart', params: { requestId, part: { type: 'text', value } } });
 
 /** A client whose input is emitted by hand, and the requests it sent. */
 function clientWithHandInput(): { client: LmClient; input: Readable; sent: RequestMessage[]; close(): void } {
-  const input = new Readable({ read: () => undefined });
-  const output = new PassThrough();
-  const sent: RequestMessage[] = [];
-  const reader = new StreamMessageReader(output);
-  reader.listen((message: Message) => sent.push(message as RequestMessage));
-  const client = new LmClient(new FrameReader(input, Number.POSITIVE_INFINITY), new FrameWriter(output));
+  const streams = handPlayedStreams();
+  const client = new LmClient(new FrameReader(streams.input, Number.POSITIVE_INFINITY), new FrameWriter(streams.output));
   return {
     client,
-    input,
-    sent,
+    input: streams.input,
+    sent: streams.written as RequestMessage[],
     close: () => {
       client.dispose();
-      reader.dispose();
-      input.destroy();
-      output.destroy();
+      streams.close();
     },
   };
 }
