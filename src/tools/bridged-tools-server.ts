@@ -61,7 +61,6 @@ export class BridgedToolsServer {
   private readonly sessions = new Map<string, McpSession>();
   private readonly hosts: ReadonlySet<string>;
   private tools: Tool[] = [];
-  private names: readonly string[] = [];
   /** What `tools` was made from, to know a list named again by its id (the same objects) at a glance. */
   private definitions: readonly ToolDefinition[] = [];
 
@@ -94,7 +93,7 @@ export class BridgedToolsServer {
   }
 
   get toolNames(): readonly string[] {
-    return this.names;
+    return this.tools.map((t) => t.name);
   }
 
   /**
@@ -111,7 +110,6 @@ export class BridgedToolsServer {
     this.definitions = tools;
     this.tools = next;
     if (!changed) return;
-    this.names = next.map((t) => t.name);
     for (const session of this.sessions.values()) {
       if (session.listening) this.announceToolsChanged(session);
       else session.missedChange = true;
