@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Message, RequestId, ResponsePart } from '../protocol/messages.js';
 import type { ConversationIndex } from '../state/conversation-store.js';
 import { sameJson } from '../protocol/canonical-json.js';
@@ -109,7 +110,7 @@ export class ConversationTracker {
 
   decide(request: HistoryRequest): HistoryDecision {
     const decision = this.decideTurn(request);
-    if (decision.kind === 'turn' && request.marker !== undefined) this.rememberMarker(decision.conversationId, request.marker);
+    if (decision.kind === 'turn' && request.marker !== undefined) this.rememberMarker(decision.conversationId, scopedMarker(request.agentKey, request.marker));
     return decision;
   }
 
@@ -141,8 +142,8 @@ export class ConversationTracker {
     }
     if (best !== undefined) return this.continueWith(request.id, best.match.conversation, messages, read, best.match.index, best.discarded);
     // The history matches no conversation (the consumer re-rendered or summarised it), but a marker names one.
-    const marked = this.markedConversation(request.messages);
-    if (marked === undefined) return this.start(request.id, messages, read, request.messages);
+    const marked = this.markedConversation(request.agentKey, request.messages);
+    if (marked === undefined) return this.start(request.id, request.agentKey, messages, read, request.messages);
     const discarded = marked.conversation.inFlight === undefined ? DISCARDED_NOTHING : DISCARDED_EXCHANGE;
     return this.continueWith(request.id, marked.conversation, messages, read, this.answeredUpTo(marked.conversation, messages, marked.index), discarded);
   }
@@ -168,7 +169,7 @@ export class ConversationTracker {
   summarize(request: HistoryRequest): string {
     const history = compactionHistoryOf(request.messages);
     const found = this.locate(request.agentKey, history);
-    if (found !== undefined && request.marker !== undefined) this.rememberMarker(found.id, request.marker);
+    if (found !== undefined && request.marker !== undefined) this.rememberMarker(found.id, scopedMarker(request.agentKey, request.marker));
     const said = normalizeMessages(history);
     const requests: string[] = [];
     let reply: string | undefined;
@@ -200,15 +201,17 @@ export class ConversationTracker {
         if (best !== undefined) return best.conversation;
       }
     }
-    return this.markedConversation(raw)?.conversation;
+    return this.markedConversation(agentKey, raw)?.conversation;
   }
 
   /**
-   * The live conversation the newest known marker in the request names (a stateful marker in an assistant
-   * message, or the token of a summary the bridge gave), and its message's normalized index.
+   * The live conversation of this agent the newest known marker in the request names (a stateful marker in
+   * an assistant message, or the token of a summary the bridge gave), and its message's normalized index.
+   * A marker of another agent's response names nothing here: a chat switched to this agent is its own
+   * conversation with it.
    */
-  private markedConversation(raw: readonly Message[]): { conversation: Conversation; index: number } | undefined {
-    for (const { index, marker } of markersOf(raw)) {
+  private markedConversation(agentKey: string, raw: readonly Message[]): { conversation: Conversation; index: number } | undefined {
+    for (const { index, marker } of markersOf(agentKey, raw)) {
       const conversation = this.byMarker.get(marker);
       if (conversation === undefined || !this.conversations.has(conversation.id)) continue;
       const normalized = normalizedIndexOf(raw, index);
@@ -279,8 +282,8 @@ export class ConversationTracker {
    * conversation forgotten, or from before a restart), it goes on under its old id, whose agent can
    * resume its session; otherwise it is new.
    */
-  private start(requestId: RequestId, messages: Message[], read: Read, raw: readonly Message[]): HistoryDecision {
-    const resumed = this.resumable(messages, read) ?? this.resumableByMarker(raw);
+  private start(requestId: RequestId, agentKey: string, messages: Message[], read: Read, raw: readonly Message[]): HistoryDecision {
+    const resumed = this.resumable(messages, read) ?? this.resumableByMarker(agentKey, raw);
     const conversation: Conversation = {
       id: resumed?.id ?? this.options.newId?.() ?? `c${this.nextId}`,
       firstLink: NO_LINK,
@@ -322,10 +325,10 @@ export class ConversationTracker {
    * here: a history the consumer re-rendered or summarised (after a compaction, no message of it is one the
    * conversation had) before this bridge started.
    */
-  private resumableByMarker(raw: readonly Message[]): { id: string; known: number } | undefined {
+  private resumableByMarker(agentKey: string, raw: readonly Message[]): { id: string; known: number } | undefined {
     const { index } = this.options;
     if (index === undefined) return undefined;
-    for (const { index: at, marker } of markersOf(raw)) {
+    for (const { index: at, marker } of markersOf(agentKey, raw)) {
       const id = index.conversationMarked(marker);
       if (id === undefined) continue;
       const known = normalizedIndexOf(raw, at) + 1;
@@ -501,9 +504,21 @@ function preferable(a: Conversation, b: Conversation): boolean {
   return a.lastUsed > b.lastUsed;
 }
 
-/** The markers a request carries (stateful markers, and summaries' tokens), newest first, with their messages' indexes. */
-function markersOf(raw: readonly Message[]): { readonly index: number; readonly marker: string }[] {
-  return [...statefulMarkersOf(raw), ...summaryMarkersOf(raw)].sort((a, b) => b.index - a.index);
+/**
+ * The markers a request carries (stateful markers, and summaries' tokens), newest first, with their messages'
+ * indexes, each scoped to the agent the request is for.
+ */
+function markersOf(agentKey: string, raw: readonly Message[]): { readonly index: number; readonly marker: string }[] {
+  return [...statefulMarkersOf(raw), ...summaryMarkersOf(raw)].sort((a, b) => b.index - a.index).map(({ index, marker }) => ({ index, marker: scopedMarker(agentKey, marker) }));
+}
+
+/**
+ * A consumer's marker as the history keeps it: scoped to the agent, as links are, so that a marker of one
+ * agent's response never leads another agent's request to that conversation. A digest: the index keeps it
+ * on disk, and an agent's key can hold its environment.
+ */
+function scopedMarker(agentKey: string, marker: string): string {
+  return createHash('sha256').update(`${agentKey.length}:${agentKey}${marker}`).digest('base64');
 }
 
 /** The index among the normalized messages of `raw[index]` (or of the last one before it that has content; -1 for none). */
