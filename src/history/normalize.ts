@@ -18,11 +18,19 @@ export function normalizeMessage(message: Message): Message | undefined {
   return content.length === 0 ? undefined : { role: message.role, content };
 }
 
+/**
+ * A history's messages in normalized form. An assistant message before the first user message answers
+ * nothing: it is the consumer's own instructions (Cline sends its system prompt so, as the first message,
+ * because the stable API has no system role), and is read as the system message it stands for.
+ */
 export function normalizeMessages(messages: readonly Message[]): Message[] {
   const out: Message[] = [];
+  let userSpoke = false;
   for (const message of messages) {
     const normalized = normalizeMessage(message);
-    if (normalized !== undefined) out.push(normalized);
+    if (normalized === undefined) continue;
+    userSpoke ||= normalized.role === 'user';
+    out.push(userSpoke || normalized.role !== 'assistant' ? normalized : { role: 'system', content: normalized.content });
   }
   return out;
 }
