@@ -32,9 +32,22 @@ const COPILOT_TAGS: ReadonlySet<string> = new Set([
 /** Blocks consumers add to a user message; a message of nothing else carries no words of the user. */
 const CONTEXT_TAGS: ReadonlySet<string> = new Set([
   ...COPILOT_TAGS,
-  // Cline
+  // Cline (3.x on every request; 4.x's notice that the person switched between Plan and Act), Roo Code, Kilo Code
   'environment_details',
+  'mode_notice',
 ]);
+
+/**
+ * Messages a consumer adds by itself, which nobody typed: Cline 4.x appends this one as a user message of
+ * its own whenever a prompt would end on tool results (Copilot's models refuse such a prompt), and keeps it
+ * in no later request. It belongs with the tool results it follows: context, not words of the person.
+ */
+const CONSUMER_NOTES: readonly string[] = ['Above is the result of calling one or more tools.'];
+
+/** Whether `text` is a note a consumer added by itself (see CONSUMER_NOTES). */
+export function isConsumerNote(text: string): boolean {
+  return CONSUMER_NOTES.some((note) => text.startsWith(note));
+}
 
 const USER_REQUEST_OPEN = '<userRequest>';
 const USER_REQUEST_CLOSE = '</userRequest>';
@@ -49,6 +62,8 @@ export interface ConsumerText {
 }
 
 export function splitConsumerText(text: string): ConsumerText {
+  const trimmed = text.trim();
+  if (isConsumerNote(trimmed)) return { request: '', context: [trimmed] };
   const open = text.lastIndexOf(USER_REQUEST_OPEN);
   const close = open < 0 ? -1 : text.indexOf(USER_REQUEST_CLOSE, open);
   if (close >= 0) {

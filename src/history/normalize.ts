@@ -1,5 +1,5 @@
 import type { Message, Part, ResponsePart } from '../protocol/messages.js';
-import { splitConsumerText } from './consumer-context.js';
+import { isConsumerNote, splitConsumerText } from './consumer-context.js';
 
 /**
  * Copilot puts bookkeeping in data parts whose "mime type" is a bare word (`cache_control`,
@@ -57,12 +57,15 @@ export function identityOf(message: Message): Message | undefined {
   return content.length === 0 ? undefined : { role: 'user', content };
 }
 
-/** A part that is its own identity: a tool result, or text with no tags and nothing to trim (the common case, kept cheap). */
+/**
+ * A part that is its own identity: a tool result, or text with no tags, nothing to trim and not a consumer's
+ * own note (the common case, kept cheap).
+ */
 function isOwnWords(part: Part): boolean {
   if (part.type === 'tool_result') return true;
   if (part.type !== 'text') return false;
   const { value } = part;
-  return value !== '' && !value.includes('<') && value.trim().length === value.length;
+  return value !== '' && !value.includes('<') && value.trim().length === value.length && !isConsumerNote(value);
 }
 
 /** The assistant message a consumer builds from the parts we streamed, in normalized form. */

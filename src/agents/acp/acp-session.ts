@@ -14,7 +14,7 @@ import { AnnouncedToolCalls } from './announced-tool-calls.js';
 import { BridgedCallArrivals } from './bridged-call-arrivals.js';
 import { EventQueue } from './event-queue.js';
 import { checkPrompt, MalformedAnswerError } from './agent-answers.js';
-import { askedMessages, promptBlocks, toolResultsOf } from './prompt.js';
+import { askedMessages, promptBlocks, saysSomething, toolResultsOf } from './prompt.js';
 import { transcriptOf } from '../transcript.js';
 import type { AcpTurnEvent } from './turn-events.js';
 import { TurnRendering } from './update-parts.js';
@@ -263,7 +263,8 @@ export class AcpSession implements AgentSession {
     const paused = this.prompt;
     if (paused !== undefined && paused.state === 'paused') {
       paused.pending.answerShown(results);
-      this.queued.push(...blocks);
+      // What the consumer sent along with the results by itself (Cline's note after them) is no new prompt.
+      if (saysSomething(input.newMessages)) this.queued.push(...blocks);
       paused.state = 'running';
       return paused;
     }
@@ -396,7 +397,7 @@ export class AcpSession implements AgentSession {
    * Whether the person went on to say something new without letting the paused turn go ahead: stopped
    * it while a confirmation showed, skipped and typed, or left a request unanswered. That turn is over
    * (cancelled, nothing of it shown later); the new words start a fresh one. A turn whose calls all got
-   * what they need continues, with the new words queued behind it (Cline appends a line to results).
+   * what they need continues, with the new words queued behind it.
    */
   private movedOn(results: ReadonlyMap<string, ToolResultPart>, newMessages: readonly Message[]): boolean {
     const paused = this.prompt;
@@ -446,11 +447,6 @@ export class AcpSession implements AgentSession {
       await delay(lateUpdateGraceMs - quiet);
     }
   }
-}
-
-/** Whether the messages say something beyond tool results: words or attachments for the agent. */
-function saysSomething(messages: readonly Message[]): boolean {
-  return promptBlocks(messages, { images: true }).length > 0;
 }
 
 function orphanedResultsText(results: ReadonlyMap<string, ToolResultPart>): string {

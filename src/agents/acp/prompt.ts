@@ -1,5 +1,6 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import type { Message, Part, ToolResultPart } from '../../protocol/messages.js';
+import { splitConsumerText } from '../../history/consumer-context.js';
 
 export interface PromptOptions {
   /** The agent accepts image blocks (`promptCapabilities.image`). */
@@ -30,6 +31,19 @@ export function toolResultsOf(messages: readonly Message[]): Map<string, ToolRes
     for (const part of message.content) if (part.type === 'tool_result') results.set(part.toolCallId, part);
   }
   return results;
+}
+
+/**
+ * Whether the person said something since the assistant last spoke: words, or an image they attached. Tool
+ * results do not count, nor what the consumer added by itself (its context blocks, a note after tool results).
+ */
+export function saysSomething(messages: readonly Message[]): boolean {
+  return askedMessages(messages).some((message) => message.role === 'user' && message.content.some(isSpoken));
+}
+
+function isSpoken(part: Part): boolean {
+  if (part.type === 'text') return splitConsumerText(part.value).request !== '';
+  return part.type === 'data' && part.mimeType.startsWith('image/');
 }
 
 /** What the user asked since the assistant last spoke. */
