@@ -43,7 +43,7 @@ export function normalizeMessages(messages: readonly Message[]): Message[] {
  * do not count; system messages and user messages of context only have no identity.
  */
 export function identityOf(message: Message): Message | undefined {
-  if (message.role === 'assistant') return message;
+  if (message.role === 'assistant') return assistantIdentity(message);
   if (message.role === 'system') return undefined;
   if (message.content.every(isOwnWords)) return message;
   const content: Part[] = [];
@@ -68,9 +68,27 @@ function isOwnWords(part: Part): boolean {
   return value !== '' && !value.includes('<') && value.trim().length === value.length && !isConsumerNote(value);
 }
 
-/** The assistant message a consumer builds from the parts we streamed, in normalized form. */
+/** The assistant message a consumer builds from the parts we streamed, as its identity. */
 export function assistantMessageOf(parts: readonly ResponsePart[]): Message | undefined {
-  return normalizeMessage({ role: 'assistant', content: [...parts] });
+  const message = normalizeMessage({ role: 'assistant', content: [...parts] });
+  return message === undefined ? undefined : assistantIdentity(message);
+}
+
+/**
+ * A reply as consumers give it back, each in its own order: Copilot joins its text and puts the tool calls
+ * after it, Cline puts them first, Roo Code after. So a reply is its text, joined, then its other parts in
+ * the order they came.
+ */
+function assistantIdentity(message: Message): Message {
+  if (message.content.length === 1) return message;
+  let text = '';
+  const others: Part[] = [];
+  for (const part of message.content) {
+    if (part.type === 'text') text += part.value;
+    else others.push(part);
+  }
+  const content: Part[] = text === '' ? others : [{ type: 'text', value: text }, ...others];
+  return { role: 'assistant', content };
 }
 
 function normalizeParts(parts: readonly Part[]): Part[] {
