@@ -8,13 +8,20 @@ const MAX_MESSAGE_CHARS = 4_000;
 /** The most recent messages that fit are kept: roughly 6,000 tokens. */
 const MAX_TRANSCRIPT_CHARS = 24_000;
 
+/** How a transcript is introduced: the whole history before this session, or what was said while it was away. */
+const HEADERS = {
+  before: 'This conversation began before this session. What was said so far:',
+  meanwhile: 'This conversation went on without this session, with another model. What was said meanwhile:',
+} as const;
+
 /**
- * A compact transcript of `messages` (the history before what the user asks now), for an agent session
- * that has not seen it: a conversation that began with another model, or whose earlier session could not
- * be resumed. Users' words without the consumer's context, replies, tool calls and their results; the
- * oldest messages go first when it is too long. Undefined when there is nothing to tell.
+ * A compact transcript of `messages` (history before what the user asks now), for an agent session that
+ * has not seen it: `before`, a conversation that began with another model, or whose earlier session could
+ * not be resumed; `meanwhile`, the turns a chat had with another model since this session last answered.
+ * Users' words without the consumer's context, replies, tool calls and their results; the oldest messages
+ * go first when it is too long. Undefined when there is nothing to tell.
  */
-export function transcriptOf(messages: readonly Message[]): string | undefined {
+export function transcriptOf(messages: readonly Message[], told: keyof typeof HEADERS = 'before'): string | undefined {
   const lines: string[] = [];
   let size = 0;
   let omitted = 0;
@@ -31,7 +38,7 @@ export function transcriptOf(messages: readonly Message[]): string | undefined {
   if (lines.length === 0) return undefined;
   if (omitted > 0) lines.unshift(`[${omitted} earlier message(s) omitted]`);
   return [
-    'This conversation began before this session. What was said so far:',
+    HEADERS[told],
     '<transcript>',
     ...lines,
     '</transcript>',

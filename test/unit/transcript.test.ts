@@ -33,4 +33,16 @@ describe('transcriptOf', () => {
     expect(text).not.toContain('question 0 ');
     expect(text).toMatch(/\[\d+ earlier message\(s\) omitted\]/);
   });
+
+  test('what a chat said with another model, while this session was away, is told as such', () => {
+    const text = transcriptOf([user('say two'), assistant('two')], 'meanwhile')!;
+    expect(text.split('\n')).toEqual([
+      'This conversation went on without this session, with another model. What was said meanwhile:',
+      '<transcript>',
+      'User: say two',
+      'Assistant: two',
+      '</transcript>',
+      'Continue the conversation: answer the message that follows.',
+    ]);
+  });
 });

@@ -271,18 +271,26 @@ export class AcpSession implements AgentSession {
     // Nothing waits for these results any more (the session was closed or replaced since): they are told.
     // Those of a turn the person moved on from are not: they answer what was cancelled.
     if (results.size > 0 && !input.canceled && !movedOn) blocks.unshift({ type: 'text', text: orphanedResultsText(results) });
-    if (this.owesHistory) {
-      this.owesHistory = false;
-      const { history } = input;
-      const before = history.slice(0, history.length - askedMessages(input.newMessages).length);
-      const transcript = transcriptOf(before);
-      if (transcript !== undefined) blocks.unshift({ type: 'text', text: transcript });
-    }
+    const transcript = this.untold(input);
+    if (transcript !== undefined) blocks.unshift({ type: 'text', text: transcript });
     if (blocks.length === 0) {
       this.host.log.debug(`conversation ${this.conversationId}: nothing to prompt`);
       return undefined;
     }
     return this.startPrompt(opened, blocks);
+  }
+
+  /**
+   * What the agent is told of the conversation before this turn's words: all of it for a fresh session;
+   * otherwise the new messages before them, which another model answered while the chat was away.
+   */
+  private untold(input: TurnInput): string | undefined {
+    const asked = askedMessages(input.newMessages).length;
+    if (this.owesHistory) {
+      this.owesHistory = false;
+      return transcriptOf(input.history.slice(0, input.history.length - asked));
+    }
+    return transcriptOf(input.newMessages.slice(0, input.newMessages.length - asked), 'meanwhile');
   }
 
   /** The ACP session, opened (with this conversation's tool server) if there is none. */
