@@ -231,7 +231,7 @@ function agentModels(agent: AgentSetting, learned: ModelSettings['learned']): Mo
   const base: ModelEntry = {
     id: agentModelId(agent),
     name: agent.name,
-    family: 'acp-agent',
+    family: familyOf(agent.id),
     version: '1.0.0',
     ...AGENT_LIMITS,
     ...(info?.contextWindow === undefined ? {} : { maxInputTokens: info.contextWindow }),
@@ -248,8 +248,7 @@ function agentModels(agent: AgentSetting, learned: ModelSettings['learned']): Mo
       ...base,
       id: `${base.id}/${choice.value}`,
       name: `${agent.name} · ${choice.name}`,
-      // Not the model's own name: Copilot picks prompts by family (claude…, gemini…, gpt-…, grok…), and ours must stay its default.
-      family: base.family,
+      family: familyOf(agent.id, choice.value),
       detail: choice.value === models.current ? `${STATE_WORDS[state.kind]} · the agent's default` : STATE_WORDS[state.kind],
       tooltip: choice.description === undefined || choice.description === '' ? base.tooltip : `${choice.description}\n${base.tooltip}`,
     },
@@ -259,6 +258,22 @@ function agentModels(agent: AgentSetting, learned: ModelSettings['learned']): Mo
     setting: agent,
   }));
 }
+
+/**
+ * A model's family: `acp-<agent id>`, and `-<choice>` for a model of the agent's choice, so that consumers
+ * that tell models apart by family (Cline lists "vendor - family"; Roo Code keeps only vendor and family)
+ * show which agent each is. Never one Copilot keys on: its prompts go by a family's start (`claude`, `gpt`,
+ * `gemini`, `grok`, `o1`…, none of which starts `acp-`), but some of its tool handling looks for a few words
+ * anywhere in it, which are written without their vowels (`gemini` → `gmn`). Only letters, digits, `.`,
+ * `_` and `-`: Roo Code splits its selection at `/`.
+ */
+export function familyOf(agentId: string, choice?: string): string {
+  const family = `acp-${agentId}${choice === undefined ? '' : `-${choice}`}`.replace(/[^\w.-]/g, '-');
+  return family.replace(COPILOT_FAMILY_WORDS, (word) => word.replace(/[aeiou]/gi, ''));
+}
+
+/** Words Copilot Chat looks for anywhere in a family (0.67: `includes`, case-insensitive for some). */
+const COPILOT_FAMILY_WORDS = /gemini|minimax|grok|claude-3\.5-sonnet/gi;
 
 /** The agent's select options as per-model options: shown next to the model name, set per request. */
 export function configurationSchemaOf(options: readonly AgentConfigOption[]): ConfigurationSchema {

@@ -4,7 +4,7 @@ import { confirmationMessage, AGENT_ACTION_TOOL, CONFIRMATION_TITLE, invocationR
 import { approvalText } from '../../src/protocol/agent-action.js';
 import { createExtensionLog } from '../../src/extension/log.js';
 import { BUILTIN_AGENTS, commandLine, findBuiltin, launchOf, type ResolveContext } from '../../src/extension/agent-catalog.js';
-import { agentKey, requestConfig, agentModelId, agentsOfSettings, findModel, modelsOf, parseAgentSettings, VENDOR } from '../../src/extension/models.js';
+import { agentKey, familyOf, requestConfig, agentModelId, agentsOfSettings, findModel, modelsOf, parseAgentSettings, VENDOR } from '../../src/extension/models.js';
 import type { LogLevel } from '../../src/log.js';
 import { CONTEXT_POLICIES } from '../../src/history/context-policy.js';
 
@@ -224,8 +224,22 @@ describe('modelsOf', () => {
     // Values and options the agent does not offer, and the entry's own model, are not the consumer's to change.
     expect(requestConfig(entry!, { mode: 'yolo', sandbox: 'off', model: 'other' })).toEqual({ model: 'fast' });
     expect(requestConfig(entry!, undefined)).toEqual({ model: 'fast' });
-    // Copilot picks its prompts by model family: the agent's model names must not leak into it.
-    expect(entry!.model.family).toBe('acp-agent');
+    // Copilot picks its prompts by model family: the agent's model names must not lead it, but Cline tells models apart by it.
+    expect(entry!.model.family).toBe(`acp-${plain!.model.id.replace('symposium-agent-', '')}-fast`);
+  });
+
+  test('every agent has a family of its own, which no consumer keys its prompts on', () => {
+    expect(familyOf('claude-code')).toBe('acp-claude-code');
+    expect(familyOf('claude-code', 'claude-sonnet-4.5')).toBe('acp-claude-code-claude-sonnet-4.5');
+    // Copilot looks for these anywhere in a family (tool schemas and edits "for Gemini"): written without vowels.
+    expect(familyOf('gemini')).toBe('acp-gmn');
+    expect(familyOf('x', 'Gemini-2.5-pro')).toBe('acp-x-Gmn-2.5-pro');
+    expect(familyOf('grok-code')).toBe('acp-grk-code');
+    // Roo Code splits a selection at "/".
+    expect(familyOf('opencode', 'anthropic/claude sonnet')).toBe('acp-opencode-anthropic-claude-sonnet');
+    const families = modelsOf({ agents: [agents[0]!, { ...agents[0]!, id: 'other', name: 'Other' }], elizaDeterministic: false }).map((m) => m.model.family);
+    expect(new Set(families).size).toBe(families.length);
+    for (const family of families) expect(family).not.toMatch(/^(claude|gpt|o1|o3|o4|gemini|grok|Anthropic|OpenAI)/);
   });
 
   test("learned information is keyed by a digest of the agent's definition without its environment (an API key set later changes nothing)", () => {
