@@ -6,7 +6,7 @@ import { normalizeMessages } from '../../src/history/normalize.js';
 import { ConversationStore } from '../../src/state/conversation-store.js';
 import { createLogger } from '../../src/log.js';
 import type { TrackerOptions } from '../../src/history/conversations.js';
-import type { Message } from '../../src/protocol/messages.js';
+import type { AgentDefinition, Message, ResponsePart } from '../../src/protocol/messages.js';
 import { assistant, chatRequest, complete, cancelled, part, requestEvent, user } from './fixtures.js';
 
 const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
@@ -342,5 +342,93 @@ describe('diffHistory', () => {
         { index, maxConversations: 1 },
       );
     });
+  });
+});
+
+describe('diffHistory: conversations as real consumers make them', () => {
+  const PARROT: AgentDefinition = { mcp_server: { name: 'parrot', command: 'parrot', args: [], env: [] } };
+  /** An assistant message as Copilot sends it back: its text and the stateful marker of the response. */
+  const marked = (text: string, marker: string): Message => ({
+    role: 'assistant',
+    content: [
+      { type: 'data', mimeType: 'stateful_marker', data: Buffer.from(`m\\${marker}`).toString('base64') },
+      { type: 'text', value: text },
+    ],
+  });
+
+  test("a chat switched to another agent is a new conversation with it, whatever the first agent's markers say; switching back continues the first", () => {
+    const r1 = chatRequest(1, [U1], { marker: 'eliza-1' });
+    const r2 = chatRequest(2, [U1, marked('A1', 'eliza-1'), U2], { agent: PARROT, marker: 'parrot-2' });
+    const r3 = chatRequest(3, [U1, marked('A1', 'eliza-1'), U2, marked('B2', 'parrot-2'), U3], { marker: 'eliza-3' });
+    run(
+      'a-b-c-d-e-f-g',
+      { a: requestEvent(r1), b: part(1, 'A1'), c: complete(1), d: requestEvent(r2), e: part(2, 'B2'), f: complete(2), g: requestEvent(r3) },
+      'a-----d-----g',
+      {
+        a: turn(r1, 'c1', [U1], { isNew: true }),
+        // Parrot is told the whole chat (a new session hears what it has not seen).
+        d: turn(r2, 'c2', normalizeMessages(r2.params.messages), { isNew: true }),
+        // Eliza hears what was said while Parrot answered: everything after its own reply.
+        g: turn(r3, 'c1', normalizeMessages(r3.params.messages).slice(2)),
+      },
+    );
+  });
+
+  test('a history re-rendered past matching reaches the marked conversation only for the same agent', () => {
+    const r1 = chatRequest(1, [U1], { marker: 'eliza-1' });
+    // The history no longer matches (the consumer re-rendered the first message); the marker names c1.
+    const rerendered = [user('I am sad, as I said'), marked('A1', 'eliza-1'), U2];
+    const sameAgent = chatRequest(2, rerendered);
+    const otherAgent = chatRequest(3, rerendered, { agent: PARROT });
+    run(
+      'a-b-c-d-e',
+      { a: requestEvent(r1), b: part(1, 'A1'), c: complete(1), d: requestEvent(sameAgent), e: requestEvent(otherAgent) },
+      'a-----d-e',
+      {
+        a: turn(r1, 'c1', [U1], { isNew: true }),
+        d: turn(sameAgent, 'c1', [U2]),
+        e: turn(otherAgent, 'c2', normalizeMessages(rerendered), { isNew: true }),
+      },
+    );
+  });
+
+  /** Cline's system prompt: the first message, with the Assistant role. */
+  const CLINE_PROMPT = assistant('You are Cline, an AI coding agent.');
+
+  test("Cline's system prompt (a first assistant message) is its instructions: a new task with the same prompt is a new conversation", () => {
+    const task1 = chatRequest(1, [CLINE_PROMPT, U1]);
+    const followUp = chatRequest(2, [CLINE_PROMPT, U1, assistant('A1'), U2]);
+    const task2 = chatRequest(3, [CLINE_PROMPT, U3]);
+    const asSystem: Message = { role: 'system', content: CLINE_PROMPT.content };
+    run(
+      'a-b-c-d-e-f-g',
+      { a: requestEvent(task1), b: part(1, 'A1'), c: complete(1), d: requestEvent(followUp), e: part(2, 'A2'), f: complete(2), g: requestEvent(task2) },
+      'a-----d-----g',
+      {
+        a: turn(task1, 'c1', [asSystem, U1], { isNew: true }),
+        d: turn(followUp, 'c1', [U2]),
+        g: turn(task2, 'c2', [asSystem, U3], { isNew: true }),
+      },
+    );
+  });
+
+  test("Cline's note after tool results belongs to them: the next request, which leaves it out, continues the conversation", () => {
+    const call: ResponsePart = { type: 'tool_call', toolCallId: 't1', toolName: 'read_files', parameters: { files: [{ path: '/w/a.txt' }] } };
+    const called: Message = { role: 'assistant', content: [call] };
+    const result: Message = { role: 'user', content: [{ type: 'tool_result', toolCallId: 't1', result: [{ type: 'text', value: 'hello' }] }] };
+    const note = user('Above is the result of calling one or more tools. The user cannot see the results, so you should explain them to the user if referencing them in your answer.');
+    const r1 = chatRequest(1, [CLINE_PROMPT, U1]);
+    const withResult = chatRequest(2, [CLINE_PROMPT, U1, called, result, note]);
+    const next = chatRequest(3, [CLINE_PROMPT, U1, called, result, assistant('It says hello.'), U2]);
+    run(
+      'a-b-c-d-e-f-g',
+      { a: requestEvent(r1), b: { kind: 'part', requestId: 1, part: call }, c: complete(1), d: requestEvent(withResult), e: part(2, 'It says hello.'), f: complete(2), g: requestEvent(next) },
+      'a-----d-----g',
+      {
+        a: turn(r1, 'c1', [{ role: 'system', content: CLINE_PROMPT.content }, U1], { isNew: true }),
+        d: turn(withResult, 'c1', [result, note]),
+        g: turn(next, 'c1', [U2]),
+      },
+    );
   });
 });

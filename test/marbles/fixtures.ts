@@ -9,8 +9,9 @@ export const user = (text: string): Message => ({ role: 'user', content: [{ type
 export const assistant = (text: string): Message => ({ role: 'assistant', content: [{ type: 'text', value: text }] });
 export const text = (value: string): ResponsePart => ({ type: 'text', value });
 
-export function chatRequest(id: RequestId, messages: Message[], options: { agent?: AgentDefinition; cancel$?: Observable<unknown> } = {}): ChatRequest {
-  return { id, params: { modelId: 'm', messages, agent: options.agent ?? ELIZA }, cancel$: options.cancel$ ?? NEVER };
+export function chatRequest(id: RequestId, messages: Message[], options: { agent?: AgentDefinition; cancel$?: Observable<unknown>; marker?: string } = {}): ChatRequest {
+  const marker = options.marker === undefined ? {} : { marker: options.marker };
+  return { id, params: { modelId: 'm', messages, agent: options.agent ?? ELIZA, ...marker }, cancel$: options.cancel$ ?? NEVER };
 }
 
 export const requestEvent = (request: ChatRequest): HistoryEvent => ({ kind: 'request', request });

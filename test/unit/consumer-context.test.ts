@@ -1,5 +1,5 @@
 import { splitConsumerText } from '../../src/history/consumer-context.js';
-import { identityOf } from '../../src/history/normalize.js';
+import { identityOf, normalizeMessages } from '../../src/history/normalize.js';
 import { applyContextPolicy } from '../../src/history/context-policy.js';
 import type { Message } from '../../src/protocol/messages.js';
 
@@ -113,5 +113,37 @@ describe('applyContextPolicy', () => {
 
   test('attachments: everything as sent', () => {
     expect(applyContextPolicy(messages, 'attachments')).toBe(messages);
+  });
+});
+
+describe("what consumers send besides the person's words", () => {
+  const NOTE = 'Above is the result of calling one or more tools. The user cannot see the results, so you should explain them to the user if referencing them in your answer.';
+
+  test("Cline's note after tool results is the consumer's, not the person's: no identity, and no words for the agent", () => {
+    expect(splitConsumerText(NOTE)).toEqual({ request: '', context: [NOTE] });
+    expect(identityOf(user(NOTE))).toBeUndefined();
+    expect(applyContextPolicy([user(NOTE)], 'user')).toEqual([]);
+  });
+
+  test("Cline's notice that the person switched modes is context around their words", () => {
+    const text = '<mode_notice>The user switched from plan mode to act mode before sending this message.</mode_notice>\nGo ahead';
+    expect(splitConsumerText(text).request).toBe('Go ahead');
+  });
+
+  test('an assistant message before anything the user said is the consumer\'s instructions (Cline\'s system prompt): a system message', () => {
+    const prompt: Message = { role: 'assistant', content: [{ type: 'text', value: 'You are Cline.' }] };
+    const reply: Message = { role: 'assistant', content: [{ type: 'text', value: 'Done.' }] };
+    expect(normalizeMessages([prompt, user('Fix it'), reply])).toEqual([{ role: 'system', content: prompt.content }, user('Fix it'), reply]);
+    expect(applyContextPolicy(normalizeMessages([prompt, user('Fix it')]), 'user')).toEqual([user('Fix it')]);
+    expect(applyContextPolicy(normalizeMessages([prompt, user('Fix it')]), 'system')).toEqual([{ role: 'system', content: prompt.content }, user('Fix it')]);
+  });
+
+  test('a reply is the same reply whatever order a consumer gives its text and tool calls in (Copilot: text first; Cline: calls first)', () => {
+    const call = { type: 'tool_call' as const, toolCallId: 't1', toolName: 'read_files', parameters: { files: [] } };
+    const copilot: Message = { role: 'assistant', content: [{ type: 'text', value: 'Let me look. ' }, { type: 'text', value: 'Reading.' }, call] };
+    const cline: Message = { role: 'assistant', content: [call, { type: 'text', value: 'Let me look. Reading.' }] };
+    const streamed: Message = { role: 'assistant', content: [{ type: 'text', value: 'Let me look. ' }, call, { type: 'text', value: 'Reading.' }] };
+    expect(identityOf(cline)).toEqual(identityOf(copilot));
+    expect(identityOf(streamed)).toEqual(identityOf(copilot));
   });
 });
