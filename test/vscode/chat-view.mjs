@@ -442,6 +442,54 @@ export const CHAT_SCENARIOS = [
     },
   },
   {
+    name: 'chat: a model picked mid-chat answers, told the chat so far; switching back continues the first session',
+    async run(ui, c, ctx) {
+      await ui.newChat();
+      await ui.pickListedModel('Eliza (built-in)');
+      await ui.send('hello');
+      c.note('eliza', await ui.response((t) => t.includes(ctx.elizaReply('hello')) && t.includes('Eliza (built-in)'), "Eliza's reply, named"));
+      await ui.idle();
+      await ui.pickListedModel('Scripted');
+      await ui.send('say Polly wants a cracker');
+      const parrot = c.note('scripted', await ui.response((t) => t.includes('Scripted') && !t.includes('Working'), 'the reply, named'));
+      await ui.idle();
+      c.includes(parrot, 'Polly wants a cracker', 'the reply of the agent picked (not Eliza)');
+      const told = c.note('told', prompts(ctx).at(-1) ?? '');
+      c.includes(told, 'This conversation began before this session', 'what the agent picked was told');
+      c.includes(told, `User: hello\nAssistant: ${ctx.elizaReply('hello')}`, 'what the agent picked was told');
+      await ui.pickListedModel('Eliza (built-in)');
+      await ui.send('I am worried about my exams');
+      c.note('eliza again', await ui.response((t) => t.includes('Eliza (built-in)') && !t.includes('Working'), "Eliza's reply, named"));
+      await ui.idle();
+      await ui.pickListedModel('Scripted');
+      await ui.send('history');
+      const history = c.note('history', await ui.response((t) => t.includes(']') && t.includes('Scripted'), "the agent's history"));
+      await ui.idle();
+      c.includes(history, 'say Polly wants a cracker', 'the history of the session the chat went back to (the same session)');
+      const back = c.note('told back', prompts(ctx).at(-1) ?? '');
+      c.includes(back, 'went on without this session', 'what the agent switched back to was told');
+      c.includes(back, 'User: I am worried about my exams', 'what the agent switched back to was told');
+    },
+  },
+  {
+    name: 'chat: stop, then send again at once — the new message is answered, nothing of the stopped reply shows',
+    async run(ui, c) {
+      await ui.newChat();
+      await pickScripted(ui);
+      // The agent takes 1.5 s to honour the cancel and streams on meanwhile: the next prompt waits for it.
+      await ui.send('ignore-cancel 1500\nstream 100 50');
+      await ui.response((t) => t.includes('c3 '), 'the stream');
+      await ui.stop();
+      await ui.send('say again');
+      const text = c.note('response', await ui.response((t) => /\bagain\b/.test(t) || /failed|error/i.test(t), 'the answer to the message sent again'));
+      await ui.idle();
+      await sleep(2000);
+      const settled = c.note('settled', await ui.page.locator('.interactive-response').last().innerText());
+      c.ok(!/failed|error/i.test(text), `the message sent again failed: ${JSON.stringify(text)}`);
+      c.ok(!/\bc\d+ /.test(settled), `the stopped reply's chunks joined the next answer: ${JSON.stringify(settled)}`);
+    },
+  },
+  {
     name: 'chat: after a window reload the chat continues with the agent',
     async run(ui, c) {
       await ui.newChat();

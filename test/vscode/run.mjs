@@ -27,6 +27,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureHost } from './host.mjs';
 import { runChatView } from './chat-view.mjs';
+import { clineVsix, runCline, writeClineState } from './cline-view.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..');
@@ -425,6 +426,48 @@ async function runCodeServer(dirs, vsixPath, state) {
   return report;
 }
 
+/**
+ * Cline's scenarios (cline-view.mjs), in a workbench of their own with Cline installed next to our extension:
+ * two scripted agents (Scripted, and Parrot to switch to), Cline set up on Scripted in the run's HOME. Returns the
+ * scenarios' results; a failure to start them is one failed result. Ends every process it started.
+ */
+async function runClineWorkbench(vsixPath) {
+  const dirs = prepareRunDir();
+  const state = { roots: [], browser: undefined, page: undefined, browserLog: [] };
+  log(`Cline: run dir ${dirs.runDir}`);
+  const parrotPromptLog = join(dirs.runDir, 'parrot-prompts.jsonl');
+  const agents = [
+    { id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent(), '--prompt-log', dirs.promptLog] },
+    { id: 'parrot', name: 'Parrot', command: process.execPath, args: [scriptedAgent(), '--prompt-log', parrotPromptLog] },
+  ];
+  const userSettings = {
+    ...QUIET_WORKBENCH,
+    'symposium.enableExperimentalLM': true,
+    'symposium.logLevel': 'debug',
+    'symposium.agents': agents,
+    'symposium.startNotice': false,
+    'remote.autoForwardPorts': false,
+  };
+  writeClineState(dirs.home, { vendor: 'symposium', family: 'acp-scripted', version: '1.0.0', id: 'symposium-agent-scripted' });
+  let results;
+  try {
+    const page = await startWorkbench(dirs, [vsixPath, clineVsix()], userSettings, state);
+    const ctx = { workspace: dirs.workspace, promptLog: dirs.promptLog, parrotPromptLog, artifacts: join(ARTIFACTS, 'cline') };
+    results = await runCline(page, ctx, log);
+    mkdirSync(ctx.artifacts, { recursive: true });
+    if (existsSync(dirs.requests)) copyFileSync(dirs.requests, join(ctx.artifacts, 'requests.jsonl'));
+  } catch (error) {
+    log(`Cline: ${error.stack || error.message}`);
+    results = [{ name: 'cline: the scenarios ran', passed: false, ms: 0, error: error.message, details: {} }];
+  }
+  if (state.browser) await state.browser.close().catch(() => {});
+  const left = await endProcesses(state.roots, dirs.runDir);
+  if (left.length > 0) results.push({ name: 'cline: no process of its run is left', passed: false, ms: 0, error: `left running: ${left.join('; ')}`, details: {} });
+  if (results.every((r) => r.passed) && process.env.SYMPOSIUM_VSCODE_KEEP !== '1') rmSync(dirs.runDir, { recursive: true, force: true });
+  else log(`Cline: kept ${dirs.runDir}`);
+  return results;
+}
+
 /** Polls the report until the driver is done (or the timeout), printing the driver's log as it grows. */
 export async function waitForReport(dirs, onTick) {
   const deadline = Date.now() + REPORT_TIMEOUT_MS;
@@ -564,6 +607,12 @@ function findFiles(dir, pattern, found = []) {
   return found;
 }
 
+/** Whether SYMPOSIUM_VSCODE_ONLY (when set) names any of Cline's scenarios. */
+function clineWanted() {
+  const only = (process.env.SYMPOSIUM_VSCODE_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
+  return only.length === 0 || only.some((name) => name.startsWith('cline:'));
+}
+
 async function main() {
   const dirs = prepareRunDir();
   log(`run dir ${dirs.runDir}`);
@@ -600,6 +649,9 @@ async function main() {
   }
   const left = await cleanup();
   if (interrupted) return;
+  // Cline's own workbench, once the first one has ended (code-server only: it drives a webview through the page).
+  const codeServer = !process.env.VSCODE_EXECUTABLE_PATH && process.env.SYMPOSIUM_VSCODE_HOST !== 'electron';
+  if (report?.done && codeServer && clineWanted()) report.scenarios.push(...(await runClineWorkbench(extensionVsix(dirs.runDir))));
   const { passed, failed } = printResults(report);
   const ok = !error && failed === 0 && passed > 0 && left.length === 0;
   if (left.length > 0) console.log(`  ✗ processes left running after the run:\n    ${left.join('\n    ')}`);

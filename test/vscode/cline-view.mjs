@@ -1,0 +1,311 @@
+// Scenarios in Cline 4.1.13, the real extension (built unchanged from its public source; ../shared/consumers/cline/),
+// installed next to ours in the real VS Code host and driven as a person drives it: type a task into its webview,
+// press Enter, read the answer, press New Task, Cancel, pick another model in its settings. Its provider "VS Code LM
+// API" talks to our models through vscode.lm: its system prompt as a first Assistant message, its own tools offered
+// natively, a note appended after tool results. Each scenario leaves a screenshot in the artifacts dir.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The .vsix and its digest, as ../shared/consumers/cline/README.md gives them. */
+export const CLINE_VSIX = process.env.SYMPOSIUM_CLINE_VSIX || join(REPO, '..', 'shared', 'consumers', 'cline', 'cline-4.1.13.vsix');
+const CLINE_SHA256 = 'b65469802d70e31a50322f286f34b2852f26182349dd98b4f636efe6b7e5b99c';
+
+const ANSWER_TIMEOUT_MS = 60_000;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The Cline .vsix, checked; a run without it fails saying where it should be, rather than skipping Cline. */
+export function clineVsix() {
+  if (!existsSync(CLINE_VSIX)) throw new Error(`Cline's .vsix is not at ${CLINE_VSIX} (shared/consumers/cline/ beside the clone, or SYMPOSIUM_CLINE_VSIX)`);
+  const digest = createHash('sha256').update(readFileSync(CLINE_VSIX)).digest('hex');
+  if (digest !== CLINE_SHA256) throw new Error(`${CLINE_VSIX} is not Cline 4.1.13 (sha256 ${digest})`);
+  return CLINE_VSIX;
+}
+
+/**
+ * Cline's state in the run's HOME, as a person leaves it after its onboarding: its provider "VS Code LM API" on
+ * `model` (the vscode.lm selector Cline stores: vendor, family, version, id), telemetry off.
+ */
+export function writeClineState(home, model) {
+  const dir = join(home, '.cline', 'data');
+  mkdirSync(dir, { recursive: true });
+  const state = {
+    actModeApiProvider: 'vscode-lm',
+    planModeApiProvider: 'vscode-lm',
+    actModeVsCodeLmModelSelector: model,
+    planModeVsCodeLmModelSelector: model,
+    welcomeViewCompleted: true,
+    telemetrySetting: 'disabled',
+  };
+  writeFileSync(join(dir, 'globalState.json'), JSON.stringify(state, null, 2));
+}
+
+/** What a person does in Cline's view, through the page. */
+class ClineView {
+  constructor(page, artifacts) {
+    this.page = page;
+    this.artifacts = artifacts;
+  }
+
+  /** Cline's webview: the frame that holds its chat input (the view is shown first if it is not). */
+  async frame(timeoutMs = 30_000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      for (const f of this.page.frames()) {
+        if ((await f.locator('[data-testid="chat-input"]').count().catch(() => 0)) > 0) return f;
+      }
+      if (Date.now() > deadline) throw new Error("Cline's view did not show its chat input");
+      await sleep(500);
+    }
+  }
+
+  /** Clicks Cline's icon in the activity bar, once the workbench shows it. */
+  async open() {
+    const icon = this.page.locator('.activitybar a.action-label[aria-label^="Cline"]').first();
+    await icon.waitFor({ timeout: 60_000 });
+    await icon.click();
+    await this.frame(60_000);
+  }
+
+  /** Types a message (Shift+Enter between lines, as a person writes several) and sends it with Enter. */
+  async send(text) {
+    const f = await this.frame();
+    // The answer follows the message as the view shows it: the next occurrence of its last line.
+    this.sent = text.split('\n').at(-1);
+    this.shownBefore = occurrences(await f.locator('body').innerText(), this.sent);
+    await f.locator('[data-testid="chat-input"]').click();
+    for (const [i, line] of text.split('\n').entries()) {
+      if (i > 0) await this.page.keyboard.press('Shift+Enter');
+      await this.page.keyboard.type(line);
+    }
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** The view's text since the last message sent, once it satisfies `ok`; throws with what it reads after the timeout. */
+  async answer(ok, what, timeoutMs = ANSWER_TIMEOUT_MS) {
+    const deadline = Date.now() + timeoutMs;
+    let text = '';
+    for (;;) {
+      const body = await (await this.frame()).locator('body').innerText().catch(() => '');
+      const at = nthIndexOf(body, this.sent, this.shownBefore);
+      text = at < 0 ? '' : body.slice(at + this.sent.length);
+      if (ok(text)) return text;
+      if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms; Cline's view reads ${JSON.stringify(text.slice(0, 2000))}`);
+      await sleep(300);
+    }
+  }
+
+  /** The whole text of the view. */
+  async text() {
+    return (await this.frame()).locator('body').innerText();
+  }
+
+  async newTask() {
+    await this.page.locator('a.action-label[aria-label="New Task"]').first().click();
+    await sleep(1000);
+  }
+
+  /** The Cancel button above the input (not the one under a message, which edits it). */
+  async cancel() {
+    await (await this.frame()).getByRole('button', { name: 'Cancel', exact: true }).last().click();
+  }
+
+  /** Opens Cline's settings (the gear in its view's title); returns the "Language Model" dropdown. */
+  async settings() {
+    await this.page.locator('a.action-label[aria-label="Settings"]').first().click();
+    for (let i = 0; i < 60; i++) {
+      for (const f of this.page.frames()) {
+        const dropdown = f.locator('vscode-dropdown#vscode-lm-model');
+        if ((await dropdown.count().catch(() => 0)) > 0) return { frame: f, dropdown };
+      }
+      await sleep(500);
+    }
+    throw new Error("Cline's settings show no Language Model dropdown");
+  }
+
+  /** The models Cline lists in its settings, as their labels. */
+  async listedModels() {
+    const { dropdown } = await this.settings();
+    const labels = await dropdown.locator('vscode-option').evaluateAll((options) => options.map((o) => o.getAttribute('aria-label')));
+    await this.done();
+    return labels;
+  }
+
+  /** Picks a model in Cline's settings by its label, as a person does, and leaves them. */
+  async pickModel(label) {
+    const { frame, dropdown } = await this.settings();
+    await dropdown.click();
+    await frame.locator('vscode-option', { hasText: label }).first().click();
+    await frame.locator(`vscode-dropdown#vscode-lm-model[current-value*="${label.split(' - ')[1]}"]`).waitFor({ timeout: 10_000 });
+    await this.done();
+  }
+
+  async done() {
+    for (const f of this.page.frames()) {
+      const button = f.getByRole('button', { name: 'Done', exact: true });
+      if ((await button.count().catch(() => 0)) > 0) {
+        await button.first().click();
+        await this.frame();
+        return;
+      }
+    }
+  }
+
+  async screenshot(name) {
+    mkdirSync(this.artifacts, { recursive: true });
+    await this.page.screenshot({ path: join(this.artifacts, `${name.replace(/[^\w-]+/g, '-')}.png`) });
+  }
+}
+
+function occurrences(text, part) {
+  let count = 0;
+  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length)) count++;
+  return count;
+}
+
+/** Where the occurrence after the first `n` of `part` is in `text` (-1 when there is none). */
+function nthIndexOf(text, part, n) {
+  let at = text.indexOf(part);
+  for (let i = 0; i < n && at >= 0; i++) at = text.indexOf(part, at + part.length);
+  return at;
+}
+
+/** The highest chunk number `cN` of the scripted agent's stream in `text` (0 for none). */
+function lastChunk(text) {
+  return Math.max(0, ...[...text.matchAll(/\bc(\d+) /g)].map((m) => Number(m[1])));
+}
+
+/** Each prompt a scripted agent received (its --prompt-log), its text blocks joined. */
+function prompts(log) {
+  if (!existsSync(log)) return [];
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l).map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n'));
+}
+
+/** The JSON array an agent's `history` or `echo` wrote, in the text that follows it. */
+function jsonIn(text) {
+  const start = text.indexOf('[');
+  for (let end = text.indexOf(']', start); start >= 0 && end >= 0; end = text.indexOf(']', end + 1)) {
+    try {
+      return JSON.parse(text.slice(start, end + 1));
+    } catch {
+      // not the end of the array yet
+    }
+  }
+  throw new Error(`no JSON array in ${JSON.stringify(text.slice(0, 500))}`);
+}
+
+function check(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+export const CLINE_SCENARIOS = [
+  {
+    name: 'cline: its model list names each agent',
+    async run(ui, note) {
+      await ui.open();
+      const labels = note('models', await ui.listedModels());
+      for (const label of ['symposium - acp-scripted', 'symposium - acp-parrot']) check(labels.includes(label), `Cline does not list ${label}: ${JSON.stringify(labels)}`);
+      check(new Set(labels).size === labels.length, `two models share a label: ${JSON.stringify(labels)}`);
+    },
+  },
+  {
+    name: "cline: a task is answered by the agent, which gets the person's words only",
+    async run(ui, note, ctx) {
+      await ui.send('say hello from cline');
+      note('answer', await ui.answer((t) => t.includes('hello from cline'), "the agent's answer"));
+      const received = note('prompts', prompts(ctx.promptLog));
+      check(received.at(-1) === 'say hello from cline', `the agent was not told exactly the typed words: ${JSON.stringify(received)}`);
+      const footer = await ui.text();
+      check(footer.includes('vscode-lm:symposium/acp-scripted'), "Cline's footer does not name the agent's model");
+    },
+  },
+  {
+    name: 'cline: a follow-up continues the agent session',
+    async run(ui, note) {
+      await ui.send('history');
+      const text = note('answer', await ui.answer((t) => t.includes(']'), 'the session history'));
+      const seen = jsonIn(text);
+      check(JSON.stringify(seen) === JSON.stringify(['say hello from cline']), `the session had seen ${JSON.stringify(seen)}`);
+    },
+  },
+  {
+    name: "cline: a tool round trip — the agent's call runs in Cline, its result reaches the agent, one answer",
+    async run(ui, note, ctx) {
+      await ui.send(`mcp-call read_files {"files":[{"path":"${join(ctx.workspace, 'README.md')}"}]}\nsay the end`);
+      const text = note('answer', await ui.answer((t) => t.includes('the end'), 'the answer after the tool result'));
+      check(text.includes('result read_files: 1 | A workspace for the symposium-lm VS Code tests.'), 'the result of read_files did not reach the agent');
+      check(!text.includes('Above is the result'), "Cline's note after the tool result reached the agent as a message");
+      await ui.send('history');
+      // Cline renders answers as markdown, which takes the backslashes out of the JSON: it is read as text.
+      const seen = note('history', await ui.answer((t) => t.includes(']'), 'the session history'));
+      check(/\["say hello from cline","history","mcp-call read_files \{[^\n]*say the end"\]/.test(seen), `the session was prompted otherwise: ${JSON.stringify(seen)}`);
+    },
+  },
+  {
+    name: 'cline: New Task is a new agent session',
+    async run(ui, note) {
+      await ui.newTask();
+      await ui.send('history');
+      const seen = jsonIn(note('answer', await ui.answer((t) => t.includes(']'), 'the session history')));
+      check(seen.length === 0, `the new task's session had seen ${JSON.stringify(seen)}`);
+    },
+  },
+  {
+    name: 'cline: picking another model in its settings hands the task to that agent, told what was said',
+    async run(ui, note, ctx) {
+      await ui.send('say before the switch');
+      await ui.answer((t) => t.includes('before the switch'), 'the first answer');
+      await ui.pickModel('symposium - acp-parrot');
+      await ui.send('echo');
+      const text = note('answer', await ui.answer((t) => t.includes('"echo"'), "Parrot's echo"));
+      const told = jsonIn(text.slice(text.indexOf('[{')));
+      check(told.at(-1)?.text === 'echo', `Parrot was not asked "echo": ${JSON.stringify(told)}`);
+      check(/began before this session[\s\S]*User: say before the switch\nAssistant: before the switch/.test(told[0]?.text ?? ''), `Parrot was not told the task so far: ${JSON.stringify(told)}`);
+      check(prompts(ctx.parrotPromptLog).length === 1, 'Parrot did not receive exactly one prompt');
+      check((await ui.text()).includes('vscode-lm:symposium/acp-parrot'), "Cline's footer does not name Parrot");
+    },
+  },
+  {
+    name: 'cline: Cancel, then send again at once — the new message is answered',
+    async run(ui, note) {
+      await ui.send('ignore-cancel 1500\nstream 100 50');
+      await ui.answer((t) => t.includes('c3 '), 'the stream');
+      await ui.cancel();
+      const shown = note('last chunk shown at the cancel', lastChunk(await ui.text()));
+      // The agent keeps streaming for 1.5 s after the cancel: the message sent now waits for it, and none of it shows.
+      await ui.send('say again');
+      const text = note('answer', await ui.answer((t) => /\bagain\b/.test(t) || /failed|error/i.test(t), 'the answer to the message sent again'));
+      check(!/failed|error/i.test(text), `the message sent again failed: ${JSON.stringify(text)}`);
+      await sleep(2000);
+      const after = note('last chunk shown later', lastChunk(await ui.text()));
+      check(after <= shown + 2, `the cancelled stream went on in the view: c${shown} at the cancel, c${after} later`);
+    },
+  },
+];
+
+/** Runs the Cline scenarios on `page`; each result is {name, passed, ms, error, details}. */
+export async function runCline(page, ctx, log) {
+  const ui = new ClineView(page, ctx.artifacts);
+  const only = (process.env.SYMPOSIUM_VSCODE_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
+  const results = [];
+  for (const scenario of CLINE_SCENARIOS) {
+    if (only.length > 0 && !only.some((name) => scenario.name.startsWith(name))) continue;
+    const details = {};
+    const note = (key, value) => (details[key] = value);
+    const start = Date.now();
+    log(`cline: ${scenario.name}`);
+    try {
+      await scenario.run(ui, note, ctx);
+      results.push({ name: scenario.name, passed: true, ms: Date.now() - start, details });
+    } catch (error) {
+      results.push({ name: scenario.name, passed: false, ms: Date.now() - start, error: error.message, details });
+    }
+    await ui.screenshot(scenario.name).catch(() => {});
+  }
+  return results;
+}
