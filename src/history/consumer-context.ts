@@ -49,8 +49,11 @@ export function isConsumerNote(text: string): boolean {
   return CONSUMER_NOTES.some((note) => text.startsWith(note));
 }
 
-const USER_REQUEST_OPEN = '<userRequest>';
-const USER_REQUEST_CLOSE = '</userRequest>';
+/**
+ * Tags consumers wrap the person's own words in: Copilot's `<userRequest>`, Cline 4.x's
+ * `<user_input mode="act">`, Roo Code's and Kilo Code's `<user_message>`. The last one in a text holds them.
+ */
+const WORDS_TAGS: readonly string[] = ['userRequest', 'user_input', 'user_message'];
 /** An opening tag; attributes are bounded so that a stray `<` never makes a scan run to the end. */
 const OPEN_TAG = /<([A-Za-z][\w-]*)(?:\s[^<>]{0,500})?>/y;
 
@@ -64,13 +67,23 @@ export interface ConsumerText {
 export function splitConsumerText(text: string): ConsumerText {
   const trimmed = text.trim();
   if (isConsumerNote(trimmed)) return { request: '', context: [trimmed] };
-  const open = text.lastIndexOf(USER_REQUEST_OPEN);
-  const close = open < 0 ? -1 : text.indexOf(USER_REQUEST_CLOSE, open);
-  if (close >= 0) {
-    const around = [text.slice(0, open), text.slice(close + USER_REQUEST_CLOSE.length)].map((s) => s.trim()).filter((s) => s !== '');
-    return { request: text.slice(open + USER_REQUEST_OPEN.length, close).trim(), context: around };
+  return wrappedWords(text) ?? copilotContextOnly(text) ?? stripContextBlocks(text);
+}
+
+/** The words inside the last of the WORDS_TAGS blocks in `text`, and what is around them as context. */
+function wrappedWords(text: string): ConsumerText | undefined {
+  for (const tag of WORDS_TAGS) {
+    const open = text.lastIndexOf(`<${tag}`);
+    OPEN_TAG.lastIndex = open;
+    const opened = open < 0 ? null : OPEN_TAG.exec(text);
+    if (opened === null || opened[1] !== tag) continue;
+    const closeTag = `</${tag}>`;
+    const close = text.indexOf(closeTag, open + opened[0].length);
+    if (close < 0) continue;
+    const around = [text.slice(0, open), text.slice(close + closeTag.length)].map((s) => s.trim()).filter((s) => s !== '');
+    return { request: text.slice(open + opened[0].length, close).trim(), context: around };
   }
-  return copilotContextOnly(text) ?? stripContextBlocks(text);
+  return undefined;
 }
 
 /**

@@ -130,6 +130,16 @@ describe("what consumers send besides the person's words", () => {
     expect(splitConsumerText(text).request).toBe('Go ahead');
   });
 
+  test("the words consumers wrap: Cline 4.x's <user_input mode>, Roo Code's and Kilo Code's <user_message>", () => {
+    const cline = '<mode_notice>The user switched from plan mode to act mode before sending this message.</mode_notice>\n<user_input mode="act">Fix the bug</user_input>';
+    expect(splitConsumerText(cline)).toEqual({ request: 'Fix the bug', context: ['<mode_notice>The user switched from plan mode to act mode before sending this message.</mode_notice>'] });
+    expect(splitConsumerText('<user_message>\nRename foo\n</user_message>')).toEqual({ request: 'Rename foo', context: [] });
+    // Roo Code's environment is a text part of its own: context only.
+    expect(splitConsumerText('<environment_details>\n# Time\n</environment_details>').request).toBe('');
+    // A tag that only begins like one of them is the person's.
+    expect(splitConsumerText('<user_inputs>x</user_inputs>').request).toBe('<user_inputs>x</user_inputs>');
+  });
+
   test('an assistant message before anything the user said is the consumer\'s instructions (Cline\'s system prompt): a system message', () => {
     const prompt: Message = { role: 'assistant', content: [{ type: 'text', value: 'You are Cline.' }] };
     const reply: Message = { role: 'assistant', content: [{ type: 'text', value: 'Done.' }] };
