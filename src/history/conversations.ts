@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Message, RequestId, ResponsePart } from '../protocol/messages.js';
 import type { ConversationIndex } from '../state/conversation-store.js';
-import { sameJson } from '../protocol/canonical-json.js';
 import { extendedLink, linksAt, type HistoryHash, type Link } from './fingerprint.js';
 import { assistantMessageOf, identityOf, normalizeMessage, normalizeMessages } from './normalize.js';
 import { statefulMarkersOf } from './stateful-marker.js';
@@ -145,20 +144,20 @@ export class ConversationTracker {
     const marked = this.markedConversation(request.agentKey, request.messages);
     if (marked === undefined) return this.start(request.id, request.agentKey, messages, read, request.messages);
     const discarded = marked.conversation.inFlight === undefined ? DISCARDED_NOTHING : DISCARDED_EXCHANGE;
-    return this.continueWith(request.id, marked.conversation, messages, read, this.answeredUpTo(marked.conversation, messages, marked.index), discarded);
+    return this.continueWith(request.id, marked.conversation, messages, read, this.answeredUpTo(messages, marked.index), discarded);
   }
 
   /**
-   * Where the agent's knowledge of a marked history ends: at the marker's message, or later when the
-   * history goes on to the conversation's latest reply. A summary stands for the history up to the turn
-   * being answered when Copilot asked for it: the turns after it, kept whole, the agent has seen already.
+   * Where the agent's knowledge of a marked history ends: at its last reply, at or after the marker's
+   * message. What a consumer re-rendered or summarised around a marker is its own account of turns the
+   * agent has had (a summary stands for the history up to the turn being answered when Copilot asked for
+   * it, and after a reload Copilot shows `/compact` as the reply "Compacted conversation."), not turns to
+   * tell the agent.
    */
-  private answeredUpTo(conversation: Conversation, messages: readonly Message[], marked: number): number {
+  private answeredUpTo(messages: readonly Message[], marked: number): number {
     let last = messages.length - 1;
     while (last > marked && messages[last]!.role !== 'assistant') last--;
-    if (last <= marked) return marked;
-    const reply = assistantMessageOf(conversation.parts);
-    return reply !== undefined && sameJson(identityOf(messages[last]!), reply) ? last : marked;
+    return last;
   }
 
   /**

@@ -431,4 +431,14 @@ describe('diffHistory: conversations as real consumers make them', () => {
       },
     );
   });
+
+  test("after /compact and a reload, Copilot's own reply \"Compacted conversation.\" is not a turn to tell the agent", () => {
+    const r1 = chatRequest(1, [U1], { marker: 'm1' });
+    const summary = user('<conversation-summary>\nThe agent keeps its own context. symposium-conversation:m1\n</conversation-summary>');
+    const next = chatRequest(2, [summary, user('<userRequest>\n\n</userRequest>'), assistant('Compacted conversation.'), U2]);
+    run('a-b-c-d', { a: requestEvent(r1), b: part(1, 'A1'), c: complete(1), d: requestEvent(next) }, 'a-----d', {
+      a: turn(r1, 'c1', [U1], { isNew: true }),
+      d: turn(next, 'c1', [U2]),
+    });
+  });
 });
