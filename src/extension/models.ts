@@ -218,8 +218,8 @@ export function modelsOf(settings: ModelSettings): ModelWithAgent[] {
 
 /**
  * An agent's models: one, until the bridge has learned the agent's model choices; then one per choice
- * ("Claude Code · Sonnet"), whose requests select it. What was learned also gives image support and
- * the context window.
+ * ("Claude Code · Sonnet"), whose requests select it, the agent's default under the agent's own id. What
+ * was learned also gives image support and the context window.
  */
 function agentModels(agent: AgentSetting, learned: ModelSettings['learned']): ModelWithAgent[] {
   const definition: AgentDefinition = {
@@ -243,12 +243,14 @@ function agentModels(agent: AgentSetting, learned: ModelSettings['learned']): Mo
   };
   const models = info?.models;
   if (models === undefined || models.choices.length === 0) return [{ model: base, agent: definition, state, setting: agent }];
+  // The agent's default keeps the agent's own id and family: a consumer that stored the model it used before
+  // the choices were learned (Cline keeps vendor, family, version and id) still finds it.
+  const idOf = (value: string) => (value === models.current ? { id: base.id, family: base.family } : { id: `${base.id}/${value}`, family: familyOf(agent.id, value) });
   return models.choices.map((choice) => ({
     model: {
       ...base,
-      id: `${base.id}/${choice.value}`,
+      ...idOf(choice.value),
       name: `${agent.name} · ${choice.name}`,
-      family: familyOf(agent.id, choice.value),
       detail: choice.value === models.current ? `${STATE_WORDS[state.kind]} · the agent's default` : STATE_WORDS[state.kind],
       tooltip: choice.description === undefined || choice.description === '' ? base.tooltip : `${choice.description}\n${base.tooltip}`,
     },

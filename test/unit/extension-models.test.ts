@@ -196,9 +196,10 @@ describe('modelsOf', () => {
     ]);
     const settings = { agents, elizaDeterministic: false, learned };
     const models = modelsOf(settings).slice(1);
-    expect(models.map((m) => [m.model.id, m.model.name, m.config])).toEqual([
-      ['symposium-agent-scripted/fast', 'Scripted · Fast', { model: 'fast' }],
-      ['symposium-agent-scripted/deep', 'Scripted · Deep', { model: 'deep' }],
+    // The agent's default keeps the agent's id and family: Cline stores both, and still finds it.
+    expect(models.map((m) => [m.model.id, m.model.family, m.model.name, m.config])).toEqual([
+      ['symposium-agent-scripted', 'acp-scripted', 'Scripted · Fast', { model: 'fast' }],
+      ['symposium-agent-scripted/deep', 'acp-scripted-deep', 'Scripted · Deep', { model: 'deep' }],
     ]);
     for (const { model, agent } of models) {
       expect(model.capabilities.imageInput).toBe(true);
@@ -206,8 +207,7 @@ describe('modelsOf', () => {
       expect(agent).toEqual(plain!.agent);
     }
     // Chats begun before the models were learned keep working: the plain id runs the agent's default.
-    expect(findModel(settings, 'symposium-agent-scripted')).toMatchObject({ agent: plain!.agent });
-    expect(findModel(settings, 'symposium-agent-scripted')?.config).toBeUndefined();
+    expect(findModel(settings, 'symposium-agent-scripted')).toMatchObject({ agent: plain!.agent, config: { model: 'fast' } });
     expect(findModel(settings, 'symposium-agent-scripted/deep')?.config).toEqual({ model: 'deep' });
   });
 
@@ -225,7 +225,7 @@ describe('modelsOf', () => {
     expect(requestConfig(entry!, { mode: 'yolo', sandbox: 'off', model: 'other' })).toEqual({ model: 'fast' });
     expect(requestConfig(entry!, undefined)).toEqual({ model: 'fast' });
     // Copilot picks its prompts by model family: the agent's model names must not lead it, but Cline tells models apart by it.
-    expect(entry!.model.family).toBe(`acp-${plain!.model.id.replace('symposium-agent-', '')}-fast`);
+    expect(entry!.model.family).toBe('acp-scripted');
   });
 
   test('every agent has a family of its own, which no consumer keys its prompts on', () => {

@@ -231,6 +231,9 @@ export const CLINE_SCENARIOS = [
       const text = note('answer', await ui.answer((t) => t.includes(']'), 'the session history'));
       const seen = jsonIn(text);
       check(JSON.stringify(seen) === JSON.stringify(['say hello from cline']), `the session had seen ${JSON.stringify(seen)}`);
+      // The agent's models are known now: its default is still the model Cline stored, and the others are listed too.
+      const labels = note('models', await ui.listedModels());
+      for (const label of ['symposium - acp-scripted', 'symposium - acp-scripted-deep']) check(labels.includes(label), `Cline does not list ${label}: ${JSON.stringify(labels)}`);
     },
   },
   {

@@ -437,7 +437,8 @@ async function runClineWorkbench(vsixPath) {
   log(`Cline: run dir ${dirs.runDir}`);
   const parrotPromptLog = join(dirs.runDir, 'parrot-prompts.jsonl');
   const agents = [
-    { id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent(), '--prompt-log', dirs.promptLog] },
+    // Scripted reports models of its own (fast, its default, and deep): the model Cline stored must stay listed.
+    { id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--models', 'fast,deep'] },
     { id: 'parrot', name: 'Parrot', command: process.execPath, args: [scriptedAgent(), '--prompt-log', parrotPromptLog] },
   ];
   const userSettings = {
