@@ -144,20 +144,7 @@ export class ConversationTracker {
     const marked = this.markedConversation(request.agentKey, request.messages);
     if (marked === undefined) return this.start(request.id, request.agentKey, messages, read, request.messages);
     const discarded = marked.conversation.inFlight === undefined ? DISCARDED_NOTHING : DISCARDED_EXCHANGE;
-    return this.continueWith(request.id, marked.conversation, messages, read, this.answeredUpTo(messages, marked.index), discarded);
-  }
-
-  /**
-   * Where the agent's knowledge of a marked history ends: at its last reply, at or after the marker's
-   * message. What a consumer re-rendered or summarised around a marker is its own account of turns the
-   * agent has had (a summary stands for the history up to the turn being answered when Copilot asked for
-   * it, and after a reload Copilot shows `/compact` as the reply "Compacted conversation."), not turns to
-   * tell the agent.
-   */
-  private answeredUpTo(messages: readonly Message[], marked: number): number {
-    let last = messages.length - 1;
-    while (last > marked && messages[last]!.role !== 'assistant') last--;
-    return last;
+    return this.continueWith(request.id, marked.conversation, messages, read, answeredUpTo(messages, marked.index), discarded);
   }
 
   /**
@@ -282,7 +269,7 @@ export class ConversationTracker {
    * resume its session; otherwise it is new.
    */
   private start(requestId: RequestId, agentKey: string, messages: Message[], read: Read, raw: readonly Message[]): HistoryDecision {
-    const resumed = this.resumable(messages, read) ?? this.resumableByMarker(agentKey, raw);
+    const resumed = this.resumable(messages, read) ?? this.resumableByMarker(agentKey, raw, messages);
     const conversation: Conversation = {
       id: resumed?.id ?? this.options.newId?.() ?? `c${this.nextId}`,
       firstLink: NO_LINK,
@@ -324,14 +311,14 @@ export class ConversationTracker {
    * here: a history the consumer re-rendered or summarised (after a compaction, no message of it is one the
    * conversation had) before this bridge started.
    */
-  private resumableByMarker(agentKey: string, raw: readonly Message[]): { id: string; known: number } | undefined {
+  private resumableByMarker(agentKey: string, raw: readonly Message[], messages: readonly Message[]): { id: string; known: number } | undefined {
     const { index } = this.options;
     if (index === undefined) return undefined;
     for (const { index: at, marker } of markersOf(agentKey, raw)) {
       const id = index.conversationMarked(marker);
       if (id === undefined) continue;
-      const known = normalizedIndexOf(raw, at) + 1;
-      return this.conversations.has(id) || known === 0 ? undefined : { id, known };
+      const marked = normalizedIndexOf(raw, at);
+      return this.conversations.has(id) || marked < 0 ? undefined : { id, known: answeredUpTo(messages, marked) + 1 };
     }
     return undefined;
   }
@@ -518,6 +505,19 @@ function markersOf(agentKey: string, raw: readonly Message[]): { readonly index:
  */
 function scopedMarker(agentKey: string, marker: string): string {
   return createHash('sha256').update(`${agentKey.length}:${agentKey}${marker}`).digest('base64');
+}
+
+/**
+ * Where the agent's knowledge of a marked history ends: at its last reply, at or after the marker's
+ * message. What a consumer re-rendered or summarised around a marker is its own account of turns the
+ * agent has had (a summary stands for the history up to the turn being answered when Copilot asked for
+ * it, and after a reload Copilot shows `/compact` as the reply "Compacted conversation."), not turns to
+ * tell the agent.
+ */
+function answeredUpTo(messages: readonly Message[], marked: number): number {
+  let last = messages.length - 1;
+  while (last > marked && messages[last]!.role !== 'assistant') last--;
+  return last;
 }
 
 /** The index among the normalized messages of `raw[index]` (or of the last one before it that has content; -1 for none). */

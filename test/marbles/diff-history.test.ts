@@ -315,6 +315,15 @@ describe('diffHistory', () => {
       run('a', { a: requestEvent(r2) }, 'a', { a: turn(r2, 'old1', [U2], { isNew: true }) }, { index, newId: ids('new') });
     });
 
+    test("after /compact and a restart, the conversation is found by its marker, and Copilot's \"Compacted conversation.\" is not told", () => {
+      const index = new ConversationStore(undefined, quiet);
+      const r1 = chatRequest(1, [U1], { marker: 'm1' });
+      run('a-b-c', { a: requestEvent(r1), b: part(1, 'A1'), c: complete(1) }, 'a----', { a: turn(r1, 'old1', [U1], { isNew: true }) }, { index, newId: ids('old') });
+      const summary = user('<conversation-summary>\nThe agent keeps its own context. symposium-conversation:m1\n</conversation-summary>');
+      const r2 = chatRequest(2, [summary, user('<userRequest>\n\n</userRequest>'), assistant('Compacted conversation.'), U2]);
+      run('a', { a: requestEvent(r2) }, 'a', { a: turn(r2, 'old1', [U2], { isNew: true }) }, { index, newId: ids('new') });
+    });
+
     test('a reply that was cancelled is not where the conversation is found again', () => {
       const index = new ConversationStore(undefined, quiet);
       const r1 = chatRequest(1, [U1]);
