@@ -11,7 +11,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/log/logger.js';
 import type { Message, ResponsePart } from '../../src/protocol/messages.js';
 import { BRIDGED_TOOLS_SERVER_NAME, BridgedToolsServer } from '../../src/tools/bridged-tools-server.js';
 import { Bridge, DirectAcp, median, now, percentile, replied, runTurnPlan, scriptedAgent, SEARCH, user, type Row, type TurnPlan } from '../lib.js';

@@ -2,7 +2,7 @@ import { createInterface, type Interface } from 'node:readline';
 import { text as readAll } from 'node:stream/consumers';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
 import { LmClient } from '../client/lm-client.js';
-import { ELIZA_MODEL } from '../agents/models.js';
+import { ELIZA_MODEL } from '../agents/eliza/eliza-model.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
 import { AGENT_ACTION_TOOL, actionIdOf, approvalText, describeAction } from '../protocol/agent-action.js';
 import type { AgentDefinition, Message, ResponsePart, ToolCallPart, ToolDefinition } from '../protocol/messages.js';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { createLogger, isLogLevel, LOG_LEVELS, type LogLevel } from '../log.js';
+import { createLogger, isLogLevel, LOG_LEVELS, type LogLevel } from '../log/logger.js';
 import { CONTEXT_POLICIES, isContextPolicy, type ContextPolicy } from '../history/context-policy.js';
 import { fileURLToPath } from 'node:url';
 import { endAgentProcesses } from '../agents/acp/live-processes.js';

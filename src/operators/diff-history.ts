@@ -2,7 +2,7 @@ import { Observable, type OperatorFunction } from 'rxjs';
 import { ConversationTracker, type HistoryDecision, type TrackerOptions } from '../history/conversations.js';
 import { isCompactionRequest } from '../history/compaction.js';
 import type { AgentDefinition } from '../protocol/messages.js';
-import type { ChatRequest, ResponseEvent, TurnDecision } from '../pipeline/events.js';
+import type { ChatRequest, ResponseEvent, TurnDecision } from '../events/chat-events.js';
 
 /** The history's input: requests, and the response events the pipeline produced for them (fed back). */
 export type HistoryEvent = { readonly kind: 'request'; readonly request: ChatRequest } | ResponseEvent;

@@ -1,7 +1,7 @@
 import { Observable, type OperatorFunction } from 'rxjs';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
 import type { ResponsePart } from '../protocol/messages.js';
-import type { ChatRequest, ResponseEvent } from '../pipeline/events.js';
+import type { ChatRequest, ResponseEvent } from '../events/chat-events.js';
 
 /**
  * Turns an agent's parts for one request into that request's response events: each part, then exactly

@@ -1,7 +1,7 @@
 import { concat, filter, finalize, groupBy, mergeMap, of, switchMap, type Observable, type OperatorFunction } from 'rxjs';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
 import type { AgentSession, TurnInput } from '../agents/agent-stream.js';
-import type { ResponseEvent, Turn, TurnDecision } from '../pipeline/events.js';
+import type { ResponseEvent, Turn, TurnDecision } from '../events/chat-events.js';
 import { respondTo } from './respond-to.js';
 import { applyContextPolicy, type ContextPolicy } from '../history/context-policy.js';
 

@@ -5,7 +5,7 @@ import { diffHistory, type HistoryEvent } from '../operators/diff-history.js';
 import type { TrackerOptions } from '../history/conversations.js';
 import type { ContextPolicy } from '../history/context-policy.js';
 import { runTurns } from '../operators/run-turns.js';
-import type { ChatRequest, ResponseEvent, Turn } from './events.js';
+import type { ChatRequest, ResponseEvent, Turn } from '../events/chat-events.js';
 
 const END = Symbol('end of requests');
 

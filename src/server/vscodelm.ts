@@ -1,9 +1,9 @@
 import { createMessageConnection, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node.js';
 import type { Readable, Writable } from 'node:stream';
 import type { AcpAgentOptions } from '../agents/acp/acp-agent.js';
-import { AgentRegistry, type AgentRegistryOptions } from '../agents/registry.js';
-import { ELIZA_MODEL } from '../agents/models.js';
-import type { Logger } from '../log.js';
+import { AgentRegistry, type AgentRegistryOptions } from '../agents/registry/agent-registry.js';
+import { ELIZA_MODEL } from '../agents/eliza/eliza-model.js';
+import type { Logger } from '../log/logger.js';
 import { bridge } from '../pipeline/bridge.js';
 import { decodeOrThrow } from '../protocol/decode.js';
 import {

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as t from 'io-ts';
 import lockfile from 'proper-lockfile';
-import type { Logger } from '../log.js';
+import type { Logger } from '../log/logger.js';
 
 /** Where a conversation stands, so that a later bridge can pick it up. */
 const StoredConversation = t.intersection([

@@ -4,7 +4,7 @@ import { ProtocolErrorCodes } from '../protocol/errors.js';
 import { decodeOrThrow } from '../protocol/decode.js';
 import { ProvideChatResponseParams, type RequestId, type ResponsePart } from '../protocol/messages.js';
 import { Methods } from '../protocol/methods.js';
-import type { ChatRequest, ResponseEvent } from '../pipeline/events.js';
+import type { ChatRequest, ResponseEvent } from '../events/chat-events.js';
 import { invalidParams } from './invalid-params.js';
 import { ToolLists } from './tool-lists.js';
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../log/logger.js';
 import type { ToolDefinition } from '../protocol/messages.js';
 import { sameJson } from '../protocol/canonical-json.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../protocol/bounded-depth.js';

@@ -1,5 +1,5 @@
 /**
- * Agents the ACP registry distributes as per-platform downloads (src/extension/archive-install.ts): a real
+ * Agents the ACP registry distributes as per-platform downloads (src/extension/agents/archive-install.ts): a real
  * .tar.gz and a real .zip of a small scripted agent (a launcher script around the scripted ACP agent),
  * served by an HTTP server on 127.0.0.1, are downloaded with progress, verified against the registry's
  * sha256, extracted, and answer through the real bridge like any agent command. A wrong hash, an HTTP
@@ -14,10 +14,10 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar';
 import yazl from 'yazl';
-import { resolveBuiltin } from '../../src/extension/agent-catalog.js';
-import { archiveKind, archiveProgram, installArchive, isInstalled, type ArchiveDownload } from '../../src/extension/archive-install.js';
-import { archiveDirUnder } from '../../src/extension/archive-progress.js';
-import { catalogOfRegistry, platformTarget } from '../../src/extension/registry.js';
+import { resolveBuiltin } from '../../src/extension/agents/agent-catalog.js';
+import { archiveKind, archiveProgram, installArchive, isInstalled, type ArchiveDownload } from '../../src/extension/agents/archive-install.js';
+import { archiveDirUnder } from '../../src/extension/agents/archive-progress.js';
+import { catalogOfRegistry, platformTarget } from '../../src/extension/agents/registry.js';
 import type { AgentDefinition } from '../../src/protocol/messages.js';
 import { AgentBridge, SCRIPTED_AGENT, user } from './agent-bridge.js';
 

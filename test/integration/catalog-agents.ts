@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { BUILTIN_AGENTS, launchOf } from '../../src/extension/agent-catalog.js';
+import { BUILTIN_AGENTS, launchOf } from '../../src/extension/agents/agent-catalog.js';
 import type { AgentDefinition } from '../../src/protocol/messages.js';
 import { installCatalogAgent } from '../fixtures/agent-install.js';
 import { GeminiMock } from '../fixtures/gemini-mock.js';

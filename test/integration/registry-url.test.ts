@@ -1,12 +1,12 @@
 /**
- * `symposium.registry` pointing at a URL (src/extension/user-registry.ts), against a real HTTP server on
+ * `symposium.registry` pointing at a URL (src/extension/agents/user-registry.ts), against a real HTTP server on
  * 127.0.0.1: a newer registry adds its agents (the pinned built-ins stay as they are), and every way the fetch
  * can fail (HTTP error, no answer in time, not JSON, nothing listening) leaves the shipped catalogue and says why.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BUILTIN_AGENTS } from '../../src/extension/agent-catalog.js';
-import { fetchRegistry, isRegistryUrl, UserRegistry } from '../../src/extension/user-registry.js';
+import { BUILTIN_AGENTS } from '../../src/extension/agents/agent-catalog.js';
+import { fetchRegistry, isRegistryUrl, UserRegistry } from '../../src/extension/agents/user-registry.js';
 
 const REGISTRY = {
   version: '1.0.0',

@@ -4,7 +4,7 @@
  * the point clearer, against a hard-coded string), and against what a wrong bridge would have answered.
  */
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
-import { ELIZA_MODEL } from '../../src/agents/models.js';
+import { ELIZA_MODEL } from '../../src/agents/eliza/eliza-model.js';
 import { textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { Message, ResponsePart } from '../../src/protocol/messages.js';

@@ -2,7 +2,7 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { TestScheduler } from 'rxjs/testing';
 import type { AcpTurnEvent } from '../../src/agents/acp/turn-events.js';
 import { TurnRendering } from '../../src/agents/acp/update-parts.js';
-import { acpTurnToParts } from '../../src/operators/acp-turn-to-parts.js';
+import { acpTurnToParts } from '../../src/agents/acp/acp-turn-to-parts.js';
 import type { ResponsePart } from '../../src/protocol/messages.js';
 
 const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));

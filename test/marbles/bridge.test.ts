@@ -3,7 +3,7 @@ import type { Observable } from 'rxjs';
 import type { TurnInput } from '../../src/agents/agent-stream.js';
 import { canonicalJson } from '../../src/protocol/canonical-json.js';
 import { bridge } from '../../src/pipeline/bridge.js';
-import type { ChatRequest } from '../../src/pipeline/events.js';
+import type { ChatRequest } from '../../src/events/chat-events.js';
 import type { ResponsePart } from '../../src/protocol/messages.js';
 import { assistant, cancelled, chatRequest, complete, part, text, user } from './fixtures.js';
 

@@ -1,10 +1,10 @@
 import { TestScheduler } from 'rxjs/testing';
 import { diffHistory, type HistoryEvent } from '../../src/operators/diff-history.js';
-import type { ChatRequest, TurnDecision } from '../../src/pipeline/events.js';
+import type { ChatRequest, TurnDecision } from '../../src/events/chat-events.js';
 import { canonicalJson } from '../../src/protocol/canonical-json.js';
 import { normalizeMessages } from '../../src/history/normalize.js';
 import { ConversationStore } from '../../src/state/conversation-store.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/log/logger.js';
 import type { TrackerOptions } from '../../src/history/conversations.js';
 import type { AgentDefinition, Message, ResponsePart } from '../../src/protocol/messages.js';
 import { assistant, chatRequest, complete, cancelled, part, requestEvent, user } from './fixtures.js';

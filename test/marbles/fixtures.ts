@@ -1,5 +1,5 @@
 import { NEVER, type Observable } from 'rxjs';
-import type { ChatRequest, ResponseEvent } from '../../src/pipeline/events.js';
+import type { ChatRequest, ResponseEvent } from '../../src/events/chat-events.js';
 import type { AgentDefinition, Message, RequestId, ResponsePart } from '../../src/protocol/messages.js';
 import type { HistoryEvent } from '../../src/operators/diff-history.js';
 

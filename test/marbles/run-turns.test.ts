@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { AgentSession, TurnInput } from '../../src/agents/agent-stream.js';
 import { runTurns } from '../../src/operators/run-turns.js';
-import type { ChatRequest, ResponseEvent, Turn, TurnDecision } from '../../src/pipeline/events.js';
+import type { ChatRequest, ResponseEvent, Turn, TurnDecision } from '../../src/events/chat-events.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { ResponsePart } from '../../src/protocol/messages.js';
 import { cancelled, chatRequest, complete, part, text, user } from './fixtures.js';

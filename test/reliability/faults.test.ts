@@ -12,7 +12,7 @@ import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentDefinition, Message, ResponsePart } from '../../src/protocol/messages.js';
-import { BridgeProcess } from '../../src/extension/bridge-process.js';
+import { BridgeProcess } from '../../src/extension/provider/bridge-process.js';
 import { AGENT_ACTION, AgentBridge, CLI, SCRIPTED_AGENT, approvals, rejection, replied, sleep, toolCallsOf, user } from '../integration/agent-bridge.js';
 import { waitUntil } from '../fixtures/wait-until.js';
 

@@ -10,7 +10,7 @@ import { existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/log/logger.js';
 import { ConversationStore, STATE_FILE_NAME } from '../../src/state/conversation-store.js';
 
 const STORE = pathToFileURL(path.resolve('dist/src/state/conversation-store.js')).href;

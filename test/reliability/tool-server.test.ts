@@ -6,7 +6,7 @@
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/log/logger.js';
 import { BridgedToolsServer, type McpSessionLimits } from '../../src/tools/bridged-tools-server.js';
 import type { ToolDefinition } from '../../src/protocol/messages.js';
 

@@ -11,10 +11,10 @@ import {
   findOnPath,
   launchOf,
   resolveBuiltin,
-  type CatalogEntry,
   type Env,
   type ResolveContext,
-} from '../../src/extension/agent-catalog.js';
+} from '../../src/extension/agents/agent-catalog.js';
+import type { CatalogEntry } from '../../src/extension/agents/registry.js';
 
 const npxEntry: CatalogEntry = {
   id: 'npm-agent',

@@ -1,5 +1,5 @@
 /**
- * API keys in VS Code's SecretStorage (`src/extension/agent-secrets.ts`, `api-key-command.ts`): stored per
+ * API keys in VS Code's SecretStorage (`src/extension/keys/agent-secrets.ts`, `api-key-command.ts`): stored per
  * agent and variable, added to the agent's environment, and nowhere else: not in settings, the log, the
  * state dir, or any process's argv. The last test runs the extension's BridgeProcess with the built bridge
  * and a real agent process.
@@ -8,11 +8,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AgentSecrets, secretKey, secretLookingNames, withSecrets, type SecretStore } from '../../src/extension/agent-secrets.js';
-import { keyedAgents, setAgentApiKey, type ApiKeyChoice, type ApiKeyUi } from '../../src/extension/api-key-command.js';
-import { BridgeProcess } from '../../src/extension/bridge-process.js';
-import { manageAgents, type ManageAgentsUi } from '../../src/extension/manage-agents.js';
-import { agentsOfSettings, modelsOf, type AgentSetting } from '../../src/extension/models.js';
+import { AgentSecrets, secretKey, secretLookingNames, withSecrets, type SecretStore } from '../../src/extension/keys/agent-secrets.js';
+import { keyedAgents, setAgentApiKey, type ApiKeyChoice, type ApiKeyUi } from '../../src/extension/keys/api-key-command.js';
+import { BridgeProcess } from '../../src/extension/provider/bridge-process.js';
+import { manageAgents, type ManageAgentsUi } from '../../src/extension/agents/manage-agents.js';
+import { agentsOfSettings, modelsOf, type AgentSetting } from '../../src/extension/agents/models.js';
 import { textOfParts } from '../../src/client/lm-client.js';
 import type { ResponsePart } from '../../src/protocol/messages.js';
 import { CLI } from '../integration/agent-bridge.js';

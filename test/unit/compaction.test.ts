@@ -11,7 +11,7 @@ import { applyContextPolicy } from '../../src/history/context-policy.js';
 import { ConversationTracker } from '../../src/history/conversations.js';
 import type { Message } from '../../src/protocol/messages.js';
 import { ConversationStore } from '../../src/state/conversation-store.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/log/logger.js';
 
 const fixture = (name: string): Message[] => (JSON.parse(readFileSync(path.resolve('test/fixtures/copilot', `${name}.json`), 'utf8')) as { messages: Message[] }).messages;
 const texts = (messages: readonly Message[]): string[] => messages.flatMap((m) => m.content.flatMap((p) => (p.type === 'text' ? [p.value] : [])));

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { ConversationStore, STATE_FILE_NAME } from '../../src/state/conversation-store.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/log/logger.js';
 
 const warnings: string[] = [];
 const log = { ...createLogger('error', () => {}), warn: (m: string) => void warnings.push(m) };

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { sideRequestAnswer } from '../../src/extension/side-requests.js';
+import { sideRequestAnswer } from '../../src/extension/provider/side-requests.js';
 import { applyContextPolicy } from '../../src/history/context-policy.js';
 import { actionIdOf, isApprovalOf } from '../../src/protocol/agent-action.js';
 import type { Message, ToolCallPart, ToolResultPart } from '../../src/protocol/messages.js';

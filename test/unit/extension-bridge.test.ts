@@ -7,8 +7,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
-import { BridgeExitedError, BridgeProcess, type BridgeLaunch } from '../../src/extension/bridge-process.js';
-import { createExtensionLog } from '../../src/extension/log.js';
+import { BridgeExitedError, BridgeProcess, type BridgeLaunch } from '../../src/extension/provider/bridge-process.js';
+import { createExtensionLog } from '../../src/log/extension-log.js';
 import type { ProvideChatResponseParams, ResponsePart } from '../../src/protocol/messages.js';
 
 const CLI = path.resolve(process.env.SYMPOSIUM_LM_CLI ?? 'dist/src/cli/main.js');

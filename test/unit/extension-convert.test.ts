@@ -4,7 +4,7 @@
  */
 import { decodeOrThrow } from '../../src/protocol/decode.js';
 import { Message, type ResponsePart } from '../../src/protocol/messages.js';
-import { fromWireResponsePart, toWireContent, toWireMessages, toWireOptions, toWireRequest, type ResponsePartFactory } from '../../src/extension/convert.js';
+import { fromWireResponsePart, toWireContent, toWireMessages, toWireOptions, toWireRequest, type ResponsePartFactory } from '../../src/extension/provider/convert.js';
 
 class TextPart {
   constructor(public value: string) {}

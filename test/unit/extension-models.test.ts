@@ -1,11 +1,11 @@
 /** The extension's model list and agent definitions, from its settings; its log; the manifest's contract. */
 import { readFileSync } from 'node:fs';
-import { confirmationMessage, AGENT_ACTION_TOOL, CONFIRMATION_TITLE, invocationResult } from '../../src/extension/agent-action.js';
+import { confirmationMessage, AGENT_ACTION_TOOL, CONFIRMATION_TITLE, invocationResult } from '../../src/extension/confirmation/agent-action.js';
 import { approvalText } from '../../src/protocol/agent-action.js';
-import { createExtensionLog } from '../../src/extension/log.js';
-import { BUILTIN_AGENTS, commandLine, findBuiltin, launchOf, type ResolveContext } from '../../src/extension/agent-catalog.js';
-import { agentKey, familyOf, requestConfig, agentModelId, agentsOfSettings, findModel, modelsOf, parseAgentSettings, VENDOR } from '../../src/extension/models.js';
-import type { LogLevel } from '../../src/log.js';
+import { createExtensionLog } from '../../src/log/extension-log.js';
+import { BUILTIN_AGENTS, commandLine, findBuiltin, launchOf, type ResolveContext } from '../../src/extension/agents/agent-catalog.js';
+import { agentKey, familyOf, requestConfig, agentModelId, agentsOfSettings, findModel, modelsOf, parseAgentSettings, VENDOR } from '../../src/extension/agents/models.js';
+import type { LogLevel } from '../../src/log/logger.js';
 import { CONTEXT_POLICIES } from '../../src/history/context-policy.js';
 
 /** A machine where only these commands are on PATH (in /bin). */

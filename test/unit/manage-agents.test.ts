@@ -1,6 +1,7 @@
 /** The "Manage Agents" command: its quick pick items and what choosing one does. */
-import type { CatalogEntry, Env, ResolveContext } from '../../src/extension/agent-catalog.js';
-import { addedMessage, manageAgents, manageItems, type ManageAction, type ManageAgentsUi, type ManageItem } from '../../src/extension/manage-agents.js';
+import type { Env, ResolveContext } from '../../src/extension/agents/agent-catalog.js';
+import type { CatalogEntry } from '../../src/extension/agents/registry.js';
+import { addedMessage, manageAgents, manageItems, type ManageAction, type ManageAgentsUi, type ManageItem } from '../../src/extension/agents/manage-agents.js';
 
 const catalog: CatalogEntry[] = [
   {

@@ -1,4 +1,4 @@
-import { CONSUMER_TOOLS_CHOICES, offeredTools } from '../../src/extension/offered-tools.js';
+import { CONSUMER_TOOLS_CHOICES, offeredTools } from '../../src/extension/provider/offered-tools.js';
 import { readFileSync } from 'node:fs';
 
 // The names of Copilot 0.67's agent-mode tools, as recorded from the Chat view (test/fixtures/copilot).

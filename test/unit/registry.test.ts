@@ -1,7 +1,7 @@
-/** The catalogue in the ACP agent registry's format (`src/extension/registry.ts`), with the platform injected. */
-import { BUILTIN_AGENTS, launchOf, resolveBuiltin, type ResolveContext } from '../../src/extension/agent-catalog.js';
-import { catalogOfRegistry, platformTarget, readRegistryFile, splitPackage, withRegistry } from '../../src/extension/registry.js';
-import { REGISTRY_SNAPSHOT } from '../../src/extension/registry-snapshot.js';
+/** The catalogue in the ACP agent registry's format (`src/extension/agents/registry.ts`), with the platform injected. */
+import { BUILTIN_AGENTS, launchOf, resolveBuiltin, type ResolveContext } from '../../src/extension/agents/agent-catalog.js';
+import { catalogOfRegistry, platformTarget, readRegistryFile, splitPackage, withRegistry } from '../../src/extension/agents/registry.js';
+import { REGISTRY_SNAPSHOT } from '../../src/extension/agents/registry-snapshot.js';
 
 /** A registry.json as agentclientprotocol/registry builds it (fields from its FORMAT.md and agent.schema.json). */
 const registry = {

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { Subject, type Observable } from 'rxjs';
 import type { AgentSession, TurnInput } from '../../src/agents/agent-stream.js';
-import { SessionPool } from '../../src/agents/session-pool.js';
+import { SessionPool } from '../../src/agents/registry/session-pool.js';
 import type { ResponsePart } from '../../src/protocol/messages.js';
 
 const INPUT: TurnInput = { newMessages: [], history: [], canceled: false, askedKept: false, tools: [], config: {} };

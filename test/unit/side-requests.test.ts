@@ -1,4 +1,4 @@
-import { sideRequestAnswer, titleOf } from '../../src/extension/side-requests.js';
+import { sideRequestAnswer, titleOf } from '../../src/extension/provider/side-requests.js';
 import type { Message } from '../../src/protocol/messages.js';
 
 const system = (value: string): Message => ({ role: 'system', content: [{ type: 'text', value }] });

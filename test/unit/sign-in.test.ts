@@ -1,6 +1,6 @@
-/** The sign-in flow of `src/extension/sign-in.ts`: a terminal method runs the agent itself; others are ACP `authenticate`. */
+/** The sign-in flow of `src/extension/keys/sign-in.ts`: a terminal method runs the agent itself; others are ACP `authenticate`. */
 import type { AgentDefinition, AuthenticateParams, SignInMethod } from '../../src/protocol/messages.js';
-import { signIn, type SignInTarget, type SignInUi } from '../../src/extension/sign-in.js';
+import { signIn, type SignInTarget, type SignInUi } from '../../src/extension/keys/sign-in.js';
 
 const definition: AgentDefinition = { mcp_server: { name: 'Agent', command: 'npx', args: ['agent'], env: [{ name: 'K', value: 'v' }] } };
 const target: SignInTarget = { setting: { id: 'a', name: 'Agent', command: 'npx', args: ['agent'], env: { K: 'v' } }, definition };

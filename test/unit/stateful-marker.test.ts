@@ -2,7 +2,7 @@ import { ConversationTracker } from '../../src/history/conversations.js';
 import { markerOf, statefulMarkerData, statefulMarkersOf, STATEFUL_MARKER } from '../../src/history/stateful-marker.js';
 import type { Message } from '../../src/protocol/messages.js';
 import { ConversationStore } from '../../src/state/conversation-store.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/log/logger.js';
 
 const user = (value: string): Message => ({ role: 'user', content: [{ type: 'text', value }] });
 const markerPart = (marker: string) => ({ type: 'data' as const, mimeType: STATEFUL_MARKER, data: Buffer.from(statefulMarkerData('symposium-agent-x', marker)).toString('base64') });

@@ -1,7 +1,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { defer, EMPTY, from, mergeMap, Observable, of, switchMap, type Subscription } from 'rxjs';
-import type { Logger } from '../../log.js';
-import { acpTurnToParts } from '../../operators/acp-turn-to-parts.js';
+import type { Logger } from '../../log/logger.js';
+import { acpTurnToParts } from './acp-turn-to-parts.js';
 import type { Message, ResponsePart, ToolDefinition, ToolResultPart } from '../../protocol/messages.js';
 import { AGENT_ACTION_TOOL, isApprovalOf, newActionId } from '../../protocol/agent-action.js';
 import { announcesBridgedCall, isBridgedToolPermission } from '../../tools/bridged-permission.js';
@@ -20,22 +20,9 @@ import type { AcpTurnEvent } from './turn-events.js';
 import { TurnRendering } from './update-parts.js';
 import { PAUSED_BUFFER_CHARS, bufferedSize, joinMessageChunks } from './paused-buffer.js';
 import { applySessionConfig } from './session-config.js';
+import type { OpenedSession } from './opened-session.js';
 import { VsCodeAnswers, type AnswerRule } from './vscode-answers.js';
 import { allowing, rejecting } from './permission-choice.js';
-
-/** An ACP session opened on a running agent process. */
-export interface OpenedSession {
-  readonly sessionId: string;
-  /** A new ACP session, which has seen none of the conversation (not one resumed). */
-  readonly fresh: boolean;
-  /** The session's config option values, by config id, as far as the bridge tracks them (the model). */
-  readonly config: Map<string, string>;
-  readonly agent: acp.ClientContext;
-  /** The agent accepts image blocks. */
-  readonly images: boolean;
-  /** A readable account of a failed request: the agent's exit and stderr when it died. */
-  explain(error: unknown): Promise<Error>;
-}
 
 /** What a session needs from the agent it runs on. */
 export interface SessionHost {

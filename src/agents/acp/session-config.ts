@@ -1,6 +1,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { SessionConfig } from '../../protocol/messages.js';
-import type { OpenedSession, SessionHost } from './acp-session.js';
+import type { Logger } from '../../log/logger.js';
+import type { OpenedSession } from './opened-session.js';
 import { SET_MODEL_CONFIG_ID } from './agent-info.js';
 import { checkSetConfigOption } from './agent-answers.js';
 
@@ -9,7 +10,7 @@ import { checkSetConfigOption } from './agent-answers.js';
  * Options the agent does not offer are left alone; a value the agent refuses fails the turn, since
  * answering with another model than the one picked would mislead the user.
  */
-export async function applySessionConfig(opened: OpenedSession, wanted: SessionConfig, host: Pick<SessionHost, 'name' | 'log'>, conversationId: string): Promise<void> {
+export async function applySessionConfig(opened: OpenedSession, wanted: SessionConfig, host: { readonly name: string; readonly log: Logger }, conversationId: string): Promise<void> {
   for (const [configId, value] of Object.entries(wanted)) {
     const current = opened.config.get(configId);
     if (current === undefined) {

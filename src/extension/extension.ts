@@ -5,25 +5,26 @@
  */
 import os from 'node:os';
 import * as vscode from 'vscode';
-import { isLogLevel, type LogLevel } from './log.js';
-import { registerAgentActionTool } from './extension/agent-action-tool.js';
-import { BridgeProcess } from './extension/bridge-process.js';
-import { createExtensionLog, type ExtensionLog } from './extension/log.js';
-import { BUILTIN_AGENTS, expandHome, hostResolveContext, type CatalogEntry, type ResolveContext } from './extension/agent-catalog.js';
-import { archiveDirUnder } from './extension/archive-progress.js';
-import { platformTarget } from './extension/registry.js';
-import { UserRegistry } from './extension/user-registry.js';
+import { isLogLevel, type LogLevel } from '../log/logger.js';
+import { registerAgentActionTool } from './confirmation/agent-action-tool.js';
+import { BridgeProcess } from './provider/bridge-process.js';
+import { createExtensionLog, type ExtensionLog } from '../log/extension-log.js';
+import { BUILTIN_AGENTS, expandHome, hostResolveContext, type ResolveContext } from './agents/agent-catalog.js';
+import type { CatalogEntry } from './agents/registry.js';
+import { archiveDirUnder } from './agents/archive-progress.js';
+import { platformTarget } from './agents/registry.js';
+import { UserRegistry } from './agents/user-registry.js';
 import { readFileSync, statSync } from 'node:fs';
-import { runManageAgents } from './extension/manage-agents.js';
-import { AgentSecrets, secretLookingNames, withSecrets } from './extension/agent-secrets.js';
-import { runSetAgentApiKey } from './extension/api-key-command.js';
-import { agentKey, agentsOfSettings, VENDOR, type ModelSettings } from './extension/models.js';
-import type { AgentInfo } from './protocol/messages.js';
-import { isConsumerToolsChoice, type ConsumerToolsChoice } from './extension/offered-tools.js';
-import { isContextPolicy, type ContextPolicy } from './history/context-policy.js';
-import { SymposiumChatProvider } from './extension/provider.js';
-import { vscodeSignInUi } from './extension/sign-in.js';
-import { prefetchAgent } from './extension/prefetch.js';
+import { runManageAgents } from './agents/manage-agents.js';
+import { AgentSecrets, secretLookingNames, withSecrets } from './keys/agent-secrets.js';
+import { runSetAgentApiKey } from './keys/api-key-command.js';
+import { agentKey, agentsOfSettings, VENDOR, type ModelSettings } from './agents/models.js';
+import type { AgentInfo } from '../protocol/messages.js';
+import { isConsumerToolsChoice, type ConsumerToolsChoice } from './provider/offered-tools.js';
+import { isContextPolicy, type ContextPolicy } from '../history/context-policy.js';
+import { SymposiumChatProvider } from './provider/provider.js';
+import { vscodeSignInUi } from './keys/sign-in.js';
+import { prefetchAgent } from './agents/prefetch.js';
 
 const SECTION = 'symposium';
 /** The bundled bridge, next to the bundled extension. */

@@ -5,7 +5,7 @@
  * answered, and whenever it fails, the shipped catalogue is what the user gets, and the log says why.
  * No `vscode` here: the adapter hands in the log, the file system, `fetch` and what to do on a change.
  */
-import type { CatalogEntry } from './agent-catalog.js';
+import type { CatalogEntry } from './registry.js';
 import { catalogOfRegistry, readRegistryFile, withRegistry } from './registry.js';
 
 /** How long a registry URL may take to answer, by default. */

@@ -6,8 +6,9 @@
  */
 import type * as vscode from 'vscode';
 import crossSpawn from 'cross-spawn';
-import type { CatalogEntry, LaunchCommand } from './agent-catalog.js';
-import type { ExtensionLog } from './log.js';
+import type { LaunchCommand } from './agent-catalog.js';
+import type { CatalogEntry } from './registry.js';
+import type { ExtensionLog } from '../../log/extension-log.js';
 
 export function prefetchAgent(vs: typeof vscode, log: ExtensionLog, entry: CatalogEntry, command: LaunchCommand): void {
   void vs.window.withProgress({ location: vs.ProgressLocation.Notification, title: `Fetching ${entry.name}…`, cancellable: true }, (_progress, cancel) =>

@@ -5,7 +5,7 @@
  * declaration names (`LanguageModelToolResultPart2` is not a subclass of `LanguageModelToolResultPart`;
  * `LanguageModelThinkingPart` is a proposed API), so shape is what counts here.
  */
-import type { DataPart, Message, Part, ResponsePart, Role, ToolDefinition, ToolResultContent } from '../protocol/messages.js';
+import type { DataPart, Message, Part, ResponsePart, Role, ToolDefinition, ToolResultContent } from '../../protocol/messages.js';
 
 /** VS Code's `LanguageModelChatMessageRole` values; 3 is the proposed System role Copilot sends. */
 export const VSCODE_ROLES: Readonly<Record<number, Role>> = { 1: 'user', 2: 'assistant', 3: 'system' };

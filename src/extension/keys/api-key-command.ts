@@ -5,9 +5,10 @@
  * it. The flow is a plain function over a small UI interface, for the tests.
  */
 import type * as vscode from 'vscode';
-import { BUILTIN_AGENTS, type CatalogEntry } from './agent-catalog.js';
+import { BUILTIN_AGENTS } from '../agents/agent-catalog.js';
+import type { CatalogEntry } from '../agents/registry.js';
 import { ENV_NAME, type AgentSecrets } from './agent-secrets.js';
-import { parseAgentSettings } from './models.js';
+import { parseAgentSettings } from '../agents/models.js';
 
 export interface ApiKeyChoice {
   readonly label: string;

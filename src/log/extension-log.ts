@@ -2,7 +2,7 @@
  * The extension's log: one `Symposium` LogOutputChannel for the adapter's own lines and the bridge's
  * stderr. Pure (the channel is handed in), so the bridge manager and its tests need no `vscode`.
  */
-import { LOG_LEVELS, type LogLevel } from '../log.js';
+import { LOG_LEVELS, type LogLevel } from './logger.js';
 
 /** The part of VS Code's `LogOutputChannel` used here. */
 export interface LogChannelLike {

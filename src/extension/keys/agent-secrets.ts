@@ -10,7 +10,7 @@
  * definition; `test/reliability/security.test.ts` checks the env values of a definition never reach it).
  * No `vscode` here: the adapter hands in its SecretStorage.
  */
-import type { AgentSetting } from './models.js';
+import type { AgentSetting } from '../agents/models.js';
 
 /** The part of VS Code's SecretStorage used here. */
 export interface SecretStore {

@@ -7,10 +7,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
-import { LmClient } from '../client/lm-client.js';
-import { ProtocolErrorCodes } from '../protocol/errors.js';
-import type { AgentInfoParams, AuthenticateParams, ProvideChatResponseParams, ResponsePart } from '../protocol/messages.js';
-import type { ExtensionLog } from './log.js';
+import { LmClient } from '../../client/lm-client.js';
+import { ProtocolErrorCodes } from '../../protocol/errors.js';
+import type { AgentInfoParams, AuthenticateParams, ProvideChatResponseParams, ResponsePart } from '../../protocol/messages.js';
+import type { ExtensionLog } from '../../log/extension-log.js';
 
 const STDERR_LINES_KEPT = 20;
 const STOP_GRACE_MS = 3000;

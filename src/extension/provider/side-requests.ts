@@ -7,7 +7,7 @@
  * Other side requests go to the agent as conversations of their own, which never touch the chat's
  * session; Copilot's compaction is answered by the bridge (history/compaction.ts).
  */
-import type { Message } from '../protocol/messages.js';
+import type { Message } from '../../protocol/messages.js';
 
 const TITLE_SYSTEM_PROMPT = 'You are an expert in crafting ultra-compact titles for chatbot conversations.';
 const TITLE_REQUEST = 'Please write a brief title for the following request:';

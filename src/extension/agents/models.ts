@@ -3,12 +3,13 @@
  * agent that can run here (a full entry, or a built-in of `agent-catalog.ts` named by id). Pure (no
  * `vscode`): the adapter reads the settings and hands them in, with `which` and the environment.
  */
-import { ELIZA_MODEL } from '../agents/models.js';
-import type { AgentConfigOption, AgentDefinition, AgentInfo, ModelInformation, SessionConfig, SignInMethod } from '../protocol/messages.js';
+import { ELIZA_MODEL } from '../../agents/eliza/eliza-model.js';
+import type { AgentConfigOption, AgentDefinition, AgentInfo, ModelInformation, SessionConfig, SignInMethod } from '../../protocol/messages.js';
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../protocol/canonical-json.js';
+import { canonicalJson } from '../../protocol/canonical-json.js';
 import type { ArchiveDownload } from './archive-install.js';
-import { BUILTIN_AGENTS, commandLine, expandHome, findBuiltin, resolveBuiltin, type BuiltinOverrides, type CatalogEntry, type ResolveContext } from './agent-catalog.js';
+import { BUILTIN_AGENTS, commandLine, expandHome, findBuiltin, resolveBuiltin, type BuiltinOverrides, type ResolveContext } from './agent-catalog.js';
+import type { CatalogEntry } from './registry.js';
 
 export const VENDOR = 'symposium';
 export const AGENT_MODEL_PREFIX = 'symposium-agent-';

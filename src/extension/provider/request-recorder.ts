@@ -5,7 +5,7 @@
  * A debugging aid for developers: it writes what the user typed, so it is never on by default.
  */
 import { appendFileSync } from 'node:fs';
-import type { Message } from '../protocol/messages.js';
+import type { Message } from '../../protocol/messages.js';
 
 export interface RecordedRequest {
   readonly modelId: string;

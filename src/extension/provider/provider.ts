@@ -5,21 +5,21 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { STATEFUL_MARKER, statefulMarkerData } from '../history/stateful-marker.js';
+import { STATEFUL_MARKER, statefulMarkerData } from '../../history/stateful-marker.js';
 import { ResponseError } from 'vscode-jsonrpc/node.js';
-import { ProtocolErrorCodes } from '../protocol/errors.js';
-import { countTokens } from '../tokens/count.js';
+import { ProtocolErrorCodes } from '../../protocol/errors.js';
+import { countTokens } from '../../tokens/count.js';
 import { BridgeExitedError, type BridgeProcess } from './bridge-process.js';
 import { fromWireResponsePart, toWireContent, toWireRequest, type ConvertOptions, type ResponsePartFactory } from './convert.js';
-import type { ExtensionLog } from './log.js';
-import { findModel, modelsOf, requestConfig, type AgentState, type ModelEntry, type ModelSettings, type ModelWithAgent } from './models.js';
+import type { ExtensionLog } from '../../log/extension-log.js';
+import { findModel, modelsOf, requestConfig, type AgentState, type ModelEntry, type ModelSettings, type ModelWithAgent } from '../agents/models.js';
 import { offeredTools, type ConsumerToolsChoice } from './offered-tools.js';
 import { requestRecorder } from './request-recorder.js';
 import { sideRequestAnswer } from './side-requests.js';
-import { signIn, type SignInUi } from './sign-in.js';
-import { ensureAgentInstalled } from './archive-progress.js';
-import { startingAgentOf } from '../protocol/starting-notice.js';
-import type { ResponsePart } from '../protocol/messages.js';
+import { signIn, type SignInUi } from '../keys/sign-in.js';
+import { ensureAgentInstalled } from '../agents/archive-progress.js';
+import { startingAgentOf } from '../../protocol/starting-notice.js';
+import type { ResponsePart } from '../../protocol/messages.js';
 
 /** `LanguageModelThinkingPart` is a proposed API: present in some VS Code builds, absent in others. */
 type ThinkingPartClass = new (value: string | string[], id?: string, metadata?: { readonly [key: string]: unknown }) => object;

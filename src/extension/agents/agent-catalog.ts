@@ -10,36 +10,9 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import os from 'node:os';
 import { archiveProgram, type ArchiveDownload } from './archive-install.js';
-import { catalogOfRegistry } from './registry.js';
+import { catalogOfRegistry, type CatalogEntry, type Distribution } from './registry.js';
 import { CATALOG_OVERLAY, REGISTRY_SNAPSHOT } from './registry-snapshot.js';
 import path from 'node:path';
-
-/** How a built-in agent is launched. */
-export type Distribution =
-  /** An npm package, run with `npx` (fetched on first use, cached by npm, pinned to `version`). */
-  | { readonly kind: 'npx'; readonly package: string; readonly version?: string; readonly bin?: string; readonly args: readonly string[] }
-  /** A Python package, run with `uvx` (`--from package bin` when the program is named). */
-  | { readonly kind: 'uvx'; readonly package: string; readonly bin?: string; readonly args: readonly string[] }
-  /** A per-platform download of the ACP registry (an archive with the program), installed on first use. */
-  | { readonly kind: 'archive'; readonly url: string; readonly sha256?: string; readonly cmd: string; readonly args: readonly string[]; readonly version?: string }
-  /** A program the user installs themselves, looked up on PATH. */
-  | { readonly kind: 'binary'; readonly executable: string; readonly args: readonly string[] };
-
-export interface CatalogEntry {
-  /** The id in `symposium.agents` and in the model id `symposium-agent-<id>`. */
-  readonly id: string;
-  readonly name: string;
-  readonly description: string;
-  readonly distribution: Distribution;
-  /** How the agent signs in: the bridge cannot run interactive sign-ins, so this happens beforehand. */
-  readonly auth: string;
-  /** For binaries: how to install it. */
-  readonly install?: string;
-  /** The environment variables it reads an API key from, offered by *Set Agent API Key*. */
-  readonly apiKeys?: readonly string[];
-  /** Environment variables the agent always gets (the user's `env` overrides them). */
-  readonly env?: Readonly<Record<string, string>>;
-}
 
 /** Agents the registry does not distribute for every platform, run as programs the user installs. */
 const PROGRAMS_ON_PATH: readonly CatalogEntry[] = [

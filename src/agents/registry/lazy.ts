@@ -1,6 +1,6 @@
 import { from, switchMap, type Observable } from 'rxjs';
-import type { ResponsePart } from '../protocol/messages.js';
-import type { AgentSession, AgentStream, TurnInput } from './agent-stream.js';
+import type { ResponsePart } from '../../protocol/messages.js';
+import type { AgentSession, AgentStream, TurnInput } from '../agent-stream.js';
 
 /**
  * An agent stream whose code is loaded on first use: the ACP SDK costs a noticeable share of the

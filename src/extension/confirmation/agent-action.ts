@@ -4,9 +4,9 @@
  * and only then does the tool return the approval of that `action_id` (src/protocol/agent-action.ts).
  * Pure: the adapter wraps it in a tool.
  */
-import { actionIdOf, approvalText, describeAction, type AgentActionInput } from '../protocol/agent-action.js';
+import { actionIdOf, approvalText, describeAction, type AgentActionInput } from '../../protocol/agent-action.js';
 
-export { AGENT_ACTION_TOOL, type AgentActionInput } from '../protocol/agent-action.js';
+export { AGENT_ACTION_TOOL, type AgentActionInput } from '../../protocol/agent-action.js';
 
 export const CONFIRMATION_TITLE = 'Allow agent action?';
 

@@ -1,6 +1,6 @@
 import { defer, finalize, type Observable } from 'rxjs';
-import type { ResponsePart } from '../protocol/messages.js';
-import type { AgentSession, TurnInput } from './agent-stream.js';
+import type { ResponsePart } from '../../protocol/messages.js';
+import type { AgentSession, TurnInput } from '../agent-stream.js';
 
 export interface SessionPoolOptions {
   /** An agent session unused this long is closed; its conversation reopens one when it goes on. */

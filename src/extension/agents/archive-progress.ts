@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type * as vscode from 'vscode';
-import type { CatalogEntry, Distribution } from './agent-catalog.js';
+import type { CatalogEntry, Distribution } from './registry.js';
 import { installArchive, isInstalled } from './archive-install.js';
 import type { AgentSetting } from './models.js';
 

@@ -3,7 +3,7 @@
  * own file and shell tools; an ACP agent has its own, and two of each make it pick between twins. The
  * confirmation tool always stays: it is how the person is asked.
  */
-import { AGENT_ACTION_TOOL } from '../protocol/agent-action.js';
+import { AGENT_ACTION_TOOL } from '../../protocol/agent-action.js';
 
 export const CONSUMER_TOOLS_CHOICES = ['all', 'withoutFilesAndShell', 'none'] as const;
 export type ConsumerToolsChoice = (typeof CONSUMER_TOOLS_CHOICES)[number];

@@ -18,10 +18,10 @@ import {
   hostResolveContext,
   prefetchOf,
   resolveBuiltin,
-  type CatalogEntry,
   type LaunchCommand,
   type ResolveContext,
 } from './agent-catalog.js';
+import type { CatalogEntry } from './registry.js';
 import { agentModelId, parseAgentSettings, resolveAgent, type AgentStatus } from './models.js';
 
 export const AGENTS_SETTING = 'symposium.agents';

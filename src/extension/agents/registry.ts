@@ -7,7 +7,34 @@
  */
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import type { CatalogEntry, Distribution } from './agent-catalog.js';
+
+/** How an agent of the catalogue is launched: what a registry entry's distribution comes to. */
+export type Distribution =
+  /** An npm package, run with `npx` (fetched on first use, cached by npm, pinned to `version`). */
+  | { readonly kind: 'npx'; readonly package: string; readonly version?: string; readonly bin?: string; readonly args: readonly string[] }
+  /** A Python package, run with `uvx` (`--from package bin` when the program is named). */
+  | { readonly kind: 'uvx'; readonly package: string; readonly bin?: string; readonly args: readonly string[] }
+  /** A per-platform download of the ACP registry (an archive with the program), installed on first use. */
+  | { readonly kind: 'archive'; readonly url: string; readonly sha256?: string; readonly cmd: string; readonly args: readonly string[]; readonly version?: string }
+  /** A program the user installs themselves, looked up on PATH. */
+  | { readonly kind: 'binary'; readonly executable: string; readonly args: readonly string[] };
+
+/** An agent of the catalogue: a registry entry as the extension runs it. */
+export interface CatalogEntry {
+  /** The id in `symposium.agents` and in the model id `symposium-agent-<id>`. */
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly distribution: Distribution;
+  /** How the agent signs in: the bridge cannot run interactive sign-ins, so this happens beforehand. */
+  readonly auth: string;
+  /** For binaries: how to install it. */
+  readonly install?: string;
+  /** The environment variables it reads an API key from, offered by *Set Agent API Key*. */
+  readonly apiKeys?: readonly string[];
+  /** Environment variables the agent always gets (the user's `env` overrides them). */
+  readonly env?: Readonly<Record<string, string>>;
+}
 
 const StringArray = t.array(t.string);
 const StringRecord = t.record(t.string, t.string);

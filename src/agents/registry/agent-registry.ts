@@ -1,9 +1,9 @@
-import type { AgentSession, AgentStream } from './agent-stream.js';
-import type { AcpAgentOptions } from './acp/acp-agent.js';
+import type { AgentSession, AgentStream } from '../agent-stream.js';
+import type { AcpAgentOptions } from '../acp/acp-agent.js';
 import { LazyAgentStream } from './lazy.js';
-import { ElizaAgent } from './eliza/eliza-agent.js';
-import { canonicalJson } from '../protocol/canonical-json.js';
-import type { AgentDefinition, AgentInfo } from '../protocol/messages.js';
+import { ElizaAgent } from '../eliza/eliza-agent.js';
+import { canonicalJson } from '../../protocol/canonical-json.js';
+import type { AgentDefinition, AgentInfo } from '../../protocol/messages.js';
 import { SessionPool } from './session-pool.js';
 
 export interface AgentRegistryOptions {
@@ -95,6 +95,6 @@ export class AgentRegistry {
     }
     const command = definition.mcp_server;
     const onInfo = (info: AgentInfo) => this.options.onAgentInfo?.(definition, info);
-    return new LazyAgentStream(async () => new (await import('./acp/acp-agent.js')).AcpAgent(command, this.options.acp, onInfo));
+    return new LazyAgentStream(async () => new (await import('../acp/acp-agent.js')).AcpAgent(command, this.options.acp, onInfo));
   }
 }

@@ -6,9 +6,9 @@
  * `vscodeSignInUi` binds it to VS Code.
  */
 import type * as vscode from 'vscode';
-import type { AuthenticateParams, AgentDefinition, SignInMethod } from '../protocol/messages.js';
-import { findOnPath } from './agent-catalog.js';
-import type { AgentSetting } from './models.js';
+import type { AuthenticateParams, AgentDefinition, SignInMethod } from '../../protocol/messages.js';
+import { findOnPath } from '../agents/agent-catalog.js';
+import type { AgentSetting } from '../agents/models.js';
 
 export interface SignInUi {
   /** Asks whether to sign in and how; undefined when the user declined. */

@@ -1,4 +1,4 @@
-import type { ModelInformation } from '../protocol/messages.js';
+import type { ModelInformation } from '../../protocol/messages.js';
 
 export const ELIZA_MODEL: ModelInformation = {
   id: 'symposium-eliza',

@@ -1,0 +1,15 @@
+import type * as acp from '@agentclientprotocol/sdk';
+
+/** An ACP session opened on a running agent process. */
+export interface OpenedSession {
+  readonly sessionId: string;
+  /** A new ACP session, which has seen none of the conversation (not one resumed). */
+  readonly fresh: boolean;
+  /** The session's config option values, by config id, as far as the bridge tracks them (the model). */
+  readonly config: Map<string, string>;
+  readonly agent: acp.ClientContext;
+  /** The agent accepts image blocks. */
+  readonly images: boolean;
+  /** A readable account of a failed request: the agent's exit and stderr when it died. */
+  explain(error: unknown): Promise<Error>;
+}
