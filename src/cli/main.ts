@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { createLogger, isLogLevel, LOG_LEVELS, type LogLevel } from '../log/logger.js';
 import { CONTEXT_POLICIES, isContextPolicy, type ContextPolicy } from '../history/context-policy.js';
 import { fileURLToPath } from 'node:url';
-import { endAgentProcesses } from '../agents/acp/live-processes.js';
+import { endAgentProcesses } from '../agents/acp/process/live-processes.js';
 
 const USAGE = `Usage: symposium-lm <command> [options]
 

@@ -1,8 +1,8 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { TestScheduler } from 'rxjs/testing';
-import type { AcpTurnEvent } from '../../src/agents/acp/turn-events.js';
-import { TurnRendering } from '../../src/agents/acp/update-parts.js';
-import { acpTurnToParts } from '../../src/agents/acp/acp-turn-to-parts.js';
+import type { AcpTurnEvent } from '../../src/agents/acp/updates/turn-events.js';
+import { TurnRendering } from '../../src/agents/acp/updates/update-parts.js';
+import { acpTurnToParts } from '../../src/agents/acp/updates/acp-turn-to-parts.js';
 import type { ResponsePart } from '../../src/protocol/messages.js';
 
 const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));

@@ -5,7 +5,7 @@
  */
 import { PassThrough, Writable } from 'node:stream';
 import type { AnyMessage, SessionNotification } from '@agentclientprotocol/sdk';
-import { agentChannel } from '../../src/agents/acp/agent-channel.js';
+import { agentChannel } from '../../src/agents/acp/process/agent-channel.js';
 
 const chunkLine = (text: string): string =>
   JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } } });

@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { AgentInfoState, modelsOf, SET_MODEL_CONFIG_ID, sessionModelsOf } from '../../src/agents/acp/agent-info.js';
+import { AgentInfoState, modelsOf, SET_MODEL_CONFIG_ID, sessionModelsOf } from '../../src/agents/acp/answers/agent-info.js';
 import type { AgentInfo } from '../../src/protocol/messages.js';
 
 const modelOption = (currentValue: string, options: acp.SessionConfigSelectOptions): acp.SessionConfigOption => ({

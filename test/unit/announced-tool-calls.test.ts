@@ -2,7 +2,7 @@
  * `AnnouncedToolCalls`: what a permission request leaves out (Gemini CLI and Codex send `rawInput: null`,
  * Codex no title) is taken from the `tool_call` update that announced the same tool call.
  */
-import { AnnouncedToolCalls } from '../../src/agents/acp/announced-tool-calls.js';
+import { AnnouncedToolCalls } from '../../src/agents/acp/session/announced-tool-calls.js';
 
 describe('AnnouncedToolCalls', () => {
   test('a permission request without input or title gets those of its announcement, updates merged in', () => {

@@ -1,5 +1,5 @@
 /** `BridgedCallArrivals`: when every bridged call an agent announced has reached the bridge, in either order. */
-import { BridgedCallArrivals } from '../../src/agents/acp/bridged-call-arrivals.js';
+import { BridgedCallArrivals } from '../../src/agents/acp/session/bridged-call-arrivals.js';
 
 describe('BridgedCallArrivals', () => {
   test('announced first: the last announced call to arrive says so', () => {

@@ -1,5 +1,5 @@
 import { firstValueFrom, take, toArray } from 'rxjs';
-import { EventQueue } from '../../src/agents/acp/event-queue.js';
+import { EventQueue } from '../../src/agents/acp/updates/event-queue.js';
 
 describe('EventQueue', () => {
   test('events pushed while nobody is attached reach the next attachment first, in order', async () => {

@@ -1,8 +1,8 @@
 /**
- * How agent trees are spawned and ended on each platform (`src/agents/acp/process-tree.ts`), with the
+ * How agent trees are spawned and ended on each platform (`src/agents/acp/process/process-tree.ts`), with the
  * platform and the system calls injected: what runs on Windows and macOS is decided by the same code.
  */
-import { ProcessTree, treeSpawnOptions, type SystemCalls } from '../../src/agents/acp/process-tree.js';
+import { ProcessTree, treeSpawnOptions, type SystemCalls } from '../../src/agents/acp/process/process-tree.js';
 
 /** Records the calls; `groups` and `processes` say which pids exist. */
 function fakeSystem(platform: NodeJS.Platform, exists: { groups?: Set<number>; processes?: Set<number> } = {}) {

@@ -3,7 +3,7 @@
  * SDK, everything else passes to it, and what the bridge sees is in the order the agent sent it.
  */
 import type { AnyMessage, SessionNotification } from '@agentclientprotocol/sdk';
-import { SessionUpdateFastPath } from '../../src/agents/acp/session-update-fast-path.js';
+import { SessionUpdateFastPath } from '../../src/agents/acp/process/session-update-fast-path.js';
 
 const chunk = (text: string, kind = 'agent_message_chunk'): AnyMessage => ({
   jsonrpc: '2.0',

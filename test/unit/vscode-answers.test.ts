@@ -1,7 +1,7 @@
 /** `VsCodeAnswers`: what a prompt's agent waits on VS Code for, answered only once VS Code was shown it. */
 import type { ToolResultPart } from '../../src/protocol/messages.js';
-import { VsCodeAnswers, type AnswerRule } from '../../src/agents/acp/vscode-answers.js';
-import { allowing, rejecting } from '../../src/agents/acp/permission-choice.js';
+import { VsCodeAnswers, type AnswerRule } from '../../src/agents/acp/session/vscode-answers.js';
+import { allowing, rejecting } from '../../src/agents/acp/session/permission-choice.js';
 
 const result = (toolCallId: string, value = 'ok'): ToolResultPart => ({ type: 'tool_result', toolCallId, result: [{ type: 'text', value }] });
 /** A tool's rule: any result goes ahead; the answer says what came. */

@@ -11,13 +11,13 @@ import { startingNotice } from '../../protocol/starting-notice.js';
 import type { ResponsePart } from '../../protocol/messages.js';
 import { BRIDGED_TOOLS_SERVER_NAME, type BridgedToolsServer } from '../../tools/bridged-tools-server.js';
 import { RELAY_AUTHORIZATION_ENV, RELAY_URL_ENV } from '../../tools/relay-env.js';
-import { AgentProcess } from './agent-process.js';
-import { AcpSession, type AcpSessionOptions, type SessionHost } from './acp-session.js';
-import type { OpenedSession } from './opened-session.js';
+import { AgentProcess } from './process/agent-process.js';
+import { AcpSession, type AcpSessionOptions, type SessionHost } from './session/acp-session.js';
+import type { OpenedSession } from './session/opened-session.js';
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
 import type { AgentInfo } from '../../protocol/messages.js';
-import { AgentInfoState, currentValuesOf, sessionModelsOf, type SessionResponse } from './agent-info.js';
-import { MalformedAnswerError, checkInitialize, checkNewSession, checkPermissionRequest, checkResumedSession, checkUpdate } from './agent-answers.js';
+import { AgentInfoState, currentValuesOf, sessionModelsOf, type SessionResponse } from './answers/agent-info.js';
+import { MalformedAnswerError, checkInitialize, checkNewSession, checkPermissionRequest, checkResumedSession, checkUpdate } from './answers/agent-answers.js';
 
 export interface AcpAgentOptions extends AcpSessionOptions {
   /** Where sessions run: the user's workspace folder. */

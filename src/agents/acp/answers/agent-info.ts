@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { AgentConfigOption, AgentInfo, SignInMethod } from '../../protocol/messages.js';
+import type { AgentConfigOption, AgentInfo, SignInMethod } from '../../../protocol/messages.js';
 
 /**
  * What the bridge knows about one agent, learned as it goes: image support from `initialize`, its models

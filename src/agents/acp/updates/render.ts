@@ -1,5 +1,5 @@
 import type { PlanEntry, ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
-import { describeAction } from '../../protocol/agent-action.js';
+import { describeAction } from '../../../protocol/agent-action.js';
 
 /**
  * Markdown for what an agent does besides talking: one short line when a tool starts and one when it

@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import type { AgentCommand } from '../../protocol/messages.js';
-import type { Logger } from '../../log/logger.js';
+import type { AgentCommand } from '../../../protocol/messages.js';
+import type { Logger } from '../../../log/logger.js';
 import { StderrTail } from './stderr-tail.js';
 import { agentChannel } from './agent-channel.js';
 import { ProcessTree, spawnTree } from './process-tree.js';

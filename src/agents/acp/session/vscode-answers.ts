@@ -1,4 +1,4 @@
-import type { ToolResultPart } from '../../protocol/messages.js';
+import type { ToolResultPart } from '../../../protocol/messages.js';
 
 /** How one thing the agent waits on is answered, once VS Code has (or has not) answered it. */
 export interface AnswerRule<T> {

@@ -1,6 +1,6 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk';
-import type { Message, Part, ToolResultPart } from '../../protocol/messages.js';
-import { splitConsumerText } from '../../history/consumer-context.js';
+import type { Message, Part, ToolResultPart } from '../../../protocol/messages.js';
+import { splitConsumerText } from '../../../history/consumer-context.js';
 
 export interface PromptOptions {
   /** The agent accepts image blocks (`promptCapabilities.image`). */

@@ -1,9 +1,9 @@
 import * as acp from '@agentclientprotocol/sdk';
-import type { SessionConfig } from '../../protocol/messages.js';
-import type { Logger } from '../../log/logger.js';
+import type { SessionConfig } from '../../../protocol/messages.js';
+import type { Logger } from '../../../log/logger.js';
 import type { OpenedSession } from './opened-session.js';
-import { SET_MODEL_CONFIG_ID } from './agent-info.js';
-import { checkSetConfigOption } from './agent-answers.js';
+import { SET_MODEL_CONFIG_ID } from '../answers/agent-info.js';
+import { checkSetConfigOption } from '../answers/agent-answers.js';
 
 /**
  * Sets the session config options the request asks for (the model picked in VS Code) where they differ.

@@ -1,7 +1,7 @@
 import { asyncScheduler, connect, debounce, filter, mergeMap, of, takeUntil, takeWhile, timer, type Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
 import type { AcpTurnEvent } from './turn-events.js';
 import type { TurnRendering } from './update-parts.js';
-import type { ResponsePart } from '../../protocol/messages.js';
+import type { ResponsePart } from '../../../protocol/messages.js';
 
 /**
  * Turns the events of an ACP prompt turn into the parts of one response. The response ends when the

@@ -1,10 +1,10 @@
-import { clipDepth, MAX_JSON_DEPTH } from '../../protocol/bounded-depth.js';
+import { clipDepth, MAX_JSON_DEPTH } from '../../../protocol/bounded-depth.js';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import type { ResponsePart } from '../../protocol/messages.js';
+import type { ResponsePart } from '../../../protocol/messages.js';
 import { planChecklist, refusedLine, toolEndedLine, toolStartedLine } from './render.js';
-import { AGENT_ACTION_TOOL, type AgentActionParameters } from '../../protocol/agent-action.js';
-import { announcesServerCall } from '../../tools/bridged-permission.js';
-import { BRIDGED_TOOLS_SERVER_NAME } from '../../tools/bridged-tools-server.js';
+import { AGENT_ACTION_TOOL, type AgentActionParameters } from '../../../protocol/agent-action.js';
+import { announcesServerCall } from '../../../tools/bridged-permission.js';
+import { BRIDGED_TOOLS_SERVER_NAME } from '../../../tools/bridged-tools-server.js';
 import type { PendingPermission, PendingToolCall } from './turn-events.js';
 
 /**

@@ -1,6 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import * as t from 'io-ts';
-import { decodeOrThrow } from '../../protocol/decode.js';
+import { decodeOrThrow } from '../../../protocol/decode.js';
 
 /*
  * What the bridge reads of an agent's answers, as codecs: lenient about what it does not use, strict about
