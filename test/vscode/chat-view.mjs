@@ -9,6 +9,15 @@ import { join } from 'node:path';
 const RESPONSE_TIMEOUT_MS = 60_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** Types `text` where the focus is, Shift+Enter between its lines as a person writes several, and sends it with Enter. */
+export async function typeAndSend(page, text) {
+  for (const [i, line] of text.split('\n').entries()) {
+    if (i > 0) await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type(line);
+  }
+  await page.keyboard.press('Enter');
+}
+
 /** What a person does in the Chat view, through the page. */
 export class ChatView {
   constructor(page, artifacts) {
@@ -81,12 +90,7 @@ export class ChatView {
   async send(text) {
     this.responsesBefore = await this.page.locator('.interactive-response').count();
     await this.page.locator('.interactive-input-editor').first().click();
-    // Shift+Enter starts a new line, as a person types several lines; Enter sends.
-    for (const [i, line] of text.split('\n').entries()) {
-      if (i > 0) await this.page.keyboard.press('Shift+Enter');
-      await this.page.keyboard.type(line);
-    }
-    await this.page.keyboard.press('Enter');
+    await typeAndSend(this.page, text);
   }
 
   /** The text of the newest response, once it satisfies `ok`; throws with the text seen after the timeout. */

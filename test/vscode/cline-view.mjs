@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { typeAndSend } from './chat-view.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The .vsix and its digest, as ../shared/consumers/cline/README.md gives them. */
@@ -69,18 +70,14 @@ class ClineView {
     await this.frame(60_000);
   }
 
-  /** Types a message (Shift+Enter between lines, as a person writes several) and sends it with Enter. */
+  /** Types a message into Cline's input and sends it. */
   async send(text) {
     const f = await this.frame();
     // The answer follows the message as the view shows it: the next occurrence of its last line.
     this.sent = text.split('\n').at(-1);
     this.shownBefore = occurrences(await f.locator('body').innerText(), this.sent);
     await f.locator('[data-testid="chat-input"]').click();
-    for (const [i, line] of text.split('\n').entries()) {
-      if (i > 0) await this.page.keyboard.press('Shift+Enter');
-      await this.page.keyboard.type(line);
-    }
-    await this.page.keyboard.press('Enter');
+    await typeAndSend(this.page, text);
   }
 
   /** The view's text since the last message sent, once it satisfies `ok`; throws with what it reads after the timeout. */
