@@ -14,7 +14,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { ConversationStore, STATE_FILE_NAME } from '../../src/state/conversation-store.js';
 
 const STORE = pathToFileURL(path.resolve('dist/src/state/conversation-store.js')).href;
-const LOG = pathToFileURL(path.resolve('dist/src/log.js')).href;
+const LOG = pathToFileURL(path.resolve('dist/src/log/logger.js')).href;
 const log = createLogger('error', () => {});
 
 let dir: string;
