@@ -11,16 +11,25 @@ export interface SessionPoolOptions {
   readonly onAgentIdle?: (agentKey: string, idle: boolean) => void;
 }
 
+/** Room held in the pool for a session opened ahead of need (a spare): given back with `free`. */
+export interface SpareSlot {
+  free(): void;
+}
+
 /**
  * Bounds what conversations hold. Each conversation gets a session that opens an agent session on its
  * first turn and closes it after `idleMs` without turns, or sooner when `maxOpen` sessions are open
  * and it is the least recently used idle one. A session that is answering or streaming is never closed
  * under it, nor (for want of room) one whose agent waits on the consumer; the idle close still applies.
+ * Spare sessions (opened before a new conversation needs one) count against `maxOpen` too, and are the
+ * first to go when a conversation needs room.
  */
 export class SessionPool {
   /** Open sessions, least recently used first. */
   private readonly open = new Set<PooledSession>();
   private readonly openByAgent = new Map<string, number>();
+  /** The spares holding room, each with how to close it. */
+  private readonly spares = new Set<{ readonly evict: () => void }>();
 
   constructor(private readonly options: SessionPoolOptions) {}
 
@@ -33,10 +42,35 @@ export class SessionPool {
     return this.open.size;
   }
 
+  /** How many sessions of this agent are open. */
+  openOf(agentKey: string): number {
+    return this.openByAgent.get(agentKey) ?? 0;
+  }
+
+  get spareCount(): number {
+    return this.spares.size;
+  }
+
+  /**
+   * Room for one spare session, if the pool has any; `evict` closes the spare when a conversation needs
+   * the room. A spare keeps no agent in use: it goes with its agent when the agent idles out.
+   */
+  holdSpare(evict: () => void): SpareSlot | undefined {
+    if (this.open.size + this.spares.size >= this.options.maxOpen) return undefined;
+    const held = { evict };
+    this.spares.add(held);
+    return { free: () => this.spares.delete(held) };
+  }
+
   /** `session` starts a turn: it becomes the most recently used, making room for it if it was closed. */
   admit(session: PooledSession, wasOpen: boolean): void {
     this.open.delete(session);
     if (!wasOpen) {
+      for (const spare of [...this.spares]) {
+        if (this.open.size + this.spares.size < this.options.maxOpen) break;
+        this.spares.delete(spare);
+        spare.evict();
+      }
       for (const candidate of this.open) {
         if (this.open.size < this.options.maxOpen) break;
         // A turn paused on the consumer (a tool call or permission just shown) is the conversation's open exchange.
