@@ -37,6 +37,11 @@ export interface AgentSession {
 /** Opens sessions of one kind of agent; one instance serves all conversations with that agent. */
 export interface AgentStream {
   openSession(conversationId: string): AgentSession;
+  /**
+   * Gets the agent ready before its first conversation (its model was picked): starts it, and opens a
+   * spare session where it can. Agents with nothing to prepare do not have it.
+   */
+  prepare?(): void;
   /** ACP `authenticate` with one of the agent's methods; agents without sign-in do not have it. */
   authenticate?(methodId: string): Promise<void>;
   /** Ends every session and whatever process backs them. */

@@ -9,7 +9,11 @@ import type { AgentSession, AgentStream } from '../agent-stream.js';
 import { announceSlowStart } from '../../operators/announce-slow-start.js';
 import { startingNotice } from '../../protocol/starting-notice.js';
 import type { ResponsePart } from '../../protocol/messages.js';
-import { BRIDGED_TOOLS_SERVER_NAME, type BridgedToolsServer } from '../../tools/bridged-tools-server.js';
+import { BRIDGED_TOOLS_SERVER_NAME, BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolDefinition } from '../../protocol/messages.js';
+import { SpareSession, type NewAgentSession, type TakenSpare } from './spare-session.js';
+import type { SpareSlot } from '../registry/session-pool.js';
 import { RELAY_AUTHORIZATION_ENV, RELAY_URL_ENV } from '../../tools/relay-env.js';
 import { AgentProcess } from './process/agent-process.js';
 import { AcpSession, type AcpSessionOptions, type SessionHost } from './session/acp-session.js';
@@ -38,6 +42,13 @@ export interface AcpAgentOptions extends AcpSessionOptions {
 /** The ACP error code for "authenticate first". */
 const AUTH_REQUIRED = -32000;
 
+/** An ACP session the agent opened for a new conversation, and what it runs on. */
+interface NewSession extends NewAgentSession {
+  readonly response: SessionResponse;
+  readonly process: AgentProcess;
+  readonly init: acp.InitializeResponse;
+}
+
 interface Running {
   readonly process: AgentProcess;
   readonly initialized: Promise<acp.InitializeResponse>;
@@ -62,17 +73,43 @@ export class AcpAgent implements AgentStream, SessionHost {
   private readonly busy = new Map<string, Promise<void>>();
   /** Fires when a start of the agent answered `initialize`. */
   private readonly readySignal = new Subject<void>();
+  /** The session this agent keeps open ahead of the next new conversation. */
+  private readonly spare: SpareSession<NewSession>;
+  /** Spares conversations took, until their sessions open with them. */
+  private readonly takenSpares = new Map<AcpSession, Promise<TakenSpare<NewSession>>>();
 
-  /** `onInfo` hears what is learned about the agent: its models, image support, context window. */
+  /**
+   * `onInfo` hears what is learned about the agent: its models, image support, context window. `spares`
+   * gives room in the session pool for a spare session (none: the agent keeps no spare).
+   */
   constructor(
     private readonly command: AgentCommand,
     readonly options: AcpAgentOptions,
     onInfo: (info: AgentInfo) => void = () => {},
+    spares: (evict: () => void) => SpareSlot | undefined = () => undefined,
   ) {
     this.name = command.name;
     this.log = options.log;
     this.info = new AgentInfoState(onInfo);
     this.key = createHash('sha256').update(canonicalJson(command)).digest('base64url').slice(0, 16);
+    this.spare = new SpareSession<NewSession>({ name: this.name, log: this.log, newSession: (tools) => this.newSpareSession(tools), hold: spares });
+  }
+
+  /** The agent's model was picked: it starts now, and opens a spare session if a conversation on it began before. */
+  prepare(): void {
+    if (this.running === undefined || !this.running.process.alive) this.log.info(`agent ${this.name}: starting ahead of its first request (its model was picked)`);
+    this.start().initialized.then(
+      () => this.spare.open(),
+      () => {},
+    );
+  }
+
+  toolServer(session: AcpSession, offered: readonly ToolDefinition[], onCall: (call: BridgedCall) => Promise<CallToolResult>): Promise<BridgedToolsServer> {
+    const isNew = this.options.agentSessions.agentSessionOf(session.conversationId, this.key) === undefined;
+    const taken = isNew ? this.spare.take(offered, onCall) : undefined;
+    if (taken === undefined) return BridgedToolsServer.start(onCall, this.log);
+    this.takenSpares.set(session, taken);
+    return taken.then((spare) => spare.tools);
   }
 
   /** A conversation's session; a turn that waits on a slow start of the agent says so first (`announceSlowStart`). */
@@ -93,6 +130,13 @@ export class AcpAgent implements AgentStream, SessionHost {
    * `session/load`) when the agent can, else a new one, which is `fresh`: it has seen nothing.
    */
   async open(session: AcpSession, tools: BridgedToolsServer | undefined): Promise<OpenedSession> {
+    const spare = await this.takenSpare(session);
+    if (spare !== undefined) {
+      await this.exclusive(spare.sessionId, () => this.bind(session, spare.sessionId, spare.process, spare.init));
+      this.log.info(`agent ${this.name}: conversation ${session.conversationId} is ACP session ${spare.sessionId}, opened ahead as a spare`);
+      this.spare.open();
+      return this.openedOf(spare, true);
+    }
     const { process, initialized } = this.start();
     const init = await initialized;
     const bridged = tools === undefined ? undefined : this.mcpServerFor(tools, init);
@@ -117,14 +161,10 @@ export class AcpAgent implements AgentStream, SessionHost {
     if (resumed !== undefined && previous !== undefined) {
       sessionId = previous;
       response = resumed;
+      this.info.learnConfigOptions(response.configOptions);
+      this.info.learnSession(response);
     } else {
-      const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers });
-      response = await this.startupStep(process, 'session/new', request.then((raw: unknown) => checkNewSession(this.name, raw))).catch((error: unknown) => {
-        if (error instanceof acp.RequestError && error.code === AUTH_REQUIRED) this.info.learnSignIn(true);
-        throw new Error(this.explainSessionFailure(error, init));
-      });
-      this.info.learnSignIn(false);
-      sessionId = (response as acp.NewSessionResponse).sessionId;
+      ({ sessionId, response } = await this.newSession(process, init, mcpServers));
       const holder = this.sessions.get(sessionId)?.session;
       if (holder !== undefined && holder !== session) {
         throw new Error(`Agent "${this.name}" opened session ${sessionId} for conversation ${conversationId}, but that session is open for another conversation: the agent hands out session ids twice.`);
@@ -132,16 +172,51 @@ export class AcpAgent implements AgentStream, SessionHost {
       const opened = sessionId;
       await this.exclusive(opened, () => this.bind(session, opened, process, init));
       this.log.info(`agent ${this.name}: conversation ${conversationId} is ACP session ${sessionId}`);
+      // A conversation on this agent just began: the next new one finds a session ready.
+      this.spare.open();
     }
+    return this.openedOf({ sessionId, response, process, init }, resumed === undefined);
+  }
+
+  /** The spare `session` took, once its ACP session is open: undefined when it took none, or the spare failed. */
+  private async takenSpare(session: AcpSession): Promise<NewSession | undefined> {
+    const taken = this.takenSpares.get(session);
+    if (taken === undefined) return undefined;
+    this.takenSpares.delete(session);
+    return (await taken).session;
+  }
+
+  /** `session/new` in the workspace folder with these MCP servers; what it answers is learned. */
+  private async newSession(process: AgentProcess, init: acp.InitializeResponse, mcpServers: acp.McpServer[]): Promise<{ sessionId: string; response: SessionResponse }> {
+    const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers });
+    const response = await this.startupStep(process, 'session/new', request.then((raw: unknown) => checkNewSession(this.name, raw))).catch((error: unknown) => {
+      if (error instanceof acp.RequestError && error.code === AUTH_REQUIRED) this.info.learnSignIn(true);
+      throw new Error(this.explainSessionFailure(error, init));
+    });
+    this.info.learnSignIn(false);
     this.info.learnConfigOptions(response.configOptions);
     this.info.learnSession(response);
+    return { sessionId: response.sessionId, response };
+  }
+
+  /** A spare: an ACP session opened as a new conversation's would be, with `tools`. */
+  private async newSpareSession(tools: BridgedToolsServer): Promise<NewSession> {
+    const { process, initialized } = this.start();
+    const init = await initialized;
+    const bridged = this.mcpServerFor(tools, init);
+    const { sessionId, response } = await this.newSession(process, init, bridged === undefined ? [] : [bridged]);
+    return { sessionId, response, process, init, alive: () => process.alive, close: () => this.closeAgentSession(sessionId, process, init) };
+  }
+
+  /** What a conversation's session is told of the ACP session it opened. */
+  private openedOf({ sessionId, response, process, init }: Pick<NewSession, 'sessionId' | 'response' | 'process' | 'init'>, fresh: boolean): OpenedSession {
     const config = currentValuesOf(response.configOptions);
     // Models reported the older way are set the older way (session/set_model), under their own config id.
     const models = sessionModelsOf(response);
     if (models !== undefined && !config.has(models.configId)) config.set(models.configId, models.current);
     return {
       sessionId,
-      fresh: resumed === undefined,
+      fresh,
       config,
       agent: process.connection.agent,
       images: init.agentCapabilities?.promptCapabilities?.image === true,
@@ -243,6 +318,9 @@ export class AcpAgent implements AgentStream, SessionHost {
 
   /** Every ACP session `session` holds is closed, now: its conversation may open one again at once. */
   release(session: AcpSession): void {
+    const taken = this.takenSpares.get(session);
+    this.takenSpares.delete(session);
+    void taken?.then((spare) => spare.session).then((spare) => spare?.close());
     for (const [sessionId, route] of [...this.sessions]) if (route.session === session) this.forget(session, sessionId, true);
   }
 
@@ -277,6 +355,7 @@ export class AcpAgent implements AgentStream, SessionHost {
   }
 
   dispose(): void {
+    this.spare.drop('the agent stops');
     this.running?.process.kill();
     this.running = undefined;
   }
@@ -312,6 +391,7 @@ export class AcpAgent implements AgentStream, SessionHost {
       },
     });
     void process.ended.then(() => {
+      this.spare.drop('the agent exited');
       for (const [sessionId, route] of this.sessions) {
         if (route.process !== process) continue;
         this.sessions.delete(sessionId);

@@ -52,15 +52,14 @@ export class AgentRegistry {
 
   /** ACP `authenticate` for this agent (started if it does not run; it idles out if no session follows). */
   async authenticate(definition: AgentDefinition, methodId: string): Promise<void> {
-    const key = this.keyOf(definition);
-    let stream = this.streams.get(key);
-    if (stream === undefined) {
-      this.names.set(key, 'eliza' in definition ? 'Eliza' : definition.mcp_server.name);
-      this.streams.set(key, (stream = this.create(definition)));
-      this.onAgentIdle(key, true);
-    }
+    const { key, stream } = this.streamOf(definition);
     if (stream.authenticate === undefined) throw new Error(`${this.names.get(key) ?? 'This agent'} has no sign-in.`);
     await stream.authenticate(methodId);
+  }
+
+  /** The agent's model was picked: it starts now rather than at the first message (it idles out if none follows). */
+  prepare(definition: AgentDefinition): void {
+    this.streamOf(definition).stream.prepare?.();
   }
 
   /** How many agent sessions and agent streams are open now. */
@@ -73,6 +72,18 @@ export class AgentRegistry {
     this.idleTimers.clear();
     for (const stream of this.streams.values()) stream.dispose();
     this.streams.clear();
+  }
+
+  /** The agent's stream, created if there is none: one with no session idles out like any other. */
+  private streamOf(definition: AgentDefinition): { key: string; stream: AgentStream } {
+    const key = this.keyOf(definition);
+    let stream = this.streams.get(key);
+    if (stream === undefined) {
+      this.names.set(key, 'eliza' in definition ? 'Eliza' : definition.mcp_server.name);
+      this.streams.set(key, (stream = this.create(definition)));
+      if (this.pool.openOf(key) === 0) this.onAgentIdle(key, true);
+    }
+    return { key, stream };
   }
 
   private onAgentIdle(key: string, idle: boolean): void {
@@ -95,6 +106,7 @@ export class AgentRegistry {
     }
     const command = definition.mcp_server;
     const onInfo = (info: AgentInfo) => this.options.onAgentInfo?.(definition, info);
-    return new LazyAgentStream(async () => new (await import('../acp/acp-agent.js')).AcpAgent(command, this.options.acp, onInfo));
+    const spares = (evict: () => void) => this.pool.holdSpare(evict);
+    return new LazyAgentStream(async () => new (await import('../acp/acp-agent.js')).AcpAgent(command, this.options.acp, onInfo, spares));
   }
 }

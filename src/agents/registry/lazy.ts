@@ -25,6 +25,10 @@ export class LazyAgentStream implements AgentStream {
     };
   }
 
+  prepare(): void {
+    void this.stream().then((stream) => stream.prepare?.(), () => {});
+  }
+
   async authenticate(methodId: string): Promise<void> {
     const stream = await this.stream();
     if (stream.authenticate === undefined) throw new Error('This agent has no sign-in.');

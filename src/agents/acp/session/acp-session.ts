@@ -5,7 +5,7 @@ import { acpTurnToParts } from '../updates/acp-turn-to-parts.js';
 import type { Message, ResponsePart, ToolDefinition, ToolResultPart } from '../../../protocol/messages.js';
 import { AGENT_ACTION_TOOL, isApprovalOf, newActionId } from '../../../protocol/agent-action.js';
 import { announcesBridgedCall, isBridgedToolPermission } from '../../../tools/bridged-permission.js';
-import { BRIDGED_TOOLS_SERVER_NAME, BridgedToolsServer, type BridgedCall } from '../../../tools/bridged-tools-server.js';
+import { BRIDGED_TOOLS_SERVER_NAME, type BridgedToolsServer, type BridgedCall } from '../../../tools/bridged-tools-server.js';
 import { declinedResult, toCallToolResult, toolResultText } from '../../../tools/tool-results.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
@@ -29,6 +29,11 @@ export interface SessionHost {
   readonly name: string;
   readonly log: Logger;
   readonly options: AcpSessionOptions;
+  /**
+   * The server of the tools `session` is offered, calls going to `onCall`: the one of a spare session the
+   * agent opened ahead of a new conversation offered the same tools, else a new one.
+   */
+  toolServer(session: AcpSession, offered: readonly ToolDefinition[], onCall: (call: BridgedCall) => Promise<CallToolResult>): Promise<BridgedToolsServer>;
   /** Starts the agent if needed and opens an ACP session on it for `session`, with the bridged tools' server. */
   open(session: AcpSession, tools: BridgedToolsServer | undefined): Promise<OpenedSession>;
   /** The session is done with its ACP session: closed (resumable later), or abandoned after an unanswered cancel. */
@@ -303,7 +308,7 @@ export class AcpSession implements AgentSession {
    */
   private async offerTools(definitions: readonly ToolDefinition[]): Promise<void> {
     const bridged = definitions.filter((t) => t.name !== AGENT_ACTION_TOOL);
-    this.tools ??= BridgedToolsServer.start((call) => this.onToolCall(call), this.host.log);
+    this.tools ??= this.host.toolServer(this, bridged, (call) => this.onToolCall(call));
     const tools = await this.tools;
     tools.setTools(bridged);
     this.offered = tools.toolNames;
