@@ -21,6 +21,7 @@ import { sameJson } from '../protocol/canonical-json.js';
 import {
   AgentInfoParams,
   type AuthenticateParams,
+  type PrepareAgentParams,
   ProvideChatInformationResult,
   ProvideTokenCountResult,
   ResponsePartParams,
@@ -143,6 +144,11 @@ export class LmClient {
   /** Signs the agent in with one of its ACP methods (`symposium/authenticate`); rejects with -32001 naming the fault. */
   async authenticate(params: AuthenticateParams, token?: CancellationToken): Promise<void> {
     await this.connection.sendRequest(Methods.authenticate, params, token ?? new CancellationTokenSource().token);
+  }
+
+  /** Tells the bridge an agent's model was picked (`symposium/prepareAgent`): it starts the agent ahead of the first request. */
+  prepareAgent(params: PrepareAgentParams): void {
+    void this.connection.sendNotification(Methods.prepareAgent, params);
   }
 
   dispose(): void {

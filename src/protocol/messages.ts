@@ -170,6 +170,10 @@ export type AgentInfoParams = t.TypeOf<typeof AgentInfoParams>;
 export const AuthenticateParams = t.type({ agent: AgentDefinition, methodId: t.string }, 'AuthenticateParams');
 export type AuthenticateParams = t.TypeOf<typeof AuthenticateParams>;
 
+/** `symposium/prepareAgent`: the agent's model was picked; the bridge starts it and opens a spare session where it can. */
+export const PrepareAgentParams = t.type({ agent: AgentDefinition }, 'PrepareAgentParams');
+export type PrepareAgentParams = t.TypeOf<typeof PrepareAgentParams>;
+
 export const RequestId = t.union([t.number, t.string], 'RequestId');
 export type RequestId = t.TypeOf<typeof RequestId>;
 

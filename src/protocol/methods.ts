@@ -8,6 +8,8 @@ export const Methods = {
   /** Not in the seed: a notification from the bridge with what it learned about an agent (models, images, context). */
   agentInfo: 'symposium/agentInfo',
   authenticate: 'symposium/authenticate',
+  /** Not in the seed: a notification that an agent's model was picked, so the bridge starts it ahead of the first request. */
+  prepareAgent: 'symposium/prepareAgent',
 } as const;
 
 /** The tool through which an agent's permission requests reach VS Code, which asks the user. */

@@ -8,6 +8,7 @@ import { bridge } from '../pipeline/bridge.js';
 import { decodeOrThrow } from '../protocol/decode.js';
 import {
   AuthenticateParams,
+  PrepareAgentParams,
   ProvideChatInformationParams,
   ProvideTokenCountParams,
   type AgentInfoParams,
@@ -84,6 +85,16 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
   });
   connection.onRequest(BAD_FRAME_METHOD, ({ reason }: BadFrameParams) => {
     throw new ResponseError(ProtocolErrorCodes.ParseError, `The request could not be read: ${reason}.`);
+  });
+  connection.onNotification(Methods.prepareAgent, (raw: unknown) => {
+    // A notification has no answer: one that cannot be read is logged, naming the field.
+    let params: PrepareAgentParams;
+    try {
+      params = decodeOrThrow(PrepareAgentParams, raw);
+    } catch (error) {
+      return log.warn(`ignored a ${Methods.prepareAgent} notification: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    agents.prepare(params.agent);
   });
   connection.onNotification((method) => log.debug(`ignoring unknown notification ${method}`));
   connection.onError(([error]) => log.error(`protocol error: ${error.message}`));

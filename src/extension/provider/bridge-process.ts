@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
 import { LmClient } from '../../client/lm-client.js';
 import { ProtocolErrorCodes } from '../../protocol/errors.js';
-import type { AgentInfoParams, AuthenticateParams, ProvideChatResponseParams, ResponsePart } from '../../protocol/messages.js';
+import type { AgentInfoParams, AuthenticateParams, PrepareAgentParams, ProvideChatResponseParams, ResponsePart } from '../../protocol/messages.js';
 import type { ExtensionLog } from '../../log/extension-log.js';
 
 const STDERR_LINES_KEPT = 20;
@@ -109,6 +109,11 @@ export class BridgeProcess {
   /** Signs an agent in with one of its ACP methods (`symposium/authenticate`), starting the bridge if needed. */
   async authenticate(params: AuthenticateParams): Promise<void> {
     await this.ensureRunning().client.authenticate(params);
+  }
+
+  /** An agent's model was picked: the bridge (started if needed) starts the agent ahead of the first request. */
+  prepareAgent(params: PrepareAgentParams): void {
+    this.ensureRunning().client.prepareAgent(params);
   }
 
   /** Starts the bridge now if it does not run (requests start it anyway). */
