@@ -82,33 +82,55 @@ describe('SessionPool', () => {
     ]);
   });
 
-  test('a spare holds room against maxOpen; none is held when the pool is full; a conversation needing room evicts spares first', () => {
+  test("a spare holds room against maxOpen; none is held when the pool is full; another agent's spare goes first", () => {
     const agent = new Agent();
     const pool = new SessionPool({ idleMs: 60_000, maxOpen: 2 });
     const evicted: string[] = [];
     const a = pool.session('k', agent.open('a'));
     a.turn(INPUT).subscribe();
     agent.turns[0].complete();
-    const spare = pool.holdSpare(() => evicted.push('spare'));
-    expect(spare).toBeDefined();
+    expect(pool.holdSpare('other', () => evicted.push('other agent\'s spare'))).toBeDefined();
     expect({ open: pool.openCount, spares: pool.spareCount }).toEqual({ open: 1, spares: 1 });
     // Full now: no second spare.
-    expect(pool.holdSpare(() => evicted.push('other'))).toBeUndefined();
-    // A second conversation needs room: the spare goes, the idle session a stays.
+    expect(pool.holdSpare('k', () => evicted.push('second'))).toBeUndefined();
+    // A second conversation needs room: the other agent's spare goes, the idle session a stays.
+    pool.session('k', agent.open('b')).turn(INPUT).subscribe();
+    expect(evicted).toEqual(["other agent's spare"]);
+    expect(agent.events).toEqual(['open a#1', 'open b#2']);
+    expect({ open: pool.openCount, spares: pool.spareCount }).toEqual({ open: 2, spares: 0 });
+  });
+
+  test("a new session's own agent's spare stays while an idle session can make room: the new conversation takes it", () => {
+    const agent = new Agent();
+    const pool = new SessionPool({ idleMs: 60_000, maxOpen: 2 });
+    const evicted: string[] = [];
+    pool.session('k', agent.open('a')).turn(INPUT).subscribe();
+    agent.turns[0].complete();
+    pool.holdSpare('k', () => evicted.push('spare'));
+    pool.session('k', agent.open('b')).turn(INPUT).subscribe();
+    expect(evicted).toEqual([]);
+    expect(agent.events).toEqual(['open a#1', 'close a#1', 'open b#2']);
+  });
+
+  test('when every open session is busy, even its own agent\'s spare goes', () => {
+    const agent = new Agent();
+    const pool = new SessionPool({ idleMs: 60_000, maxOpen: 2 });
+    const evicted: string[] = [];
+    pool.session('k', agent.open('a')).turn(INPUT).subscribe();
+    pool.holdSpare('k', () => evicted.push('spare'));
     pool.session('k', agent.open('b')).turn(INPUT).subscribe();
     expect(evicted).toEqual(['spare']);
     expect(agent.events).toEqual(['open a#1', 'open b#2']);
-    expect({ open: pool.openCount, spares: pool.spareCount }).toEqual({ open: 2, spares: 0 });
   });
 
   test('a spare given back frees its room; a spare keeps no agent in use', () => {
     const idle: string[] = [];
     const pool = new SessionPool({ idleMs: 60_000, maxOpen: 1, onAgentIdle: (key, isIdle) => idle.push(`${key} ${isIdle}`) });
-    const spare = pool.holdSpare(() => {});
+    const spare = pool.holdSpare('k', () => {});
     expect(pool.openOf('k')).toBe(0);
     expect(idle).toEqual([]);
     spare!.free();
     expect(pool.spareCount).toBe(0);
-    expect(pool.holdSpare(() => {})).toBeDefined();
+    expect(pool.holdSpare('k', () => {})).toBeDefined();
   });
 });

@@ -106,7 +106,7 @@ export class AgentRegistry {
     }
     const command = definition.mcp_server;
     const onInfo = (info: AgentInfo) => this.options.onAgentInfo?.(definition, info);
-    const spares = (evict: () => void) => this.pool.holdSpare(evict);
+    const spares = (evict: () => void) => this.pool.holdSpare(this.keyOf(definition), evict);
     return new LazyAgentStream(async () => new (await import('../acp/acp-agent.js')).AcpAgent(command, this.options.acp, onInfo, spares));
   }
 }

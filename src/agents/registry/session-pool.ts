@@ -28,8 +28,8 @@ export class SessionPool {
   /** Open sessions, least recently used first. */
   private readonly open = new Set<PooledSession>();
   private readonly openByAgent = new Map<string, number>();
-  /** The spares holding room, each with how to close it. */
-  private readonly spares = new Set<{ readonly evict: () => void }>();
+  /** The spares holding room, each with its agent and how to close it. */
+  private readonly spares = new Set<{ readonly agentKey: string; readonly evict: () => void }>();
 
   constructor(private readonly options: SessionPoolOptions) {}
 
@@ -52,35 +52,51 @@ export class SessionPool {
   }
 
   /**
-   * Room for one spare session, if the pool has any; `evict` closes the spare when a conversation needs
-   * the room. A spare keeps no agent in use: it goes with its agent when the agent idles out.
+   * Room for one spare session of an agent, if the pool has any; `evict` closes the spare when a
+   * conversation needs the room. A spare keeps no agent in use: it goes with its agent when the agent
+   * idles out.
    */
-  holdSpare(evict: () => void): SpareSlot | undefined {
-    if (this.open.size + this.spares.size >= this.options.maxOpen) return undefined;
-    const held = { evict };
+  holdSpare(agentKey: string, evict: () => void): SpareSlot | undefined {
+    if (this.full()) return undefined;
+    const held = { agentKey, evict };
     this.spares.add(held);
     return { free: () => this.spares.delete(held) };
   }
 
-  /** `session` starts a turn: it becomes the most recently used, making room for it if it was closed. */
+  /**
+   * `session` starts a turn: it becomes the most recently used, making room for it if it was closed. The
+   * room comes from other agents' spares first, then from the least recently used idle sessions, and last
+   * from its own agent's spare, which a new conversation takes rather than opening a session.
+   */
   admit(session: PooledSession, wasOpen: boolean): void {
     this.open.delete(session);
     if (!wasOpen) {
-      for (const spare of [...this.spares]) {
-        if (this.open.size + this.spares.size < this.options.maxOpen) break;
-        this.spares.delete(spare);
-        spare.evict();
-      }
+      this.evictSpares((spare) => spare.agentKey !== session.agentKey);
       for (const candidate of this.open) {
-        if (this.open.size < this.options.maxOpen) break;
+        if (!this.full()) break;
         // A turn paused on the consumer (a tool call or permission just shown) is the conversation's open exchange.
         if (!candidate.busy && !candidate.awaitingConsumer) candidate.release();
       }
+      this.evictSpares(() => true);
       const count = (this.openByAgent.get(session.agentKey) ?? 0) + 1;
       this.openByAgent.set(session.agentKey, count);
       if (count === 1) this.options.onAgentIdle?.(session.agentKey, false);
     }
     this.open.add(session);
+  }
+
+  /** One more session would be over `maxOpen`. */
+  private full(): boolean {
+    return this.open.size + this.spares.size >= this.options.maxOpen;
+  }
+
+  private evictSpares(which: (spare: { readonly agentKey: string }) => boolean): void {
+    for (const spare of [...this.spares]) {
+      if (!this.full()) return;
+      if (!which(spare)) continue;
+      this.spares.delete(spare);
+      spare.evict();
+    }
   }
 
   /** `session` closed its agent session. */
