@@ -166,11 +166,19 @@ export class DirectAcp {
   /** Called with every session/update, on arrival. */
   onUpdate: (n: acp.SessionNotification, at: number) => void = () => undefined;
   private initialized: Promise<unknown> | undefined;
+  /** The agent leads its own process group. */
+  private readonly grouped: boolean;
 
-  /** `passThrough`: the agent is reached through a process that only passes bytes (bench/pass-through.ts). */
-  constructor(flags: readonly string[] = [], passThrough = false) {
-    const agent = [AGENT, ...flags];
-    this.child = spawn(process.execPath, passThrough ? [PASS_THROUGH, process.execPath, ...agent] : agent, { stdio: ['pipe', 'pipe', 'pipe'] });
+  /**
+   * The scripted agent with `flags`; `passThrough`: reached through a process that only passes bytes
+   * (bench/pass-through.ts); `program`: another agent run by this Node instead (its script, arguments, environment).
+   */
+  constructor(flags: readonly string[] = [], passThrough = false, program?: { readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> }) {
+    const agent = program?.args ?? [AGENT, ...flags];
+    this.grouped = program !== undefined;
+    const env = program === undefined ? process.env : { ...process.env, ...program.env };
+    // Another agent may leave children behind (Claude Code's outlives claude-agent-acp): it leads a process group, ended whole.
+    this.child = spawn(process.execPath, passThrough ? [PASS_THROUGH, process.execPath, ...agent] : agent, { stdio: ['pipe', 'pipe', 'pipe'], env, detached: program !== undefined });
     this.child.stderr.resume();
     this.child.stdin.on('error', () => undefined);
     const stream = acp.ndJsonStream(
@@ -220,7 +228,8 @@ export class DirectAcp {
     this.child.stdin.end();
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill('SIGTERM');
+    if (this.grouped) process.kill(-this.child.pid!, 'SIGTERM');
+    else this.child.kill('SIGTERM');
     await exited;
   }
 }

@@ -13,6 +13,7 @@ import { coldStart } from './rows/cold-start.js';
 import { tokenCounting } from './rows/tokens.js';
 import { toolRoundTrip } from './rows/tools.js';
 import { vscodeHost } from './rows/vscode-host.js';
+import { newChat } from './rows/new-chat.js';
 import { now, type Row } from './lib.js';
 
 const ROWS: [string, () => Row[] | Promise<Row[]>][] = [
@@ -24,6 +25,7 @@ const ROWS: [string, () => Row[] | Promise<Row[]>][] = [
   ['6', tokenCounting],
   ['7', toolRoundTrip],
   ['8', vscodeHost],
+  ['9', newChat],
 ];
 /** Rows that run only when named: they need more than Node (the VS Code host). */
 const ON_REQUEST = new Set(['8']);

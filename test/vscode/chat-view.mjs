@@ -242,6 +242,20 @@ function processArgv(ctx, pattern) {
   return found;
 }
 
+/** What the extension and its bridge logged (the Symposium output channel's file). */
+function symposiumLog(ctx) {
+  const found = [];
+  const visit = (dir) => {
+    for (const e of existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) visit(p);
+      else if (e.name === 'Symposium.log') found.push(p);
+    }
+  };
+  visit(join(ctx.userData, 'logs'));
+  return found.map((f) => readFileSync(f, 'utf8')).join('\n');
+}
+
 /** The prompts the scripted agent received, as JSON arrays of content blocks, one per line. */
 function prompts(ctx) {
   if (!existsSync(ctx.promptLog)) return [];
@@ -491,6 +505,30 @@ export const CHAT_SCENARIOS = [
       const settled = c.note('settled', await ui.page.locator('.interactive-response').last().innerText());
       c.ok(!/failed|error/i.test(text), `the message sent again failed: ${JSON.stringify(text)}`);
       c.ok(!/\bc\d+ /.test(settled), `the stopped reply's chunks joined the next answer: ${JSON.stringify(settled)}`);
+    },
+  },
+  {
+    name: 'chat: a new chat on an agent in use is answered without waiting for the agent to open a session',
+    async run(ui, c, ctx) {
+      // Slow takes 2 s to open a session. Picking it starts it; its first chat opens a session, and a spare behind it.
+      await ui.newChat();
+      await ui.pickListedModel('Slow');
+      await ui.send('say warm');
+      c.note('first chat', await ui.response((t) => t.includes('warm') && t.includes('Slow'), 'the first answer'));
+      await ui.idle();
+      await sleep(3000);
+      await ui.newChat();
+      const sent = Date.now();
+      await ui.send('say fresh');
+      c.note('new chat', await ui.response((t) => t.includes('fresh') && t.includes('Slow'), 'the new chat\'s answer'));
+      c.note('Enter → answer (ms)', Date.now() - sent);
+      await ui.idle();
+      await ui.screenshot('chat-new-chat-answered-in-a-spare-session');
+      const log = c.note('log', symposiumLog(ctx).split('\n').filter((l) => /agent Slow/.test(l)).join('\n'));
+      c.ok(/agent Slow: starting ahead of its first request/.test(log), 'Slow did not start when its model was picked');
+      c.ok(/agent Slow: conversation \S+ is ACP session \S+, opened ahead as a spare/.test(log), "the new chat's session was not the one opened ahead");
+      await ui.newChat();
+      await ui.pickListedModel('Scripted');
     },
   },
   {
