@@ -82,7 +82,7 @@ describe('SessionPool', () => {
     ]);
   });
 
-  test("a spare holds room against maxOpen; none is held when the pool is full; another agent's spare goes first", () => {
+  test("a spare holds room against maxOpen; another agent's spare is the first to go when a conversation needs room", () => {
     const agent = new Agent();
     const pool = new SessionPool({ idleMs: 60_000, maxOpen: 2 });
     const evicted: string[] = [];
@@ -91,13 +91,26 @@ describe('SessionPool', () => {
     agent.turns[0].complete();
     expect(pool.holdSpare('other', () => evicted.push('other agent\'s spare'))).toBeDefined();
     expect({ open: pool.openCount, spares: pool.spareCount }).toEqual({ open: 1, spares: 1 });
-    // Full now: no second spare.
-    expect(pool.holdSpare('k', () => evicted.push('second'))).toBeUndefined();
     // A second conversation needs room: the other agent's spare goes, the idle session a stays.
     pool.session('k', agent.open('b')).turn(INPUT).subscribe();
     expect(evicted).toEqual(["other agent's spare"]);
     expect(agent.events).toEqual(['open a#1', 'open b#2']);
     expect({ open: pool.openCount, spares: pool.spareCount }).toEqual({ open: 2, spares: 0 });
+  });
+
+  test('a full pool makes room for a spare by closing its least recently used idle session, never a busy one', () => {
+    const agent = new Agent();
+    const pool = new SessionPool({ idleMs: 60_000, maxOpen: 2 });
+    pool.session('k', agent.open('a')).turn(INPUT).subscribe();
+    pool.session('k', agent.open('b')).turn(INPUT).subscribe();
+    // Both busy: no room.
+    expect(pool.holdSpare('k', () => {})).toBeUndefined();
+    agent.turns[0].complete();
+    // a is idle now: it closes for the spare (its conversation resumes it when it goes on).
+    expect(pool.holdSpare('k', () => {})).toBeDefined();
+    expect(agent.events).toEqual(['open a#1', 'open b#2', 'close a#1']);
+    // Full again, with b busy and a spare: no second spare.
+    expect(pool.holdSpare('other', () => {})).toBeUndefined();
   });
 
   test("a new session's own agent's spare stays while an idle session can make room: the new conversation takes it", () => {

@@ -58,7 +58,11 @@ export class SpareSession<S extends NewAgentSession> {
   take(offered: readonly ToolDefinition[], onCall: (call: BridgedCall) => Promise<CallToolResult>): Promise<TakenSpare<S>> | undefined {
     this.offered = offered;
     const spare = this.spare;
-    if (spare === undefined || !sameTools(spare.offered, offered)) return undefined;
+    if (spare === undefined) return undefined;
+    if (!sameTools(spare.offered, offered)) {
+      this.host.log.debug(`agent ${this.host.name}: the spare session offers other tools than the new conversation (${spare.offered.length} against ${offered.length}); it opens its own`);
+      return undefined;
+    }
     this.spare = undefined;
     spare.slot.free();
     spare.onCall = onCall;

@@ -52,11 +52,13 @@ export class SessionPool {
   }
 
   /**
-   * Room for one spare session of an agent, if the pool has any; `evict` closes the spare when a
-   * conversation needs the room. A spare keeps no agent in use: it goes with its agent when the agent
-   * idles out.
+   * Room for one spare session of an agent; `evict` closes the spare when a conversation needs the room. A
+   * full pool makes room as for a new conversation, by closing its least recently used idle session (whose
+   * conversation resumes it when it goes on), never a busy one or another agent's spare: undefined when it
+   * cannot. A spare keeps no agent in use: it goes with its agent when the agent idles out.
    */
   holdSpare(agentKey: string, evict: () => void): SpareSlot | undefined {
+    this.releaseIdle();
     if (this.full()) return undefined;
     const held = { agentKey, evict };
     this.spares.add(held);
@@ -72,17 +74,22 @@ export class SessionPool {
     this.open.delete(session);
     if (!wasOpen) {
       this.evictSpares((spare) => spare.agentKey !== session.agentKey);
-      for (const candidate of this.open) {
-        if (!this.full()) break;
-        // A turn paused on the consumer (a tool call or permission just shown) is the conversation's open exchange.
-        if (!candidate.busy && !candidate.awaitingConsumer) candidate.release();
-      }
+      this.releaseIdle();
       this.evictSpares(() => true);
       const count = (this.openByAgent.get(session.agentKey) ?? 0) + 1;
       this.openByAgent.set(session.agentKey, count);
       if (count === 1) this.options.onAgentIdle?.(session.agentKey, false);
     }
     this.open.add(session);
+  }
+
+  /** Closes the least recently used idle sessions while one more would be over `maxOpen`. */
+  private releaseIdle(): void {
+    for (const candidate of this.open) {
+      if (!this.full()) return;
+      // A turn paused on the consumer (a tool call or permission just shown) is the conversation's open exchange.
+      if (!candidate.busy && !candidate.awaitingConsumer) candidate.release();
+    }
   }
 
   /** One more session would be over `maxOpen`. */
