@@ -33,7 +33,7 @@ interface Samples {
   readonly plan: Plan;
   readonly samples: { readonly instant: Sample[]; readonly streaming: Sample[]; readonly eliza: Sample[]; readonly scripted: Sample[] };
   /** Through the Chat view: Enter → the answer's first word rendered, in ms (absent with SYMPOSIUM_BENCH_CHAT_TURNS=0). */
-  readonly chatView?: { readonly eliza: number[]; readonly streaming: number[] };
+  readonly chatView?: { readonly eliza: number[]; readonly streaming: number[]; readonly newChat: number[]; readonly followUp: number[] };
 }
 
 /** Runs the host benchmark in its own process, which ends everything it started; `timeout` bounds it. */
@@ -70,6 +70,12 @@ export async function vscodeHost(): Promise<Row[]> {
               chatView.eliza,
               chatView.streaming,
               `Chat view: ${chatView.eliza.length} answers per model (+3 warm-up), each in a new chat, timed in the page`,
+            ),
+            latencyRow(
+              'Chat view: a new chat on an agent in use whose session/new takes 2 s, Enter → the answer rendered; baseline a follow-up in that chat',
+              chatView.newChat,
+              chatView.followUp,
+              `Chat view: ${chatView.newChat.length} new chats (+1 warm-up) 3 s apart, after a first chat, each with one follow-up`,
             ),
           ];
     return [

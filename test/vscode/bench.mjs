@@ -32,7 +32,11 @@ function benchSettings(dirs, report) {
     'symposium.enableExperimentalLM': true,
     'symposium.eliza.deterministic': true,
     'symposium.startNotice': false,
-    'symposium.agents': [{ id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent()] }],
+    'symposium.agents': [
+      { id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent()] },
+      // Slow to open a session (2 s), as Claude Code or OpenCode are: for the new chats on an agent in use.
+      { id: 'slow', name: 'Slow', command: process.execPath, args: [scriptedAgent(), '--new-session-delay', '2000'] },
+    ],
     'chat.allowAnonymousAccess': true,
     'chat.byokUtilityModelDefault': 'mainAgent',
     'symposiumBench.reportPath': report,
@@ -67,7 +71,39 @@ async function chatViewSamples(page) {
     }
     console.error(`bench: chat view, ${series}: ${samples[series].length} answers`);
   }
+  Object.assign(samples, await newChatSamples(ui, page));
   return samples;
+}
+
+/** New chats on an agent in use, and the same chats' follow-ups. */
+const NEW_CHATS = 6;
+/** Long enough for the agent to open its next spare session (2 s) before the next new chat. */
+const NEW_CHAT_PAUSE_MS = 3000;
+
+/**
+ * A new chat on an agent in use against a follow-up in it: Slow takes 2 s to open a session, which a new chat
+ * would wait for without a spare. One chat first, as a person starts; then new chats a few seconds apart.
+ */
+async function newChatSamples(ui, page) {
+  const newChat = [];
+  const followUp = [];
+  await ui.newChat();
+  await ui.pickModel('Slow');
+  await timedChatAnswer(page, 'say warm', 'warm');
+  await ui.idle();
+  for (let i = 0; i < NEW_CHATS + 1; i++) {
+    await new Promise((resolve) => setTimeout(resolve, NEW_CHAT_PAUSE_MS));
+    await ui.newChat();
+    const opened = await timedChatAnswer(page, `say fresh ${i}`, `fresh ${i}`);
+    await ui.idle();
+    const followed = await timedChatAnswer(page, 'say again', 'again');
+    await ui.idle();
+    if (i === 0) continue;
+    newChat.push(opened);
+    followUp.push(followed);
+  }
+  console.error(`bench: chat view, new chats: ${newChat.length}`);
+  return { newChat, followUp };
 }
 
 /** Types `text`, presses Enter and resolves with the ms from the keydown until the newest answer shows `expected`. */
