@@ -29,7 +29,8 @@ Options for vscodelm:
   --state-dir DIR            Keep the index of conversations here, so they resume after a restart (default: none,
                              in memory only). The extension passes its global storage folder.
   --session-idle-ms N        Close an agent session unused this long; its conversation resumes it later (default: 900000).
-  --max-sessions N           Keep at most this many agent sessions open; the least recently used idle one closes (default: 8).
+  --max-sessions N           Keep at most this many agent sessions open, spare ones included; the least recently used
+                             idle one closes (default: 8).
   --agent-idle-ms N          End an agent process that has had no open session this long (default: 300000).
   --max-conversations N      Conversations matched in memory; older ones are found through the index (default: 500).
 
