@@ -12,8 +12,7 @@ import type { ResponsePart } from '../../protocol/messages.js';
 import { BRIDGED_TOOLS_SERVER_NAME, BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from '../../protocol/messages.js';
-import { SpareSession, type NewAgentSession, type TakenSpare } from './spare-session.js';
-import type { SpareSlot } from '../registry/session-pool.js';
+import { SpareSession, type NewAgentSession, type SpareRoom, type TakenSpare } from './spare-session.js';
 import { RELAY_AUTHORIZATION_ENV, RELAY_URL_ENV } from '../../tools/relay-env.js';
 import { AgentProcess } from './process/agent-process.js';
 import { AcpSession, type AcpSessionOptions, type SessionHost } from './session/acp-session.js';
@@ -86,7 +85,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     private readonly command: AgentCommand,
     readonly options: AcpAgentOptions,
     onInfo: (info: AgentInfo) => void = () => {},
-    spares: (evict: () => void) => SpareSlot | undefined = () => undefined,
+    spares: (evict: () => void) => SpareRoom | undefined = () => undefined,
   ) {
     this.name = command.name;
     this.log = options.log;

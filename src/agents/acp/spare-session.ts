@@ -14,6 +14,11 @@ export interface NewAgentSession {
   close(): void;
 }
 
+/** Room a spare holds in the session pool, given back with `free`. */
+export interface SpareRoom {
+  free(): void;
+}
+
 /** What a spare needs from its agent. */
 export interface SpareHost<S extends NewAgentSession> {
   readonly name: string;
@@ -21,7 +26,7 @@ export interface SpareHost<S extends NewAgentSession> {
   /** Opens an ACP session with this tool server, as for a new conversation (`session/new`). */
   newSession(tools: BridgedToolsServer): Promise<S>;
   /** Room in the session pool, while there is any; `evict` gives it back when a conversation needs it. */
-  hold(evict: () => void): { free(): void } | undefined;
+  hold(evict: () => void): SpareRoom | undefined;
 }
 
 /** A spare taken by a conversation: its tool server from now on, and the ACP session opening or open on it. */
@@ -36,7 +41,7 @@ interface Spare<S extends NewAgentSession> {
   /** Where calls of its tools go: nowhere until a conversation takes it (no prompt runs in it before). */
   onCall: (call: BridgedCall) => Promise<CallToolResult>;
   readonly session: Promise<S | undefined>;
-  readonly slot: { free(): void };
+  readonly slot: SpareRoom;
 }
 
 /**
