@@ -41,14 +41,33 @@ export async function newChat(): Promise<Row[]> {
   const mcpServers: McpServer[] = [{ type: 'http', name: BRIDGED_TOOLS_SERVER_NAME, url: tools.url, headers: [{ name: 'Authorization', value: tools.authorization }] }];
   try {
     const scripted: Program = { label: 'scripted agent (session/new takes 2 s)', args: [AGENT, '--mcp-http', '--new-session-delay', '2000'], env: {}, reply: (said) => said, settleMs: 3_000 };
-    const rows = [await bridged(scripted), await direct(scripted, mcpServers)];
+    const rows = judged(await bridged(scripted), await direct(scripted, mcpServers));
     await withClaude(async (claude) => {
-      rows.push(await bridged(claude), await direct(claude, mcpServers));
+      rows.push(...judged(await bridged(claude), await direct(claude, mcpServers)));
     });
     return rows;
   } finally {
     await tools.close();
   }
+}
+
+/**
+ * The bar: what a new chat adds to its first part over a follow-up, beyond what the agent itself spends on the
+ * first prompt of a session (over direct ACP, the session opened ahead), which no bridge can take away.
+ */
+function judged(bridgedRow: Row, directRow: Row): Row[] {
+  const added = bridgedRow.median - bridgedRow.baseline! - (directRow.median - directRow.baseline!);
+  return [
+    bridgedRow,
+    directRow,
+    {
+      ...bridgedRow,
+      metric: `${bridgedRow.metric.replace(/ \(ms\); baseline .*$/, '')}: what a new chat adds beyond the agent's own first prompt (ms); baseline the follow-up plus that`,
+      baseline: bridgedRow.baseline! + (directRow.median - directRow.baseline!),
+      bar: `≤ +${BAR_MS} ms (added ${added.toFixed(2)})`,
+      met: added <= BAR_MS,
+    },
+  ];
 }
 
 /**
@@ -76,7 +95,6 @@ async function bridged(program: Program): Promise<Row> {
   } finally {
     await bridge.close();
   }
-  const added = median(opened) - median(followed);
   return {
     row: '9',
     metric: `new chat: first part, ${program.label} (ms); baseline a follow-up's first part`,
@@ -84,8 +102,7 @@ async function bridged(program: Program): Promise<Row> {
     p99: percentile(opened, 99),
     baseline: median(followed),
     unit: 'ms',
-    bar: `≤ +${BAR_MS} ms (added ${added.toFixed(2)})`,
-    met: added <= BAR_MS,
+    bar: `— (added ${(median(opened) - median(followed)).toFixed(2)})`,
     counts: `${NEW_CHATS} new chats (+${WARMUP} warm-up) per agent, a spare's opening apart, each followed by one follow-up ${GAP_MS} ms later; direct ACP likewise`,
   };
 }
