@@ -265,6 +265,15 @@ function prompts(ctx) {
     .map((l) => JSON.parse(l).map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n'));
 }
 
+/** Every request Copilot sent our models, as the extension recorded it. */
+function requestsOf(ctx) {
+  if (!existsSync(ctx.requests)) return [];
+  return readFileSync(ctx.requests, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l));
+}
+
 /** The last user message's text of every request Copilot sent our models (the extension records them). */
 function requestsLastWords(ctx) {
   if (!existsSync(ctx.requests)) return [];
@@ -510,25 +519,31 @@ export const CHAT_SCENARIOS = [
   {
     name: 'chat: a new chat on an agent in use is answered without waiting for the agent to open a session',
     async run(ui, c, ctx) {
-      // Slow takes 2 s to open a session. Picking it starts it; its first chat opens a session, and a spare behind it.
+      // Slow takes 2 s to open a session. Its first chat opens one, and a spare behind it.
       await ui.newChat();
       await ui.pickListedModel('Slow');
-      await ui.send('say warm');
-      c.note('first chat', await ui.response((t) => t.includes('warm') && t.includes('Slow'), 'the first answer'));
-      await ui.idle();
-      await sleep(3000);
-      await ui.newChat();
-      const sent = Date.now();
-      await ui.send('say fresh');
-      c.note('new chat', await ui.response((t) => t.includes('fresh') && t.includes('Slow'), 'the new chat\'s answer'));
-      c.note('Enter → answer (ms)', Date.now() - sent);
-      await ui.idle();
-      await ui.screenshot('chat-new-chat-answered-in-a-spare-session');
-      const log = c.note('log', symposiumLog(ctx).split('\n').filter((l) => /agent Slow/.test(l)).join('\n'));
-      c.ok(/agent Slow: starting ahead of its first request/.test(log), 'Slow did not start when its model was picked');
-      c.ok(/agent Slow: conversation \S+ is ACP session \S+, opened ahead as a spare/.test(log), "the new chat's session was not the one opened ahead");
-      await ui.newChat();
-      await ui.pickListedModel('Scripted');
+      try {
+        await ui.send('say warm');
+        c.note('first chat', await ui.response((t) => t.includes('warm') && t.includes('Slow'), 'the first answer'));
+        await ui.idle();
+        await sleep(3000);
+        await ui.newChat();
+        const sent = Date.now();
+        await ui.send('say fresh');
+        c.note('new chat', await ui.response((t) => t.includes('fresh') && t.includes('Slow'), "the new chat's answer"));
+        c.note('Enter → answer (ms)', Date.now() - sent);
+        await ui.idle();
+        await ui.screenshot('chat-new-chat-answered-in-a-spare-session');
+        const log = c.note('log', symposiumLog(ctx).split('\n').filter((l) => /agent Slow/.test(l)).join('\n'));
+        c.ok(/agent Slow: conversation \S+ is ACP session \S+, opened ahead as a spare/.test(log), "the new chat's session was not the one opened ahead");
+        // Copilot asks a model picked for progress messages (once a window, for the first model picked): then its agent starts at once.
+        const asked = requestsOf(ctx).findIndex((r) => r.modelId === 'symposium-agent-slow' && /progress messages/.test(JSON.stringify(r.messages)));
+        const first = requestsOf(ctx).findIndex((r) => r.modelId === 'symposium-agent-slow' && /say warm/.test(JSON.stringify(r.messages)));
+        if (asked >= 0 && asked < first) c.ok(/agent Slow: starting ahead of its first request/.test(log), 'Slow did not start when Copilot asked its model for progress messages');
+      } finally {
+        await ui.newChat();
+        await ui.pickListedModel('Scripted');
+      }
     },
   },
   {

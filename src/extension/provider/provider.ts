@@ -124,7 +124,7 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
     const answer = sideRequestAnswer(request.messages);
     if (answer !== undefined) {
       log.debug(`answered one of Copilot's side requests (a title, progress messages) without the agent`);
-      // Copilot asks for progress messages as soon as a model is picked: its agent starts now, not at the first message.
+      // Copilot asks the first model picked in a window for progress messages: its agent starts now, not at the first message.
       if ('mcp_server' in entry.agent && entry.state.kind === 'ready') bridge.prepareAgent({ agent: entry.agent });
       progress.report(new vscode.LanguageModelTextPart(answer));
       return;
