@@ -76,6 +76,11 @@ export class AcpAgent implements AgentStream, SessionHost {
   private readonly spare: SpareSession<NewSession>;
   /** Spares conversations took, until their sessions open with them. */
   private readonly takenSpares = new Map<AcpSession, Promise<TakenSpare<NewSession>>>();
+  /**
+   * Conversations that just began, whose first prompt the next spare waits for: opened at once, it would
+   * compete with that prompt for the agent (Claude Code's first answer came ~70 ms later).
+   */
+  private readonly beginning = new Set<AcpSession>();
 
   /**
    * `onInfo` hears what is learned about the agent: its models, image support, context window. `spares`
@@ -133,7 +138,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     if (spare !== undefined) {
       await this.exclusive(spare.sessionId, () => this.bind(session, spare.sessionId, spare.process, spare.init));
       this.log.info(`agent ${this.name}: conversation ${session.conversationId} is ACP session ${spare.sessionId}, opened ahead as a spare`);
-      this.spare.open();
+      this.beginning.add(session);
       return this.openedOf(spare, true);
     }
     const { process, initialized } = this.start();
@@ -171,8 +176,8 @@ export class AcpAgent implements AgentStream, SessionHost {
       const opened = sessionId;
       await this.exclusive(opened, () => this.bind(session, opened, process, init));
       this.log.info(`agent ${this.name}: conversation ${conversationId} is ACP session ${sessionId}`);
-      // A conversation on this agent just began: the next new one finds a session ready.
-      this.spare.open();
+      // A conversation on this agent just began: once its first prompt ended, the next new one finds a session ready.
+      this.beginning.add(session);
     }
     return this.openedOf({ sessionId, response, process, init }, resumed === undefined);
   }
@@ -315,8 +320,13 @@ export class AcpAgent implements AgentStream, SessionHost {
     this.closeAgentSession(sessionId, route.process, route.init);
   }
 
+  promptEnded(session: AcpSession): void {
+    if (this.beginning.delete(session)) this.spare.open();
+  }
+
   /** Every ACP session `session` holds is closed, now: its conversation may open one again at once. */
   release(session: AcpSession): void {
+    this.beginning.delete(session);
     const taken = this.takenSpares.get(session);
     this.takenSpares.delete(session);
     void taken?.then((spare) => spare.session).then((spare) => spare?.close());

@@ -36,6 +36,8 @@ export interface SessionHost {
   toolServer(session: AcpSession, offered: readonly ToolDefinition[], onCall: (call: BridgedCall) => Promise<CallToolResult>): Promise<BridgedToolsServer>;
   /** Starts the agent if needed and opens an ACP session on it for `session`, with the bridged tools' server. */
   open(session: AcpSession, tools: BridgedToolsServer | undefined): Promise<OpenedSession>;
+  /** A prompt of `session` ended (answered, cancelled or failed). */
+  promptEnded(session: AcpSession): void;
   /** The session is done with its ACP session: closed (resumable later), or abandoned after an unanswered cancel. */
   forget(session: AcpSession, sessionId: string, resumable: boolean): void;
   /** The session closed: every ACP session it holds is let go now. */
@@ -367,6 +369,7 @@ export class AcpSession implements AgentSession {
   private endPrompt(prompt: Prompt): void {
     prompt.pending.cancelAll();
     if (this.prompt === prompt) this.prompt = undefined;
+    this.host.promptEnded(this);
   }
 
   /**
