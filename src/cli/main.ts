@@ -33,6 +33,9 @@ Options for vscodelm:
                              idle one closes (default: 8).
   --agent-idle-ms N          End an agent process that has had no open session this long (default: 300000).
   --max-conversations N      Conversations matched in memory; older ones are found through the index (default: 500).
+  --client-files on|off      Offer agents the workspace's files (ACP fs): their reads see the editor's unsaved text, and
+                             their writes go through the consumer's edit tools where a request offers them (VS Code
+                             then reviews the edit), else to disk; inside the workspace only (default: on).
 
 Usage: symposium-lm chat [options] [-- AGENT_COMMAND [ARGS...]]
   Talks to Eliza, or to the ACP agent started by AGENT_COMMAND.
@@ -65,6 +68,7 @@ async function main(argv: string[]): Promise<number> {
           'max-sessions': { type: 'string', default: '8' },
           'agent-idle-ms': { type: 'string', default: '300000' },
           'max-conversations': { type: 'string', default: '500' },
+          'client-files': { type: 'string', default: 'on' },
         },
       });
       const log = createLogger(logLevel(values['log-level']));
@@ -83,6 +87,7 @@ async function main(argv: string[]): Promise<number> {
         maxOpenSessions: positive(values['max-sessions'], '--max-sessions'),
         agentIdleMs: nonNegative(values['agent-idle-ms'], '--agent-idle-ms'),
         maxConversations: positive(values['max-conversations'], '--max-conversations'),
+        clientFiles: onOff(values['client-files'], '--client-files'),
         acp: {
           cwd: values.cwd ?? process.cwd(),
           startupTimeoutMs: nonNegative(values['agent-timeout-ms'], '--agent-timeout-ms'),
@@ -139,6 +144,11 @@ function nonNegative(value: string, flag: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0) throw new UsageError(`${flag} must be a non-negative number`);
   return n;
+}
+
+function onOff(value: string, flag: string): boolean {
+  if (value !== 'on' && value !== 'off') throw new UsageError(`${flag} must be on or off`);
+  return value === 'on';
 }
 
 function contextPolicy(value: string): ContextPolicy {

@@ -21,6 +21,8 @@ import { sameJson } from '../protocol/canonical-json.js';
 import {
   AgentInfoParams,
   type AuthenticateParams,
+  DocumentTextParams,
+  type DocumentTextResult,
   type PrepareAgentParams,
   ProvideChatInformationResult,
   ProvideTokenCountResult,
@@ -74,6 +76,17 @@ export class LmClient {
   onAgentInfo(handler: (params: AgentInfoParams) => void): { dispose(): void } {
     this.agentInfoHandlers.add(handler);
     return { dispose: () => this.agentInfoHandlers.delete(handler) };
+  }
+
+  /**
+   * Answers the bridge's `symposium/documentText`: the text an editor shows of a file, for an agent's reads.
+   * A client that does not answer it (the CLI) leaves the bridge to read the disk.
+   */
+  onDocumentText(handler: (path: string) => string | undefined): { dispose(): void } {
+    return this.connection.onRequest(Methods.documentText, (raw: unknown): DocumentTextResult => {
+      const { path } = decodeOrThrow(DocumentTextParams, raw);
+      return { text: handler(path) ?? null };
+    });
   }
 
   /** Spawns `symposium-lm vscodelm` with this Node runtime and connects to it. */

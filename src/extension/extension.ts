@@ -60,10 +60,12 @@ export function activate(context: vscode.ExtensionContext): void {
       logLevel: logLevel(),
       stateDir: context.globalStorageUri.fsPath,
       contextPolicy: contextPolicy(),
+      clientFiles: config().get<boolean>('reviewAgentEdits', true),
       // An agent that takes this long to start (npx downloading it) says so in the response.
       ...(config().get<boolean>('startNotice', true) ? { startNoticeMs: START_NOTICE_MS } : {}),
     }),
     log,
+    documentText: (path) => vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'file' && document.uri.fsPath === path)?.getText(),
     onAgentInfo: ({ agent, info }) => {
       const key = agentKey(agent);
       if (JSON.stringify(learned.get(key)) === JSON.stringify(info)) return;
@@ -168,6 +170,9 @@ export function activate(context: vscode.ExtensionContext): void {
       }
       if (event.affectsConfiguration(`${SECTION}.contextPolicy`) && bridge.pid !== undefined) {
         log.info(`context policy ${contextPolicy()}: the bridge uses it from its next start (command "Symposium: Restart Bridge")`);
+      }
+      if (event.affectsConfiguration(`${SECTION}.reviewAgentEdits`) && bridge.pid !== undefined) {
+        log.info('reviewAgentEdits changed: the bridge uses it from its next start (command "Symposium: Restart Bridge")');
       }
     }),
   );

@@ -174,6 +174,13 @@ export type AuthenticateParams = t.TypeOf<typeof AuthenticateParams>;
 export const PrepareAgentParams = t.type({ agent: AgentDefinition }, 'PrepareAgentParams');
 export type PrepareAgentParams = t.TypeOf<typeof PrepareAgentParams>;
 
+/** The bridge asks the client for the text an editor shows of a file (its unsaved changes included). */
+export const DocumentTextParams = t.type({ path: t.string }, 'DocumentTextParams');
+export type DocumentTextParams = t.TypeOf<typeof DocumentTextParams>;
+/** `text` null: no editor has the file open; the bridge reads the disk. */
+export const DocumentTextResult = t.type({ text: t.union([t.string, t.null]) }, 'DocumentTextResult');
+export type DocumentTextResult = t.TypeOf<typeof DocumentTextResult>;
+
 export const RequestId = t.union([t.number, t.string], 'RequestId');
 export type RequestId = t.TypeOf<typeof RequestId>;
 

@@ -10,6 +10,8 @@ export const Methods = {
   authenticate: 'symposium/authenticate',
   /** Not in the seed: a notification that an agent's model was picked, so the bridge starts it ahead of the first request. */
   prepareAgent: 'symposium/prepareAgent',
+  /** Not in the seed: a request of the bridge for the text of a file open in an editor, for an agent's reads. */
+  documentText: 'symposium/documentText',
 } as const;
 
 /** The tool through which an agent's permission requests reach VS Code, which asks the user. */

@@ -28,12 +28,14 @@ import { ConversationStore } from '../state/conversation-store.js';
 import { randomUUID } from 'node:crypto';
 import type { ContextPolicy } from '../history/context-policy.js';
 import { dispatchInMicrotasks } from './dispatch-in-microtasks.js';
+import { documentTextOf } from './document-text.js';
+import { editorFiles } from '../files/workspace-files.js';
 
 export interface VscodeLmOptions extends Omit<AgentRegistryOptions, 'acp'> {
   readonly input: Readable;
   readonly output: Writable;
   readonly log: Logger;
-  readonly acp: Omit<AcpAgentOptions, 'log' | 'agentSessions' | 'gate'>;
+  readonly acp: Omit<AcpAgentOptions, 'log' | 'agentSessions' | 'gate' | 'files'>;
   /** Requests larger than this are refused unread. */
   readonly maxMessageBytes: number;
   /** Where the index of conversations is kept across restarts; in memory only without it. */
@@ -41,6 +43,8 @@ export interface VscodeLmOptions extends Omit<AgentRegistryOptions, 'acp'> {
   /** How many conversations the history keeps (the index finds the others again). */
   readonly maxConversations: number;
   readonly contextPolicy: ContextPolicy;
+  /** Agents read and write the workspace's files through the bridge (ACP `fs/*`): reads see the editor, edits go through the consumer's tools. */
+  readonly clientFiles: boolean;
 }
 
 /** How much unread output may wait for the consumer before agents are held back. */
@@ -64,7 +68,13 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
   process.once('exit', flushAtExit);
   const agents = new AgentRegistry({
     ...options,
-    acp: { ...options.acp, log, agentSessions: store, gate: (stdout) => pressure.gate(stdout) },
+    acp: {
+      ...options.acp,
+      log,
+      agentSessions: store,
+      gate: (stdout) => pressure.gate(stdout),
+      ...(options.clientFiles ? { files: editorFiles(documentTextOf(connection, log)) } : {}),
+    },
     onAgentInfo: (agent, info) => void connection.sendNotification(Methods.agentInfo, { agent, info } satisfies AgentInfoParams),
   });
   const chat = new ChatRequestStream(connection, ids.currentId);
@@ -79,7 +89,7 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
     }
     return {};
   });
-    connection.onRequest(TOO_LARGE_METHOD, (raw: TooLargeParams) => {
+  connection.onRequest(TOO_LARGE_METHOD, (raw: TooLargeParams) => {
     log.warn(`refused a request of ${raw.bytes} bytes (limit ${raw.limit})`);
     throw new ResponseError(ProtocolErrorCodes.InvalidRequest, `The request is too large: ${raw.bytes} bytes, over the limit of ${raw.limit} bytes.`);
   });

@@ -8,7 +8,7 @@
  * The last two tests end bridges by signal and check that no process of the agent is left (found
  * through the fresh HOME every agent process inherits); afterAll kills by pid what they left behind.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
@@ -26,6 +26,13 @@ const TEST_TIMEOUT_MS = 120_000;
 /** How long one response may take (the first also starts the agent: up to half a minute on a loaded machine). */
 const RESPONSE_MS = 90_000;
 const AGENT_ACTION = 'symposium-agent-action';
+/** Copilot Chat's edit tools, as its agent mode offers them. */
+const CREATE_FILE: ToolDefinition = { name: 'create_file', description: 'Creates a file', inputSchema: { type: 'object', properties: { filePath: { type: 'string' }, content: { type: 'string' } } } };
+const REPLACE_STRING: ToolDefinition = {
+  name: 'replace_string_in_file',
+  description: 'Replaces a string in a file',
+  inputSchema: { type: 'object', properties: { filePath: { type: 'string' }, oldString: { type: 'string' }, newString: { type: 'string' } } },
+};
 /** A session unused this long is closed; the resume test waits it out. */
 const SESSION_IDLE_MS = 6_000;
 
@@ -316,6 +323,34 @@ export function describeCatalogAgent(setup: AgentSetup): void {
       const next = await chat([user(KEY), { role: 'assistant', content: [{ type: 'text', value: partial }] }, user(SECOND)]);
       expect(textOfParts(next)).toContain('Yes, still here.');
       expect(textOfParts(next)).not.toMatch(/n\d+ /);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  // Only agents that write through their client have this route; for the others there is no test to skip.
+  if (setup.writesThroughClient === true) test(
+    "a file the agent writes is made by the consumer's create_file, after the person allowed the edit, so VS Code reviews it",
+    async () => {
+      const KEY = 'Please write notes.txt for me.';
+      const file = path.join(workspace, 'notes.txt');
+      scripts.set(KEY, (view): Reply => (lastToolResults(view).length > 0 ? textReply('I wrote ', 'notes.txt.') : { content: [agent.writeFile!(file, 'written by the agent\n')] }));
+      const tools = [CONFIRMATION_TOOL, CREATE_FILE, REPLACE_STRING];
+
+      const asked = await chat([user(KEY)], { tools });
+      const [confirmation] = toolCallsOf(asked);
+      expect(confirmation?.toolName).toBe(AGENT_ACTION);
+      const history: Message[] = [user(KEY), assistantOf(asked), approve(confirmation!)];
+      const edit = await chat(history, { tools });
+      const [create] = toolCallsOf(edit);
+      expect(create).toEqual({ type: 'tool_call', toolCallId: expect.any(String), toolName: 'create_file', parameters: { filePath: file, content: 'written by the agent\n' } });
+      expect(existsSync(file)).toBe(false);
+
+      // What Copilot's create_file does, and what it answers.
+      writeFileSync(file, 'written by the agent\n');
+      const done: Message = { role: 'user', content: [{ type: 'tool_result', toolCallId: create!.toolCallId, result: [{ type: 'text', value: `The following files were successfully edited:\n${file}\n` }] }] };
+      const last = await chat([...history, assistantOf(edit), done], { tools });
+      expect(toolCallsOf(last)).toEqual([]);
+      expect(textOfParts(last).endsWith('I wrote notes.txt.')).toBe(true);
     },
     TEST_TIMEOUT_MS,
   );

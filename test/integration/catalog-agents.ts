@@ -22,12 +22,16 @@ export interface AgentUnderTest {
   shell(view: ChatView, command: string): ReplyBlock;
   /** The name under which the agent offers its model the bridged tool `tool`, if it does in this request. */
   bridgedToolName(view: ChatView, tool: string): string | undefined;
+  /** The tool call that writes a file, for agents that write through their client (ACP fs) when it offers that. */
+  writeFile?(path: string, content: string): ReplyBlock;
   /** A model among those the agent reports, other than its current one, whose requests still reach the mock (none: no such model). */
   readonly pickableModel?: string;
 }
 
 export interface AgentSetup {
   readonly id: string;
+  /** It writes files through its client when the client offers it (ACP fs), with `writeFile`'s tool call. */
+  readonly writesThroughClient?: boolean;
   /** Starts the mock and prepares HOME; `root` is a fresh folder the test removes. */
   prepare(root: { readonly home: string }, options: ModelApiMockOptions): Promise<AgentUnderTest>;
 }
@@ -66,6 +70,7 @@ function writeJson(file: string, value: unknown): void {
 
 export const GEMINI: AgentSetup = {
   id: 'gemini',
+  writesThroughClient: true,
   async prepare({ home }, options) {
     const mock = await GeminiMock.start(options);
     writeJson(path.join(home, '.gemini', 'settings.json'), {
@@ -83,6 +88,7 @@ export const GEMINI: AgentSetup = {
       // Reported through the older `models` field, picked with session/set_model.
       pickableModel: 'gemini-3-flash-preview',
       shell: (_view, command) => ({ type: 'tool_call', id: callId(), name: 'run_shell_command', input: { command, description: `Run ${command}` } }),
+      writeFile: (file, content) => ({ type: 'tool_call', id: callId(), name: 'write_file', input: { file_path: file, content } }),
       bridgedToolName: findTool,
     };
   },
@@ -168,6 +174,7 @@ export const OPENCODE: AgentSetup = {
 
 export const QWEN: AgentSetup = {
   id: 'qwen-code',
+  writesThroughClient: true,
   async prepare({ home }, options) {
     const mock = await OpenAiChatMock.start(options);
     writeJson(path.join(home, '.qwen', 'settings.json'), {
@@ -188,6 +195,7 @@ export const QWEN: AgentSetup = {
       mock,
       definition,
       shell: (_view, command) => ({ type: 'tool_call', id: callId(), name: 'run_shell_command', input: { command, is_background: false, description: `Run ${command}` } }),
+      writeFile: (file, content) => ({ type: 'tool_call', id: callId(), name: 'write_file', input: { file_path: file, content } }),
       bridgedToolName: findTool,
     };
   },

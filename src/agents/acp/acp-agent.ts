@@ -17,14 +17,13 @@ import { RELAY_AUTHORIZATION_ENV, RELAY_URL_ENV } from '../../tools/relay-env.js
 import { AgentProcess } from './process/agent-process.js';
 import { AcpSession, type AcpSessionOptions, type SessionHost } from './session/acp-session.js';
 import type { OpenedSession } from './session/opened-session.js';
+import { readsMissingAsEmpty } from './session/file-requests.js';
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
 import type { AgentInfo } from '../../protocol/messages.js';
 import { AgentInfoState, currentValuesOf, sessionModelsOf, type SessionResponse } from './answers/agent-info.js';
-import { MalformedAnswerError, checkInitialize, checkNewSession, checkPermissionRequest, checkResumedSession, checkUpdate } from './answers/agent-answers.js';
+import { MalformedAnswerError, checkInitialize, checkNewSession, checkPermissionRequest, checkReadTextFile, checkResumedSession, checkUpdate, checkWriteTextFile } from './answers/agent-answers.js';
 
 export interface AcpAgentOptions extends AcpSessionOptions {
-  /** Where sessions run: the user's workspace folder. */
-  readonly cwd: string;
   /** How long `initialize` and `session/new` may take. */
   readonly startupTimeoutMs: number;
   /** A turn that waits this long for the agent's `initialize` says the agent is starting (default: never). */
@@ -398,6 +397,15 @@ export class AcpAgent implements AgentStream, SessionHost {
         this.log.debug(`agent ${this.name}: permission request for unknown session ${request.sessionId} cancelled`);
         return Promise.resolve({ outcome: { outcome: 'cancelled' } });
       },
+      onReadTextFile: async (raw) => {
+        const request = checkReadTextFile(raw);
+        const route = this.routeOf(request);
+        return route.session.onReadTextFile(request, readsMissingAsEmpty(route.init));
+      },
+      onWriteTextFile: async (raw, signal) => {
+        const request = checkWriteTextFile(raw);
+        return this.routeOf(request).session.onWriteTextFile(request, signal);
+      },
     });
     void process.ended.then(() => {
       this.spare.drop('the agent exited');
@@ -409,8 +417,9 @@ export class AcpAgent implements AgentStream, SessionHost {
     });
     const initialize = process.connection.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      // Agents may then offer a sign-in that the client runs in a terminal (the extension does).
-      clientCapabilities: { auth: { terminal: true } },
+      // Agents may then offer a sign-in that the client runs in a terminal (the extension does), and read and
+    // write the person's files through the client (see AcpSession.onWriteTextFile).
+      clientCapabilities: { auth: { terminal: true }, ...(this.options.files === undefined ? {} : { fs: { readTextFile: true, writeTextFile: true } }) },
       clientInfo: { name: 'symposium-lm', version: '0.1.0' },
     });
     const initialized = this.startupStep(process, 'initialize', initialize.then((raw: unknown) => checkInitialize(this.name, raw))).then((init) => {
@@ -432,6 +441,13 @@ export class AcpAgent implements AgentStream, SessionHost {
     );
     this.running = running;
     return running;
+  }
+
+  /** The conversation's session an agent's request names, or the ACP error for a session the bridge does not know. */
+  private routeOf(request: { readonly sessionId: string }): { readonly session: AcpSession; readonly init: acp.InitializeResponse } {
+    const route = this.sessions.get(request.sessionId);
+    if (route === undefined) throw acp.RequestError.sessionNotFound(request.sessionId);
+    return route;
   }
 
   /** A startup request that fails clearly when the agent exits or does not answer in time. */

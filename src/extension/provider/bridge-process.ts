@@ -26,6 +26,8 @@ export interface BridgeLaunch {
   readonly contextPolicy?: string;
   /** A response that waits this long for its agent to start says so first (`vscodelm --start-notice-ms`); none: never. */
   readonly startNoticeMs?: number;
+  /** Agents read and write the workspace through VS Code (`vscodelm --client-files`); default: they do. */
+  readonly clientFiles?: boolean;
 }
 
 export interface BridgeProcessOptions {
@@ -37,6 +39,8 @@ export interface BridgeProcessOptions {
   readonly extraArgs?: readonly string[];
   /** Hears what the bridge learns about agents. */
   readonly onAgentInfo?: (params: AgentInfoParams) => void;
+  /** The text an editor shows of a file (unsaved changes included); undefined when none has it open. */
+  readonly documentText?: (path: string) => string | undefined;
   /** The environment (default: this process's). `ELECTRON_RUN_AS_NODE=1` is always added. */
   readonly env?: NodeJS.ProcessEnv;
 }
@@ -150,19 +154,22 @@ export class BridgeProcess {
 
   private spawn(): Running {
     const { bridgePath, log } = this.options;
-    const { cwd, logLevel, stateDir, contextPolicy, startNoticeMs } = this.options.launch();
+    const { cwd, logLevel, stateDir, contextPolicy, startNoticeMs, clientFiles } = this.options.launch();
     // VS Code hands a provider's parts on in batches about 30 ms apart: slower words let Eliza be seen streaming.
     const args = [
       ...['--cwd', cwd, '--log-level', logLevel, '--eliza-pace-ms', '40'],
       ...(startNoticeMs === undefined ? [] : ['--start-notice-ms', String(startNoticeMs)]),
       ...(stateDir === undefined ? [] : ['--state-dir', stateDir]),
       ...(contextPolicy === undefined ? [] : ['--context', contextPolicy]),
+      ...(clientFiles === false ? ['--client-files', 'off'] : []),
       ...(this.options.extraArgs ?? []),
     ];
     const env = { ...(this.options.env ?? process.env), ELECTRON_RUN_AS_NODE: '1' };
     const { client, child } = LmClient.spawn({ cliPath: bridgePath, args, cwd, env, stderr: 'pipe' });
     log.info(`bridge started (pid ${child.pid ?? '?'}): ${process.execPath} ${bridgePath} vscodelm ${args.join(' ')}`);
     client.onAgentInfo((params) => this.options.onAgentInfo?.(params));
+    const { documentText } = this.options;
+    if (documentText !== undefined) client.onDocumentText(documentText);
 
     const stderrTail: string[] = [];
     createInterface({ input: child.stderr!, crlfDelay: Infinity }).on('line', (line) => {

@@ -85,11 +85,22 @@ const PermissionRequest = t.type({
   options: t.array(t.type({ optionId: t.string, kind: t.string })),
 });
 
-/** Throws an ACP invalid-params error (sent back to the agent) when a permission request is malformed. */
-export function checkPermissionRequest(value: unknown): acp.RequestPermissionRequest {
+/** `fs/read_text_file`: a path, and optionally the first line (1-based) and how many lines. */
+const ReadTextFileRequest = t.intersection([
+  t.type({ sessionId: t.string, path: t.string }),
+  t.partial({ line: nullable(t.refinement(t.Int, (n) => n >= 1, 'a line number from 1')), limit: nullable(t.refinement(t.Int, (n) => n >= 0, 'a count from 0')) }),
+]);
+const WriteTextFileRequest = t.type({ sessionId: t.string, path: t.string, content: t.string });
+
+/** Decodes a request of the agent, or throws an ACP invalid-params error (sent back to it) naming the field. */
+function request<A>(codec: t.Type<A, unknown, unknown>, value: unknown): A {
   try {
-    return decodeOrThrow(PermissionRequest, value) as acp.RequestPermissionRequest;
+    return decodeOrThrow(codec, value);
   } catch (error) {
     throw acp.RequestError.invalidParams(undefined, error instanceof Error ? error.message : String(error));
   }
 }
+
+export const checkPermissionRequest = (value: unknown): acp.RequestPermissionRequest => request(PermissionRequest, value) as acp.RequestPermissionRequest;
+export const checkReadTextFile = (value: unknown): acp.ReadTextFileRequest => request(ReadTextFileRequest, value);
+export const checkWriteTextFile = (value: unknown): acp.WriteTextFileRequest => request(WriteTextFileRequest, value);

@@ -17,6 +17,9 @@ export interface AgentCallbacks {
   /** `outsidePrompt`: known, for updates decoded past the SDK, to have been read while the session had no prompt in flight. */
   onUpdate(notification: acp.SessionNotification, outsidePrompt?: boolean): void;
   onPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  /** `fs/*` requests, served only when the bridge offered the agent its client's files. */
+  onReadTextFile(request: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
+  onWriteTextFile(request: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse>;
 }
 
 /**
@@ -76,7 +79,9 @@ export class AgentProcess implements EndableProcess {
     const app = acp
       .client({ name: 'symposium-lm' })
       .onNotification(acp.methods.client.session.update, ({ params }) => callbacks.onUpdate(params))
-      .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => callbacks.onPermission(params, signal));
+      .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => callbacks.onPermission(params, signal))
+      .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => callbacks.onReadTextFile(params))
+      .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => callbacks.onWriteTextFile(params, signal));
     const stdout = this.child.stdout!;
     options.gate?.(stdout);
     this.connection = app.connect(

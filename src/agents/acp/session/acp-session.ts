@@ -23,6 +23,9 @@ import { applySessionConfig } from './session-config.js';
 import type { OpenedSession } from './opened-session.js';
 import { VsCodeAnswers, type AnswerRule } from './vscode-answers.js';
 import { allowing, rejecting } from './permission-choice.js';
+import { readTextFile, workspacePath } from './file-requests.js';
+import { sameText, type WorkspaceFiles } from '../../../files/workspace-files.js';
+import { consumerEdit } from '../../../tools/consumer-edits.js';
 
 /** What a session needs from the agent it runs on. */
 export interface SessionHost {
@@ -45,6 +48,10 @@ export interface SessionHost {
 }
 
 export interface AcpSessionOptions {
+  /** Where sessions run: the user's workspace folder, the only place the agent's `fs/*` requests may reach. */
+  readonly cwd: string;
+  /** The person's files, offered to the agent (ACP `fs/*`); none: the agent reads and writes by itself. */
+  readonly files?: WorkspaceFiles;
   /** How long to wait for more permission requests before showing VS Code the ones that came. */
   readonly permissionSettleMs: number;
   /** The same after a bridged tool call (parallel calls arrive within milliseconds). */
@@ -210,6 +217,48 @@ export class AcpSession implements AgentSession {
     });
     if (prompt.arrivals.arrive()) prompt.events.push({ kind: 'announced-calls-arrived' });
     return answered;
+  }
+
+  /** `fs/read_text_file` of this session's agent; `missingAsEmpty` for an agent that cannot read a not-found error. */
+  onReadTextFile(request: acp.ReadTextFileRequest, missingAsEmpty: boolean): Promise<acp.ReadTextFileResponse> {
+    return readTextFile(this.filesOffered(), this.host.options.cwd, request, missingAsEmpty);
+  }
+
+  /**
+   * `fs/write_text_file`: made by the consumer's own edit tool when the running turn's request offers one,
+   * so that VS Code reviews it (Keep / Undo); otherwise written to disk, as any ACP client does, the
+   * agent having asked whatever consent it asks.
+   */
+  async onWriteTextFile(request: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse> {
+    const files = this.filesOffered();
+    const path = workspacePath(this.host.options.cwd, request.path, 'fs/write_text_file');
+    const current = await files.read(path);
+    if (sameText(current, request.content)) return {};
+    const prompt = this.prompt;
+    const edit = prompt?.state === 'running' ? consumerEdit(this.offered, path, current, request.content) : undefined;
+    if (prompt === undefined || edit === undefined) {
+      await files.write(path, request.content);
+      return {};
+    }
+    const id = `vscode-edit-${randomUUID()}`;
+    const result = await this.waitForVsCode(prompt, id, signal, {
+      event: { kind: 'tool', call: { toolCallId: id, name: edit.name, arguments: edit.arguments } },
+      goesAhead: (result) => result !== undefined,
+      answered: (result): ToolResultPart | undefined => result,
+      cancelled: () => undefined,
+    });
+    if (result === undefined) throw acp.RequestError.internalError({ path }, `The person did not let ${edit.name} run: ${path} was not written`);
+    // The tool says in words how it went; the file says whether it happened.
+    if (!sameText(await files.read(path), request.content)) {
+      throw acp.RequestError.internalError({ path }, `VS Code's ${edit.name} did not write ${path}: ${toolResultText(result)}`);
+    }
+    return {};
+  }
+
+  private filesOffered(): WorkspaceFiles {
+    const files = this.host.options.files;
+    if (files === undefined) throw acp.RequestError.methodNotFound('fs (this client offers no file system)');
+    return files;
   }
 
   /**

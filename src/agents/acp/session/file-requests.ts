@@ -1,0 +1,33 @@
+import * as acp from '@agentclientprotocol/sdk';
+import { insideWorkspace, linesOf, type WorkspaceFiles } from '../../../files/workspace-files.js';
+
+/** The path of an agent's `fs/*` request, if it lies inside the workspace; else an ACP error the agent can read. */
+export function workspacePath(root: string, path: string, method: string): string {
+  const inside = insideWorkspace(root, path);
+  if (inside === undefined) {
+    throw acp.RequestError.invalidParams({ path }, `${method}: ${path} is not an absolute path inside the workspace (${root}); the client reads and writes only there`);
+  }
+  return inside;
+}
+
+/**
+ * Whether the agent must read a missing file as empty. Gemini CLI (0.61) checks an `fs/read_text_file` error
+ * for "Resource not found" in its message, but its ACP SDK rejects with the bare JSON-RPC error object, whose
+ * message that check never sees: a not-found answer makes its `write_file` fail ("Error checking existing
+ * file") instead of creating the file. Qwen Code reads the error's code, as ACP intends.
+ */
+export function readsMissingAsEmpty(init: acp.InitializeResponse): boolean {
+  return init.agentInfo?.name === 'gemini-cli';
+}
+
+/**
+ * `fs/read_text_file`: the text the person sees (unsaved changes included), the lines asked for; a missing
+ * file is ACP's resource-not-found error, or empty text for an agent that cannot read that error.
+ */
+export async function readTextFile(files: WorkspaceFiles, root: string, request: acp.ReadTextFileRequest, missingAsEmpty = false): Promise<acp.ReadTextFileResponse> {
+  const path = workspacePath(root, request.path, 'fs/read_text_file');
+  const text = await files.read(path);
+  if (text === undefined && missingAsEmpty) return { content: '' };
+  if (text === undefined) throw acp.RequestError.resourceNotFound(path);
+  return { content: linesOf(text, request.line, request.limit) };
+}

@@ -1,0 +1,146 @@
+/**
+ * The workspace's files offered to agents (ACP `fs/*`) through the real bridge: the built `symposium-lm
+ * vscodelm` driven by LmClient as the extension drives it (answering `symposium/documentText` with what its
+ * editor shows), and the scripted agent reading and writing with its `read` and `write` commands. A write
+ * becomes a call of the consumer's own edit tool when the request offers one, which the test then runs as
+ * Copilot would; otherwise the bridge writes the file.
+ */
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { textOfParts } from '../../src/client/lm-client.js';
+import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
+import { AgentBridge, SCRIPTED_AGENT, replied, toolCallsOf, user } from './agent-bridge.js';
+
+const AGENT: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, '--mcp-http'], env: [] } };
+
+/** Copilot Chat's edit tools, as its agent mode offers them. */
+const CREATE_FILE: ToolDefinition = { name: 'create_file', description: 'Creates a file', inputSchema: { type: 'object', properties: { filePath: { type: 'string' }, content: { type: 'string' } } } };
+const REPLACE_STRING: ToolDefinition = {
+  name: 'replace_string_in_file',
+  description: 'Replaces a string in a file',
+  inputSchema: { type: 'object', properties: { filePath: { type: 'string' }, oldString: { type: 'string' }, newString: { type: 'string' } } },
+};
+const EDIT_TOOLS = [CREATE_FILE, REPLACE_STRING];
+
+const resultOf = (toolCallId: string, text: string): Message => ({ role: 'user', content: [{ type: 'tool_result', toolCallId, result: [{ type: 'text', value: text }] }] });
+
+let workspace: string;
+let bridge: AgentBridge;
+/** What the test's "editor" shows: files open with unsaved text. */
+let editor: Map<string, string>;
+
+function startBridge(args: string[] = []): AgentBridge {
+  const started = new AgentBridge(['--cwd', workspace, ...args]);
+  started.client.onDocumentText((file) => editor.get(file));
+  return started;
+}
+
+beforeEach(() => {
+  workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'symposium-files-')));
+  editor = new Map();
+  bridge = startBridge();
+});
+
+afterEach(async () => {
+  await bridge.close();
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+/** Runs the edit call the way Copilot's tools do: `create_file` writes a new file, `replace_string_in_file` replaces the editor's text. */
+function runEdit(parts: readonly ResponsePart[]): { readonly toolCallId: string; readonly name: string } {
+  const [call] = toolCallsOf(parts);
+  expect(call).toBeDefined();
+  const args = call!.parameters as { filePath: string; content?: string; oldString?: string; newString?: string };
+  if (call!.toolName === 'create_file') writeFileSync(args.filePath, args.content ?? '');
+  else {
+    const current = editor.get(args.filePath) ?? readFileSync(args.filePath, 'utf8');
+    const edited = current.replace(args.oldString ?? '', args.newString ?? '');
+    writeFileSync(args.filePath, edited);
+    if (editor.has(args.filePath)) editor.set(args.filePath, edited);
+  }
+  return { toolCallId: call!.toolCallId, name: call!.toolName };
+}
+
+describe('writes', () => {
+  test("a new file is made by the consumer's create_file, and the agent goes on once it ran", async () => {
+    const first = [user('write notes.txt "first line\\nsecond line"')];
+    const asked = await bridge.chat(first, AGENT, EDIT_TOOLS);
+    const file = path.join(workspace, 'notes.txt');
+    expect(toolCallsOf(asked)).toEqual([{ type: 'tool_call', toolCallId: expect.any(String), toolName: 'create_file', parameters: { filePath: file, content: 'first line\nsecond line' } }]);
+    expect(existsSync(file)).toBe(false);
+
+    const { toolCallId } = runEdit(asked);
+    const rest = await bridge.chat([...first, replied(asked), resultOf(toolCallId, `The following files were successfully edited:\n${file}\n`)], AGENT, EDIT_TOOLS);
+    expect(textOfParts(rest)).toBe('wrote notes.txt');
+    expect(readFileSync(file, 'utf8')).toBe('first line\nsecond line');
+  });
+
+  test("a change to an existing file replaces what the editor shows, unsaved changes included", async () => {
+    const file = path.join(workspace, 'main.ts');
+    writeFileSync(file, 'saved text\n');
+    editor.set(file, 'unsaved text\n');
+    const first = [user('write main.ts "new text\\n"')];
+    const asked = await bridge.chat(first, AGENT, EDIT_TOOLS);
+    expect(toolCallsOf(asked).map((c) => [c.toolName, c.parameters])).toEqual([['replace_string_in_file', { filePath: file, oldString: 'unsaved text\n', newString: 'new text\n' }]]);
+
+    const { toolCallId } = runEdit(asked);
+    const rest = await bridge.chat([...first, replied(asked), resultOf(toolCallId, 'edited')], AGENT, EDIT_TOOLS);
+    expect(textOfParts(rest)).toBe('wrote main.ts');
+  });
+
+  test('an edit tool that did not change the file fails the write, with what the tool said', async () => {
+    const first = [user('write notes.txt hello')];
+    const asked = await bridge.chat(first, AGENT, EDIT_TOOLS);
+    const [call] = toolCallsOf(asked);
+    const rest = await bridge.chat([...first, replied(asked), resultOf(call!.toolCallId, 'ERROR: the file is read-only')], AGENT, EDIT_TOOLS);
+    expect(textOfParts(rest)).toBe(`write failed notes.txt: Internal error: VS Code's create_file did not write ${path.join(workspace, 'notes.txt')}: ERROR: the file is read-only`);
+  });
+
+  test('a person who moves on from the edit to say something else leaves the file unwritten, and is answered', async () => {
+    const first = [user('write notes.txt hello')];
+    const asked = await bridge.chat(first, AGENT, EDIT_TOOLS);
+    const next = await bridge.chat([...first, replied(asked), user('say something else')], AGENT, EDIT_TOOLS);
+    expect(textOfParts(next)).toBe('something else');
+    expect(existsSync(path.join(workspace, 'notes.txt'))).toBe(false);
+  });
+
+  test('where the request offers no edit tool (Ask mode, Cline, the CLI) the bridge writes the file', async () => {
+    const parts = await bridge.chat([user('write sub/dir/notes.txt hello')], AGENT, []);
+    expect(textOfParts(parts)).toBe('wrote sub/dir/notes.txt');
+    expect(readFileSync(path.join(workspace, 'sub/dir/notes.txt'), 'utf8')).toBe('hello');
+  });
+
+  test('a write outside the workspace is refused, naming the path', async () => {
+    const outside = path.join(path.dirname(workspace), `outside-${path.basename(workspace)}.txt`);
+    const parts = await bridge.chat([user(`write ${outside} hello`)], AGENT, EDIT_TOOLS);
+    expect(textOfParts(parts)).toMatch(new RegExp(`^write failed ${outside}: .*${outside} is not an absolute path inside the workspace`));
+    expect(existsSync(outside)).toBe(false);
+  });
+
+  test('with --client-files off the agent is offered no file system and writes by itself', async () => {
+    await bridge.close();
+    bridge = startBridge(['--client-files', 'off']);
+    const parts = await bridge.chat([user('write notes.txt hello')], AGENT, EDIT_TOOLS);
+    expect(textOfParts(parts)).toBe('wrote notes.txt (itself)');
+  });
+});
+
+describe('reads', () => {
+  test('an open file reads as the editor shows it; another as on disk; line and limit pick lines', async () => {
+    const open = path.join(workspace, 'open.ts');
+    writeFileSync(open, 'on disk\n');
+    editor.set(open, 'typed but not saved\n');
+    writeFileSync(path.join(workspace, 'closed.ts'), 'one\ntwo\nthree\nfour\n');
+    const parts = await bridge.chat([user('read open.ts', 'read closed.ts', 'read closed.ts 2 2')], AGENT, []);
+    expect(textOfParts(parts)).toBe(['read open.ts: "typed but not saved\\n"', 'read closed.ts: "one\\ntwo\\nthree\\nfour\\n"', 'read closed.ts: "two\\nthree"'].join(''));
+  });
+
+  test('a missing file, a file outside the workspace and a line 0 are errors the agent can read', async () => {
+    const parts = await bridge.chat([user('read missing.ts', 'read /etc/hostname', 'read missing.ts 0')], AGENT, []);
+    const text = textOfParts(parts);
+    expect(text).toContain(`read failed missing.ts: Resource not found: ${path.join(workspace, 'missing.ts')}`);
+    expect(text).toContain('read failed /etc/hostname: Invalid params');
+    expect(text).toMatch(/read failed missing\.ts: Invalid params.*line/);
+  });
+});
