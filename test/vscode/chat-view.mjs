@@ -3,7 +3,7 @@
 // GitHub Copilot Chat 0.67, built into code-server 4.139, answering through our models with
 // "chat.allowAnonymousAccess" (shared/docs/vscode-host.md). Each scenario leaves a screenshot in the artifacts dir.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const RESPONSE_TIMEOUT_MS = 60_000;
@@ -127,6 +127,34 @@ export class ChatView {
       await item.click({ timeout: 5_000 }).catch(() => {});
       if (await item.waitFor({ state: 'hidden', timeout: 2_000 }).then(() => true, () => false)) return;
     }
+  }
+
+  /** The list of files the chat's edits changed, above the input ("2 files changed", Keep, Undo), once it shows. */
+  async changedFiles(timeoutMs = RESPONSE_TIMEOUT_MS) {
+    const overview = this.page.locator('.chat-editing-session-overview').last();
+    await overview.waitFor({ timeout: timeoutMs });
+    return overview.innerText();
+  }
+
+  /** Keep or Undo for all the chat's edits; Undo's confirmation, if VS Code asks, is accepted. Returns what that asked. */
+  async review(action) {
+    await this.page.locator('.chat-editing-session-actions a.monaco-text-button', { hasText: new RegExp(`^${action}$`) }).last().click();
+    const dialog = this.page.locator('.monaco-dialog-box');
+    const asked = await dialog.first().waitFor({ timeout: 3000 }).then(() => dialog.first().innerText(), () => '');
+    if (asked !== '') await dialog.first().getByRole('button', { name: 'Yes', exact: true }).click();
+    await this.page.locator('.chat-editing-session-overview').waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
+    return asked;
+  }
+
+  /** Opens a workspace file in the editor through Quick Open. */
+  async openFile(name) {
+    await this.page.keyboard.press('Escape');
+    await this.page.keyboard.press('Control+P');
+    await this.page.locator('.quick-input-widget input').waitFor({ timeout: 10_000 });
+    await this.page.keyboard.type(name);
+    await this.page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 10_000 });
+    await this.page.keyboard.press('Enter');
+    await this.page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 10_000 });
   }
 
   async stop() {
@@ -767,6 +795,61 @@ export const CHAT_SCENARIOS = [
 ];
 
 /** Runs the Chat view scenarios on `page`; each result is {name, passed, ms, error, details}. */
+CHAT_SCENARIOS.push(
+  {
+    name: "chat: an agent's edits are reviewed in VS Code — listed with Keep / Undo, and Undo restores the files",
+    async run(ui, c, ctx) {
+      await ui.newChat();
+      await pickScripted(ui);
+      const created = join(ctx.workspace, 'review-new.txt');
+      const changed = join(ctx.workspace, 'review-changed.txt');
+      writeFileSync(changed, 'before\n');
+      await ui.send('write review-new.txt "from the agent\\n"\nwrite review-changed.txt "after\\n"\nsay edits done');
+      c.note('response', await ui.response((t) => t.includes('edits done'), 'the end of the edits'));
+      c.includes(c.note('changed files', await ui.changedFiles()), '2 files changed', 'the list of changed files above the input');
+      c.ok(readFileSync(created, 'utf8') === 'from the agent\n' && readFileSync(changed, 'utf8') === 'after\n', 'the edits are not on disk while they await review');
+      await ui.screenshot('chat-edits-keep-undo');
+      c.note('undo asked', await ui.review('Undo'));
+      c.ok(!existsSync(created) || readFileSync(created, 'utf8') === '', `Undo left the created file: ${existsSync(created) ? JSON.stringify(readFileSync(created, 'utf8')) : ''}`);
+      c.ok(readFileSync(changed, 'utf8') === 'before\n', `Undo did not restore the changed file: ${JSON.stringify(readFileSync(changed, 'utf8'))}`);
+    },
+  },
+  {
+    name: "chat: an agent's edit kept with Keep stays",
+    async run(ui, c, ctx) {
+      await ui.newChat();
+      await pickScripted(ui);
+      const kept = join(ctx.workspace, 'review-kept.txt');
+      await ui.send('write review-kept.txt "kept\\n"\nsay edit done');
+      c.note('response', await ui.response((t) => t.includes('edit done'), 'the end of the edit'));
+      c.includes(c.note('changed files', await ui.changedFiles()), '1 file changed', 'the list of changed files above the input');
+      await ui.review('Keep');
+      c.ok((await ui.page.locator('.chat-editing-session-overview').count()) === 0, 'the list of changed files still shows after Keep');
+      c.ok(readFileSync(kept, 'utf8') === 'kept\n', `Keep did not keep the file: ${existsSync(kept) ? JSON.stringify(readFileSync(kept, 'utf8')) : 'missing'}`);
+    },
+  },
+  {
+    name: "chat: an agent's read sees what the editor shows, unsaved changes included",
+    async run(ui, c, ctx) {
+      const file = join(ctx.workspace, 'unsaved.txt');
+      writeFileSync(file, 'saved line\n');
+      await ui.openFile('unsaved.txt');
+      await ui.newChat();
+      await pickScripted(ui);
+      // Sending a request saves the open files (agent mode does): the person types while the agent works.
+      await ui.send('stream 2 4000\nread unsaved.txt');
+      await ui.response((t) => t.includes('c1'), "the agent's first words");
+      await ui.page.locator('.editor-instance .view-lines').first().click();
+      await ui.page.keyboard.press('Control+End');
+      await ui.page.keyboard.type('typed but not saved');
+      const text = c.note('response', await ui.response((t) => t.includes('read unsaved.txt'), "the agent's read"));
+      c.includes(text, 'saved line\\ntyped but not saved', 'what the agent read');
+      c.ok(!readFileSync(file, 'utf8').includes('typed'), 'the typed text was saved, so the read proves nothing');
+      await ui.command('File: Revert File');
+    },
+  },
+);
+
 export async function runChatView(page, ctx, log) {
   const ui = new ChatView(page, ctx.artifacts);
   const only = (process.env.SYMPOSIUM_VSCODE_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);

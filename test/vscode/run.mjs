@@ -108,6 +108,8 @@ export const QUIET_WORKBENCH = {
   'extensions.autoUpdate': false,
   'git.enabled': false,
   'github.gitAuthentication': false,
+  // As desktop VS Code does (the web's default saves a second after typing): unsaved changes stay unsaved.
+  'files.autoSave': 'off',
 };
 
 function settings(dirs, confirmations) {

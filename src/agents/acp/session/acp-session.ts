@@ -23,7 +23,7 @@ import { applySessionConfig } from './session-config.js';
 import type { OpenedSession } from './opened-session.js';
 import { VsCodeAnswers, type AnswerRule } from './vscode-answers.js';
 import { allowing, rejecting } from './permission-choice.js';
-import { readTextFile, workspacePath } from './file-requests.js';
+import { editLanded, readTextFile, workspacePath } from './file-requests.js';
 import { sameText, type WorkspaceFiles } from '../../../files/workspace-files.js';
 import { consumerEdit } from '../../../tools/consumer-edits.js';
 
@@ -248,8 +248,7 @@ export class AcpSession implements AgentSession {
       cancelled: () => undefined,
     });
     if (result === undefined) throw acp.RequestError.internalError({ path }, `The person did not let ${edit.name} run: ${path} was not written`);
-    // The tool says in words how it went; the file says whether it happened.
-    if (!sameText(await files.read(path), request.content)) {
+    if (!(await editLanded(files, path, request.content))) {
       throw acp.RequestError.internalError({ path }, `VS Code's ${edit.name} did not write ${path}: ${toolResultText(result)}`);
     }
     return {};

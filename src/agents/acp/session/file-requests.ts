@@ -1,5 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
-import { insideWorkspace, linesOf, type WorkspaceFiles } from '../../../files/workspace-files.js';
+import { insideWorkspace, linesOf, sameText, type WorkspaceFiles } from '../../../files/workspace-files.js';
 
 /** The path of an agent's `fs/*` request, if it lies inside the workspace; else an ACP error the agent can read. */
 export function workspacePath(root: string, path: string, method: string): string {
@@ -30,4 +30,16 @@ export async function readTextFile(files: WorkspaceFiles, root: string, request:
   if (text === undefined && missingAsEmpty) return { content: '' };
   if (text === undefined) throw acp.RequestError.resourceNotFound(path);
   return { content: linesOf(text, request.line, request.limit) };
+}
+
+/** How long an edit the consumer reported made may take to show in the file (Copilot saves it just after). */
+const EDIT_LANDS_MS = 2000;
+const EDIT_POLL_MS = 50;
+
+/** Whether the file at `path` comes to hold `content` soon: the consumer's tool result says how it went only in words. */
+export async function editLanded(files: WorkspaceFiles, path: string, content: string): Promise<boolean> {
+  for (const deadline = Date.now() + EDIT_LANDS_MS; ; await new Promise((resolve) => setTimeout(resolve, EDIT_POLL_MS))) {
+    if (sameText(await files.read(path), content)) return true;
+    if (Date.now() >= deadline) return false;
+  }
 }
