@@ -23,3 +23,8 @@ export function consumerEdit(offered: readonly string[], path: string, current: 
   }
   return offered.includes(REPLACE_STRING_TOOL) ? { name: REPLACE_STRING_TOOL, arguments: { filePath: path, oldString: current, newString: content } } : undefined;
 }
+
+/** Whether the consumer offers the tools with which any file can be written: a new one, and a change. */
+export function offersEditTools(offered: readonly string[]): boolean {
+  return offered.includes(CREATE_FILE_TOOL) && offered.includes(REPLACE_STRING_TOOL);
+}

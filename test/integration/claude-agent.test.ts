@@ -12,13 +12,13 @@
  * fresh HOME every agent process inherits); afterAll kills, by pid, anything that test left behind.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { LmClient, textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
-import type { AgentDefinition, AgentInfoParams, Message, ResponsePart } from '../../src/protocol/messages.js';
+import type { AgentDefinition, AgentInfoParams, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
 import { AGENT_ACTION as AGENT_ACTION_DEFINITION, approvals, assistantOf, toolCallsOf, user } from './agent-bridge.js';
 import { chatWith, expectWeatherCalledThroughBridge, WEATHER, type ChatOptions } from './catalog-agent-suite.js';
 import {
@@ -49,6 +49,13 @@ const TEST_TIMEOUT_MS = 60_000;
 /** How long one response may take (the first one also starts the agent: a few seconds). */
 const RESPONSE_MS = 30_000;
 const AGENT_ACTION = AGENT_ACTION_DEFINITION.name;
+/** Copilot Chat's edit tools, as its agent mode offers them. */
+const CREATE_FILE: ToolDefinition = { name: 'create_file', description: 'Creates a file', inputSchema: { type: 'object', properties: { filePath: { type: 'string' }, content: { type: 'string' } } } };
+const REPLACE_STRING: ToolDefinition = {
+  name: 'replace_string_in_file',
+  description: 'Replaces a string in a file',
+  inputSchema: { type: 'object', properties: { filePath: { type: 'string' }, oldString: { type: 'string' }, newString: { type: 'string' } } },
+};
 
 // ---------------------------------------------------------------------------------------------------
 // Messages as VS Code sends them.
@@ -436,6 +443,40 @@ test(
     });
 
     await expectWeatherCalledThroughBridge(chat, KEY);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "where the consumer offers edit tools, Claude edits through VS Code's create_file instead of its own Write, so VS Code reviews it",
+  async () => {
+    const KEY = 'Please write claude-notes.txt.';
+    const file = path.join(workspace, 'claude-notes.txt');
+    const bridged = /mcp__vscode-tools-[0-9a-f]+__create_file/;
+    const offered: string[][] = [];
+    scripts.set(KEY, (request): Reply => {
+      offered.push((request.tools ?? []).map((t) => t.name));
+      const name = bridged.exec(JSON.stringify(request.messages))?.[0];
+      if (name === undefined) return textReply('I have no create_file tool.');
+      const used = toolUses(request).map((u) => u.name);
+      if (used.includes(name)) return textReply(`Done: ${lastToolResults(request).map(toolResultText).join(' ')}`);
+      if (used.includes('ToolSearch')) return toolUseReply(name, { filePath: file, content: 'written by Claude\n' });
+      return toolUseReply('ToolSearch', { query: `select:${name}`, max_results: 1 });
+    });
+    const tools = [AGENT_ACTION_DEFINITION, CREATE_FILE, REPLACE_STRING];
+
+    const asked = await chat([user(KEY)], { tools });
+    const [create] = toolCallsOf(asked);
+    expect(create).toEqual({ type: 'tool_call', toolCallId: expect.any(String), toolName: 'create_file', parameters: { filePath: file, content: 'written by Claude\n' } });
+    expect(offered[0]).toEqual(expect.arrayContaining(['Bash', 'Read']));
+    for (const own of ['Write', 'Edit', 'MultiEdit', 'NotebookEdit']) expect(offered[0]).not.toContain(own);
+
+    // What Copilot's create_file does, and what it answers.
+    writeFileSync(file, 'written by Claude\n');
+    const done: Message = { role: 'user', content: [{ type: 'tool_result', toolCallId: create!.toolCallId, result: [{ type: 'text', value: `The following files were successfully edited:\n${file}\n` }] }] };
+    const last = await chat([user(KEY), assistantOf(asked), done], { tools });
+    expect(toolCallsOf(last)).toEqual([]);
+    expect(textOfParts(last)).toContain('Done: The following files were successfully edited');
   },
   TEST_TIMEOUT_MS,
 );

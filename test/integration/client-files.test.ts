@@ -126,6 +126,21 @@ describe('writes', () => {
   });
 });
 
+describe('agents that write by themselves', () => {
+  const DISALLOWED = { claudeCode: { options: { disallowedTools: ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'] } } };
+
+  test("a session opened where the consumer offers edit tools tells Claude Code to leave its own write tools to them", async () => {
+    expect(JSON.parse(textOfParts(await bridge.chat([user('session-meta')], AGENT, EDIT_TOOLS)))).toEqual(DISALLOWED);
+  });
+
+  test('without the edit tools, or with --client-files off, it tells nothing', async () => {
+    expect(JSON.parse(textOfParts(await bridge.chat([user('session-meta')], AGENT, [CREATE_FILE])))).toBeNull();
+    await bridge.close();
+    bridge = startBridge(['--client-files', 'off']);
+    expect(JSON.parse(textOfParts(await bridge.chat([user('session-meta')], AGENT, EDIT_TOOLS)))).toBeNull();
+  });
+});
+
 describe('reads', () => {
   test('an open file reads as the editor shows it; another as on disk; line and limit pick lines', async () => {
     const open = path.join(workspace, 'open.ts');

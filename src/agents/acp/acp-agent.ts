@@ -18,6 +18,7 @@ import { AgentProcess } from './process/agent-process.js';
 import { AcpSession, type AcpSessionOptions, type SessionHost } from './session/acp-session.js';
 import type { OpenedSession } from './session/opened-session.js';
 import { readsMissingAsEmpty } from './session/file-requests.js';
+import { editsThroughConsumer } from './session/edit-tools.js';
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
 import type { AgentInfo } from '../../protocol/messages.js';
 import { AgentInfoState, currentValuesOf, sessionModelsOf, type SessionResponse } from './answers/agent-info.js';
@@ -167,7 +168,7 @@ export class AcpAgent implements AgentStream, SessionHost {
       this.info.learnConfigOptions(response.configOptions);
       this.info.learnSession(response);
     } else {
-      ({ sessionId, response } = await this.newSession(process, init, mcpServers));
+      ({ sessionId, response } = await this.newSession(process, init, mcpServers, tools?.toolNames ?? []));
       const holder = this.sessions.get(sessionId)?.session;
       if (holder !== undefined && holder !== session) {
         throw new Error(`Agent "${this.name}" opened session ${sessionId} for conversation ${conversationId}, but that session is open for another conversation: the agent hands out session ids twice.`);
@@ -189,9 +190,13 @@ export class AcpAgent implements AgentStream, SessionHost {
     return (await taken).session;
   }
 
-  /** `session/new` in the workspace folder with these MCP servers; what it answers is learned. */
-  private async newSession(process: AgentProcess, init: acp.InitializeResponse, mcpServers: acp.McpServer[]): Promise<{ sessionId: string; response: SessionResponse }> {
-    const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers });
+  /**
+   * `session/new` in the workspace folder with these MCP servers, offering these of the consumer's tools; what
+   * it answers is learned.
+   */
+  private async newSession(process: AgentProcess, init: acp.InitializeResponse, mcpServers: acp.McpServer[], offered: readonly string[]): Promise<{ sessionId: string; response: SessionResponse }> {
+    const edits = this.options.files === undefined ? undefined : editsThroughConsumer(offered);
+    const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers, ...edits });
     const response = await this.startupStep(process, 'session/new', request.then((raw: unknown) => checkNewSession(this.name, raw))).catch((error: unknown) => {
       if (error instanceof acp.RequestError && error.code === AUTH_REQUIRED) this.info.learnSignIn(true);
       throw new Error(this.explainSessionFailure(error, init));
@@ -207,7 +212,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     const { process, initialized } = this.start();
     const init = await initialized;
     const bridged = this.mcpServerFor(tools, init);
-    const { sessionId, response } = await this.newSession(process, init, bridged === undefined ? [] : [bridged]);
+    const { sessionId, response } = await this.newSession(process, init, bridged === undefined ? [] : [bridged], tools.toolNames);
     return { sessionId, response, process, init, alive: () => process.alive, close: () => this.closeAgentSession(sessionId, process, init) };
   }
 
