@@ -36,6 +36,9 @@ Options for vscodelm:
   --client-files on|off      Offer agents the workspace's files (ACP fs): their reads see the editor's unsaved text, and
                              their writes go through the consumer's edit tools where a request offers them (VS Code
                              then reviews the edit), else to disk; inside the workspace only (default: on).
+  --agent-questions on|off   Let agents ask the person questions (ACP form elicitation): through the consumer's
+                             question tool where a request offers it (VS Code's vscode_askQuestions), else
+                             declined (default: on).
 
 Usage: symposium-lm chat [options] [-- AGENT_COMMAND [ARGS...]]
   Talks to Eliza, or to the ACP agent started by AGENT_COMMAND.
@@ -69,6 +72,7 @@ async function main(argv: string[]): Promise<number> {
           'agent-idle-ms': { type: 'string', default: '300000' },
           'max-conversations': { type: 'string', default: '500' },
           'client-files': { type: 'string', default: 'on' },
+          'agent-questions': { type: 'string', default: 'on' },
         },
       });
       const log = createLogger(logLevel(values['log-level']));
@@ -96,6 +100,7 @@ async function main(argv: string[]): Promise<number> {
           permissionSettleMs: nonNegative(values['permission-settle-ms'], '--permission-settle-ms'),
           toolSettleMs: nonNegative(values['tool-settle-ms'], '--tool-settle-ms'),
           lateUpdateGraceMs: 50,
+          questions: onOff(values['agent-questions'], '--agent-questions'),
           relay: { command: process.execPath, args: [fileURLToPath(import.meta.url)] },
         },
       });

@@ -61,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): void {
       stateDir: context.globalStorageUri.fsPath,
       contextPolicy: contextPolicy(),
       clientFiles: config().get<boolean>('reviewAgentEdits', true),
+      agentQuestions: config().get<boolean>('askAgentQuestionsInChat', true),
       // An agent that takes this long to start (npx downloading it) says so in the response.
       ...(config().get<boolean>('startNotice', true) ? { startNoticeMs: START_NOTICE_MS } : {}),
     }),
@@ -171,8 +172,10 @@ export function activate(context: vscode.ExtensionContext): void {
       if (event.affectsConfiguration(`${SECTION}.contextPolicy`) && bridge.pid !== undefined) {
         log.info(`context policy ${contextPolicy()}: the bridge uses it from its next start (command "Symposium: Restart Bridge")`);
       }
-      if (event.affectsConfiguration(`${SECTION}.reviewAgentEdits`) && bridge.pid !== undefined) {
-        log.info('reviewAgentEdits changed: the bridge uses it from its next start (command "Symposium: Restart Bridge")');
+      for (const setting of ['reviewAgentEdits', 'askAgentQuestionsInChat']) {
+        if (event.affectsConfiguration(`${SECTION}.${setting}`) && bridge.pid !== undefined) {
+          log.info(`${setting} changed: the bridge uses it from its next start (command "Symposium: Restart Bridge")`);
+        }
       }
     }),
   );

@@ -482,6 +482,38 @@ test(
 );
 
 test(
+  "Claude's AskUserQuestion is asked through VS Code's vscode_askQuestions, and the person's answer reaches the model",
+  async () => {
+    const KEY = 'Ask me which database to use.';
+    const ASK_QUESTIONS: ToolDefinition = { name: 'vscode_askQuestions', description: 'Asks the user questions', inputSchema: { type: 'object', properties: { questions: { type: 'array' } } } };
+    scripts.set(KEY, (request): Reply => {
+      const used = toolUses(request).map((u) => u.name);
+      if (used.includes('AskUserQuestion')) return textReply(`You answered: ${lastToolResults(request).map(toolResultText).join(' ')}`);
+      return toolUseReply('AskUserQuestion', {
+        questions: [{ question: 'Which database should I use?', header: 'Database', multiSelect: false, options: [{ label: 'SQLite', description: 'A file' }, { label: 'Postgres', description: 'A server' }] }],
+      });
+    });
+    const tools = [AGENT_ACTION_DEFINITION, ASK_QUESTIONS];
+
+    const asked = await chat([user(KEY)], { tools });
+    const [question] = toolCallsOf(asked);
+    expect(question?.toolName).toBe('vscode_askQuestions');
+    const questions = (question!.parameters as { questions: { header: string; question: string; options?: { label: string }[] }[] }).questions;
+    const database = questions.find((q) => q.options?.some((o) => o.label === 'Postgres'));
+    expect(database?.question).toContain('Which database should I use?');
+
+    // What VS Code answers when the person picks Postgres.
+    const answer = JSON.stringify({ answers: Object.fromEntries(questions.map((q) => [q.header, q === database ? { selected: ['Postgres'], freeText: null, skipped: false } : { selected: [], freeText: null, skipped: true }])) });
+    const done: Message = { role: 'user', content: [{ type: 'tool_result', toolCallId: question!.toolCallId, result: [{ type: 'text', value: answer }] }] };
+    const last = await chat([user(KEY), assistantOf(asked), done], { tools });
+    expect(toolCallsOf(last)).toEqual([]);
+    expect(textOfParts(last)).toContain('You answered:');
+    expect(textOfParts(last)).toContain('Postgres');
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
   "Claude's models and context window reach the client (symposium/agentInfo)",
   async () => {
     const reported = agentInfos.filter((p) => JSON.stringify(p.agent) === JSON.stringify(claude)).at(-1);

@@ -22,7 +22,7 @@ import { editsThroughConsumer } from './session/edit-tools.js';
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
 import type { AgentInfo } from '../../protocol/messages.js';
 import { AgentInfoState, currentValuesOf, sessionModelsOf, type SessionResponse } from './answers/agent-info.js';
-import { MalformedAnswerError, checkInitialize, checkNewSession, checkPermissionRequest, checkReadTextFile, checkResumedSession, checkUpdate, checkWriteTextFile } from './answers/agent-answers.js';
+import { MalformedAnswerError, checkInitialize, checkNewSession, checkPermissionRequest, checkReadTextFile, checkResumedSession, checkUpdate, checkWriteTextFile, checkElicitation } from './answers/agent-answers.js';
 
 export interface AcpAgentOptions extends AcpSessionOptions {
   /** How long `initialize` and `session/new` may take. */
@@ -411,6 +411,13 @@ export class AcpAgent implements AgentStream, SessionHost {
         const request = checkWriteTextFile(raw);
         return this.routeOf(request).session.onWriteTextFile(request, signal);
       },
+      onElicitation: async (raw, signal) => {
+        const request = checkElicitation(raw);
+        const route = request.sessionId === undefined ? undefined : this.sessions.get(request.sessionId);
+        // A question about no session of ours (a request-scoped one, a session closed meanwhile) has nobody to ask.
+        if (route === undefined) return { action: 'decline' };
+        return route.session.onElicitation(request, signal);
+      },
     });
     void process.ended.then(() => {
       this.spare.drop('the agent exited');
@@ -423,8 +430,12 @@ export class AcpAgent implements AgentStream, SessionHost {
     const initialize = process.connection.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
       // Agents may then offer a sign-in that the client runs in a terminal (the extension does), and read and
-    // write the person's files through the client (see AcpSession.onWriteTextFile).
-      clientCapabilities: { auth: { terminal: true }, ...(this.options.files === undefined ? {} : { fs: { readTextFile: true, writeTextFile: true } }) },
+    // write the person's files and ask the person questions through the client (see AcpSession).
+      clientCapabilities: {
+        auth: { terminal: true },
+        ...(this.options.files === undefined ? {} : { fs: { readTextFile: true, writeTextFile: true } }),
+        ...(this.options.questions === true ? { elicitation: { form: {} } } : {}),
+      },
       clientInfo: { name: 'symposium-lm', version: '0.1.0' },
     });
     const initialized = this.startupStep(process, 'initialize', initialize.then((raw: unknown) => checkInitialize(this.name, raw))).then((init) => {

@@ -28,6 +28,8 @@ export interface BridgeLaunch {
   readonly startNoticeMs?: number;
   /** Agents read and write the workspace through VS Code (`vscodelm --client-files`); default: they do. */
   readonly clientFiles?: boolean;
+  /** Agents may ask the person questions (`vscodelm --agent-questions`); default: they may. */
+  readonly agentQuestions?: boolean;
 }
 
 export interface BridgeProcessOptions {
@@ -154,7 +156,7 @@ export class BridgeProcess {
 
   private spawn(): Running {
     const { bridgePath, log } = this.options;
-    const { cwd, logLevel, stateDir, contextPolicy, startNoticeMs, clientFiles } = this.options.launch();
+    const { cwd, logLevel, stateDir, contextPolicy, startNoticeMs, clientFiles, agentQuestions } = this.options.launch();
     // VS Code hands a provider's parts on in batches about 30 ms apart: slower words let Eliza be seen streaming.
     const args = [
       ...['--cwd', cwd, '--log-level', logLevel, '--eliza-pace-ms', '40'],
@@ -162,6 +164,7 @@ export class BridgeProcess {
       ...(stateDir === undefined ? [] : ['--state-dir', stateDir]),
       ...(contextPolicy === undefined ? [] : ['--context', contextPolicy]),
       ...(clientFiles === false ? ['--client-files', 'off'] : []),
+      ...(agentQuestions === false ? ['--agent-questions', 'off'] : []),
       ...(this.options.extraArgs ?? []),
     ];
     const env = { ...(this.options.env ?? process.env), ELECTRON_RUN_AS_NODE: '1' };

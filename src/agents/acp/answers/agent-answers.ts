@@ -92,6 +92,22 @@ const ReadTextFileRequest = t.intersection([
 ]);
 const WriteTextFileRequest = t.type({ sessionId: t.string, path: t.string, content: t.string });
 
+/** `elicitation/create`: what the bridge reads of a form (the fields it can ask); other modes only by name. */
+const EnumOption = t.intersection([t.type({ const: t.string }), t.partial({ title: nullable(t.string) })]);
+const FormField = t.partial({
+  type: t.string,
+  title: nullable(t.string),
+  description: nullable(t.string),
+  enum: nullable(t.array(t.string)),
+  oneOf: nullable(t.array(EnumOption)),
+  items: nullable(t.partial({ enum: nullable(t.array(t.string)), anyOf: nullable(t.array(EnumOption)) })),
+});
+const ElicitationRequest = t.intersection([
+  t.type({ mode: t.string, message: t.string }),
+  t.partial({ sessionId: t.string, requestedSchema: t.partial({ properties: t.record(t.string, FormField) }) }),
+]);
+export type ElicitationRequest = t.TypeOf<typeof ElicitationRequest>;
+
 /** Decodes a request of the agent, or throws an ACP invalid-params error (sent back to it) naming the field. */
 function request<A>(codec: t.Type<A, unknown, unknown>, value: unknown): A {
   try {
@@ -104,3 +120,4 @@ function request<A>(codec: t.Type<A, unknown, unknown>, value: unknown): A {
 export const checkPermissionRequest = (value: unknown): acp.RequestPermissionRequest => request(PermissionRequest, value) as acp.RequestPermissionRequest;
 export const checkReadTextFile = (value: unknown): acp.ReadTextFileRequest => request(ReadTextFileRequest, value);
 export const checkWriteTextFile = (value: unknown): acp.WriteTextFileRequest => request(WriteTextFileRequest, value);
+export const checkElicitation = (value: unknown): ElicitationRequest => request(ElicitationRequest, value);

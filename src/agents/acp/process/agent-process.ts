@@ -20,6 +20,8 @@ export interface AgentCallbacks {
   /** `fs/*` requests, served only when the bridge offered the agent its client's files. */
   onReadTextFile(request: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
   onWriteTextFile(request: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse>;
+  /** `elicitation/create`, served only when the bridge offered the agent to ask the person. */
+  onElicitation(request: unknown, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
 }
 
 /**
@@ -81,7 +83,8 @@ export class AgentProcess implements EndableProcess {
       .onNotification(acp.methods.client.session.update, ({ params }) => callbacks.onUpdate(params))
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => callbacks.onPermission(params, signal))
       .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => callbacks.onReadTextFile(params))
-      .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => callbacks.onWriteTextFile(params, signal));
+      .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => callbacks.onWriteTextFile(params, signal))
+      .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => callbacks.onElicitation(params, signal));
     const stdout = this.child.stdout!;
     options.gate?.(stdout);
     this.connection = app.connect(

@@ -26,6 +26,8 @@ import { allowing, rejecting } from './permission-choice.js';
 import { editLanded, readTextFile, workspacePath } from './file-requests.js';
 import { sameText, type WorkspaceFiles } from '../../../files/workspace-files.js';
 import { consumerEdit } from '../../../tools/consumer-edits.js';
+import { ASK_QUESTIONS_TOOL, consumerQuestions } from '../../../tools/consumer-questions.js';
+import type { ElicitationRequest } from '../answers/agent-answers.js';
 
 /** What a session needs from the agent it runs on. */
 export interface SessionHost {
@@ -52,6 +54,8 @@ export interface AcpSessionOptions {
   readonly cwd: string;
   /** The person's files, offered to the agent (ACP `fs/*`); none: the agent reads and writes by itself. */
   readonly files?: WorkspaceFiles;
+  /** The agent may ask the person questions (ACP form elicitation). */
+  readonly questions?: boolean;
   /** How long to wait for more permission requests before showing VS Code the ones that came. */
   readonly permissionSettleMs: number;
   /** The same after a bridged tool call (parallel calls arrive within milliseconds). */
@@ -252,6 +256,31 @@ export class AcpSession implements AgentSession {
       throw acp.RequestError.internalError({ path }, `VS Code's ${edit.name} did not write ${path}: ${toolResultText(result)}`);
     }
     return {};
+  }
+
+  /**
+   * `elicitation/create`: a form's questions asked through the consumer's question tool when the running
+   * turn's request offers it (VS Code shows them above the Chat input); declined where nobody can be asked.
+   * The person's stop, or moving on without answering, answers `cancel`.
+   */
+  async onElicitation(request: ElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse> {
+    const prompt = this.prompt;
+    const properties = request.requestedSchema?.properties;
+    if (request.mode !== 'form' || properties === undefined || prompt?.state !== 'running' || !this.offered.includes(ASK_QUESTIONS_TOOL)) {
+      this.host.log.info(`agent ${this.host.name} asked a question (${request.mode}) that conversation ${this.conversationId} cannot show: declined`);
+      return { action: 'decline' };
+    }
+    const questions = consumerQuestions(request.message, properties);
+    const id = `vscode-question-${randomUUID()}`;
+    const result = await this.waitForVsCode(prompt, id, signal, {
+      event: { kind: 'tool', call: { toolCallId: id, name: ASK_QUESTIONS_TOOL, arguments: questions.arguments } },
+      goesAhead: (result) => result !== undefined,
+      answered: (result): ToolResultPart | undefined => result,
+      cancelled: () => undefined,
+    });
+    if (result === undefined) return { action: 'cancel' };
+    const answer = questions.answer(toolResultText(result));
+    return answer?.answered === true ? { action: 'accept', content: answer.content } : { action: 'decline' };
   }
 
   private filesOffered(): WorkspaceFiles {

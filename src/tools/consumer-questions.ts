@@ -1,0 +1,131 @@
+/**
+ * An agent's question to the person (an ACP form elicitation) as a call of the consumer's own question tool,
+ * and that tool's answer back as the form's content. VS Code's `vscode_askQuestions` shows questions above
+ * the Chat input: `{questions: [{header, question, message?, options?: [{label}], multiSelect?,
+ * allowFreeformInput?}]}`, answered `{"answers": {"<header>": {selected: string[], freeText: string | null,
+ * skipped: boolean}}}`.
+ */
+export const ASK_QUESTIONS_TOOL = 'vscode_askQuestions';
+
+/** VS Code's limits on a question's header and text. */
+const HEADER_MAX = 50;
+const QUESTION_MAX = 200;
+
+/** A field of the form, as the bridge reads it (JSON Schema's restricted subset of ACP elicitation). */
+export interface FormField {
+  readonly type?: string;
+  readonly title?: string | null;
+  readonly description?: string | null;
+  readonly enum?: readonly string[] | null;
+  readonly oneOf?: readonly { readonly const: string; readonly title?: string | null }[] | null;
+  readonly items?: { readonly enum?: readonly string[] | null; readonly anyOf?: readonly { readonly const: string; readonly title?: string | null }[] | null } | null;
+}
+
+export type FormValue = string | number | boolean | string[];
+
+/** How one question's answer becomes the field's value. */
+interface Field {
+  readonly key: string;
+  readonly type: string;
+  /** Option label → the value the form wants. */
+  readonly values: ReadonlyMap<string, string>;
+}
+
+export interface ConsumerQuestions {
+  readonly arguments: Record<string, unknown>;
+  /** The answer text of the tool as the form's content; undefined when it cannot be read. */
+  answer(text: string): { readonly content: Record<string, FormValue>; readonly answered: boolean } | undefined;
+}
+
+/** The call that asks the form's questions: one question per field, in the form's order. */
+export function consumerQuestions(message: string, properties: Readonly<Record<string, FormField>>): ConsumerQuestions {
+  const keys = Object.keys(properties);
+  const fields = new Map<string, Field>();
+  const questions = keys.map((key, index) => {
+    const field = properties[key]!;
+    const header = uniqueHeader(clip(field.title ?? key, HEADER_MAX), fields);
+    const choices = choicesOf(field);
+    fields.set(header, { key, type: field.type ?? 'string', values: new Map(choices.map((c) => [c.label, c.value])) });
+    // The form's message asks the first question unless that field says its own.
+    const ask = keys.length === 1 ? message : (field.description ?? (index === 0 ? message : (field.title ?? key)));
+    return {
+      header,
+      question: clip(ask, QUESTION_MAX),
+      // The agent's whole message where the question could not hold it, or where it did not say it.
+      ...(index === 0 && ask !== message ? { message } : ask.length > QUESTION_MAX ? { message: ask } : {}),
+      ...(choices.length > 0 ? { options: choices.map((c) => ({ label: c.label })) } : {}),
+      ...(field.type === 'array' ? { multiSelect: true } : {}),
+      // A boolean or a closed list takes only its options; a text field only text.
+      ...(field.type === 'boolean' || field.enum != null || field.oneOf != null ? { allowFreeformInput: false } : {}),
+    };
+  });
+  return {
+    arguments: { questions },
+    answer: (text) => {
+      const answers = answersIn(text);
+      if (answers === undefined) return undefined;
+      const content: Record<string, FormValue> = {};
+      let answered = false;
+      for (const [header, field] of fields) {
+        const value = valueOf(field, answers[header]);
+        if (value === undefined) continue;
+        content[field.key] = value;
+        answered = true;
+      }
+      return { content, answered };
+    },
+  };
+}
+
+function choicesOf(field: FormField): { label: string; value: string }[] {
+  if (field.type === 'boolean') return [{ label: 'Yes', value: 'true' }, { label: 'No', value: 'false' }];
+  const titled = field.oneOf ?? field.items?.anyOf;
+  if (titled != null) return titled.map((o) => ({ label: o.title ?? o.const, value: o.const }));
+  return (field.enum ?? field.items?.enum ?? []).map((value) => ({ label: value, value }));
+}
+
+interface Answer {
+  readonly selected?: unknown;
+  readonly freeText?: unknown;
+  readonly skipped?: unknown;
+}
+
+function answersIn(text: string): Record<string, Answer> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    const answers = (parsed as { answers?: unknown } | null)?.answers;
+    return typeof answers === 'object' && answers !== null ? (answers as Record<string, Answer>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function valueOf(field: Field, answer: Answer | undefined): FormValue | undefined {
+  if (answer === undefined || answer.skipped === true) return undefined;
+  const selected = Array.isArray(answer.selected) ? answer.selected.filter((s): s is string => typeof s === 'string') : [];
+  const picked = selected.map((label) => field.values.get(label) ?? label);
+  const free = typeof answer.freeText === 'string' && answer.freeText.trim() !== '' ? answer.freeText.trim() : undefined;
+  switch (field.type) {
+    case 'array':
+      return free === undefined ? picked : [...picked, free];
+    case 'boolean':
+      return picked[0] === undefined ? undefined : picked[0] === 'true';
+    case 'number':
+    case 'integer': {
+      const n = Number(free ?? picked[0]);
+      return Number.isFinite(n) ? n : undefined;
+    }
+    default:
+      return picked[0] ?? free;
+  }
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function uniqueHeader(header: string, taken: ReadonlyMap<string, unknown>): string {
+  let unique = header;
+  for (let n = 2; taken.has(unique); n++) unique = `${header.slice(0, HEADER_MAX - 4)} (${n})`;
+  return unique;
+}

@@ -1,0 +1,47 @@
+import { consumerQuestions } from '../../src/tools/consumer-questions.js';
+
+const answers = (value: Record<string, unknown>): string => JSON.stringify({ answers: value });
+
+test('one field: the message is the question; titled choices are options, answered with their values', () => {
+  const asked = consumerQuestions('Which color?', { color: { type: 'string', title: 'Color', oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }] } });
+  expect(asked.arguments).toEqual({ questions: [{ header: 'Color', question: 'Which color?', options: [{ label: 'Red' }, { label: 'Green' }], allowFreeformInput: false }] });
+  expect(asked.answer(answers({ Color: { selected: ['Green'], freeText: null, skipped: false } }))).toEqual({ content: { color: 'g' }, answered: true });
+});
+
+test('several fields: each asks its description, the message comes along; booleans, numbers, multi-selects and text', () => {
+  const asked = consumerQuestions('Set up the project', {
+    name: { type: 'string', title: 'Name', description: 'What is it called?' },
+    tests: { type: 'boolean', title: 'Tests', description: 'Add tests?' },
+    port: { type: 'integer', description: 'Which port?' },
+    tools: { type: 'array', title: 'Tools', items: { enum: ['lint', 'format'] } },
+  });
+  const questions = (asked.arguments as { questions: Record<string, unknown>[] }).questions;
+  expect(questions.map((q) => q.header)).toEqual(['Name', 'Tests', 'port', 'Tools']);
+  expect(questions[0]).toEqual({ header: 'Name', question: 'What is it called?', message: 'Set up the project' });
+  expect(questions[1]).toMatchObject({ options: [{ label: 'Yes' }, { label: 'No' }], allowFreeformInput: false });
+  expect(questions[3]).toMatchObject({ options: [{ label: 'lint' }, { label: 'format' }], multiSelect: true });
+  const answered = asked.answer(
+    answers({
+      Name: { selected: [], freeText: ' demo ', skipped: false },
+      Tests: { selected: ['No'], freeText: null, skipped: false },
+      port: { selected: [], freeText: '8080', skipped: false },
+      Tools: { selected: ['lint'], freeText: 'prettier', skipped: false },
+    }),
+  );
+  expect(answered).toEqual({ content: { name: 'demo', tests: false, port: 8080, tools: ['lint', 'prettier'] }, answered: true });
+});
+
+test('skipped questions are left out; all skipped is no answer; a result that is not the tool\'s answer cannot be read', () => {
+  const asked = consumerQuestions('Q?', { a: { type: 'string' }, b: { type: 'string' } });
+  expect(asked.answer(answers({ a: { selected: [], freeText: 'x', skipped: false }, b: { selected: [], freeText: null, skipped: true } }))).toEqual({ content: { a: 'x' }, answered: true });
+  expect(asked.answer(answers({ a: { skipped: true }, b: { skipped: true } }))).toEqual({ content: {}, answered: false });
+  expect(asked.answer('The user chose to skip the tool call')).toBeUndefined();
+});
+
+test('headers stay unique and within VS Code\'s limit', () => {
+  const long = 'x'.repeat(80);
+  const asked = consumerQuestions('Q?', { a: { title: long }, b: { title: long } });
+  const headers = (asked.arguments as { questions: { header: string }[] }).questions.map((q) => q.header);
+  expect(new Set(headers).size).toBe(2);
+  for (const header of headers) expect(header.length).toBeLessThanOrEqual(50);
+});
