@@ -146,6 +146,21 @@ export class ChatView {
     return asked;
   }
 
+  /** The question an agent asks above the input, once it shows: its text. */
+  async question(timeoutMs = RESPONSE_TIMEOUT_MS) {
+    const carousel = this.page.locator('.chat-question-carousel-container').last();
+    await carousel.waitFor({ timeout: timeoutMs });
+    return carousel.innerText();
+  }
+
+  /** Picks `option` in the question above the input, and submits the answer unless the pick did (a single question does). */
+  async answerQuestion(option) {
+    const open = this.page.locator('.chat-question-carousel-container:not(.chat-question-carousel-used)').last();
+    await open.locator('.chat-question-list-item', { hasText: option }).first().click();
+    const answered = () => open.waitFor({ state: 'detached', timeout: 1500 }).then(() => true, () => false);
+    if (!(await answered())) await open.locator('a.chat-question-submit-button').click({ timeout: 5000 });
+  }
+
   /** Opens a workspace file in the editor through Quick Open. */
   async openFile(name) {
     await this.page.keyboard.press('Escape');
@@ -826,6 +841,21 @@ CHAT_SCENARIOS.push(
       await ui.review('Keep');
       c.ok((await ui.page.locator('.chat-editing-session-overview').count()) === 0, 'the list of changed files still shows after Keep');
       c.ok(readFileSync(kept, 'utf8') === 'kept\n', `Keep did not keep the file: ${existsSync(kept) ? JSON.stringify(readFileSync(kept, 'utf8')) : 'missing'}`);
+    },
+  },
+  {
+    name: "chat: an agent's question is asked in the Chat view, and the person's answer reaches it",
+    async run(ui, c) {
+      await ui.newChat();
+      await pickScripted(ui);
+      await ui.send('ask Which flavour? | Vanilla | Chocolate');
+      const question = c.note('question', await ui.question());
+      c.includes(question, 'Which flavour?', 'the question above the input');
+      c.includes(question, 'Chocolate', 'its options');
+      await ui.screenshot('chat-agent-question');
+      await ui.answerQuestion('Chocolate');
+      c.note('response', await ui.response((t) => t.includes('answer: accept'), "the agent's report of the answer"));
+      c.includes(c.details.response, '{"choice":"choice-2"}', 'the answer the agent got');
     },
   },
   {
