@@ -17,7 +17,7 @@ import { RELAY_AUTHORIZATION_ENV, RELAY_URL_ENV } from '../../tools/relay-env.js
 import { AgentProcess } from './process/agent-process.js';
 import { AcpSession, type AcpSessionOptions, type SessionHost } from './session/acp-session.js';
 import type { OpenedSession } from './session/opened-session.js';
-import { readsMissingAsEmpty } from './session/file-requests.js';
+import { proposesEditsItMakes, readsMissingAsEmpty } from './session/file-requests.js';
 import { editsThroughConsumer } from './session/edit-tools.js';
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
 import type { AgentInfo } from '../../protocol/messages.js';
@@ -409,7 +409,8 @@ export class AcpAgent implements AgentStream, SessionHost {
       },
       onWriteTextFile: async (raw, signal) => {
         const request = checkWriteTextFile(raw);
-        return this.routeOf(request).session.onWriteTextFile(request, signal);
+        const route = this.routeOf(request);
+        return route.session.onWriteTextFile(request, signal, proposesEditsItMakes(route.init));
       },
       onElicitation: async (raw, signal) => {
         const request = checkElicitation(raw);

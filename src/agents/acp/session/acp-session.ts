@@ -231,19 +231,20 @@ export class AcpSession implements AgentSession {
   /**
    * `fs/write_text_file`: made by the consumer's own edit tool when the running turn's request offers one,
    * so that VS Code reviews it (Keep / Undo); otherwise written to disk, as any ACP client does, the
-   * agent having asked whatever consent it asks.
+   * agent having asked whatever consent it asks. `proposalOnly`: the agent makes the edit by itself anyway.
    */
-  async onWriteTextFile(request: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse> {
+  async onWriteTextFile(request: acp.WriteTextFileRequest, signal: AbortSignal, proposalOnly = false): Promise<acp.WriteTextFileResponse> {
     const files = this.filesOffered();
     const path = workspacePath(this.host.options.cwd, request.path, 'fs/write_text_file');
     const current = await files.read(path);
     if (sameText(current, request.content)) return {};
     const prompt = this.prompt;
-    const edit = prompt?.state === 'running' ? consumerEdit(this.offered, path, current, request.content) : undefined;
+    const edit = prompt?.state === 'running' && !proposalOnly ? consumerEdit(this.offered, path, current, request.content) : undefined;
     if (prompt === undefined || edit === undefined) {
       await files.write(path, request.content);
       return {};
     }
+    this.rendering.reviewedInConsumer(path);
     const id = `vscode-edit-${randomUUID()}`;
     const result = await this.waitForVsCode(prompt, id, signal, {
       event: { kind: 'tool', call: { toolCallId: id, name: edit.name, arguments: edit.arguments } },

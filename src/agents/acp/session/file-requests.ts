@@ -21,6 +21,16 @@ export function readsMissingAsEmpty(init: acp.InitializeResponse): boolean {
 }
 
 /**
+ * Whether the agent's `fs/write_text_file` only proposes an edit it then makes by itself. OpenCode (1.18)
+ * sends it without waiting for the answer once the person allowed an edit, and writes the file right after:
+ * through the consumer's edit tool, which runs only after the response ends, the edit would find its own
+ * file already changed and fail. Its proposal is written as any client writes it; the answer shows the diff.
+ */
+export function proposesEditsItMakes(init: acp.InitializeResponse): boolean {
+  return init.agentInfo?.name === 'OpenCode';
+}
+
+/**
  * `fs/read_text_file`: the text the person sees (unsaved changes included), the lines asked for; a missing
  * file is ACP's resource-not-found error, or empty text for an agent that cannot read that error.
  */

@@ -1,4 +1,5 @@
 import type { PlanEntry, ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
+import { createPatch } from 'diff';
 import { describeAction } from '../../../protocol/agent-action.js';
 
 /**
@@ -15,6 +16,20 @@ export function toolEndedLine(title: string, status: Extract<ToolCallStatus, 'co
   const mark = status === 'completed' ? '✓' : '✗';
   return `\n\n> ${mark} ${inline(title)}${status === 'failed' ? ' failed' : ''}${brief === '' ? '' : `: ${brief}`}\n\n`;
 }
+
+/** A change an agent made by itself, as the unified diff the person reads in the answer (long ones cut). */
+export function diffBlock(path: string, oldText: string | null | undefined, newText: string): string {
+  const patch = createPatch(path, oldText ?? '', newText, '', '', { context: DIFF_CONTEXT_LINES }).split('\n');
+  // The hunks, without the file header the answer's line above already names.
+  const lines = patch.slice(patch.findIndex((line) => line.startsWith('@@'))).filter((line, i, all) => line !== '' || i < all.length - 1);
+  const shown = lines.length > DIFF_LINES_SHOWN ? [...lines.slice(0, DIFF_LINES_SHOWN), `… ${lines.length - DIFF_LINES_SHOWN} more lines`] : lines;
+  // A fence longer than any run of backticks in the diff, so that none ends it early.
+  const fence = '`'.repeat(Math.max(3, ...shown.map((line) => (line.match(/`+/g) ?? []).reduce((n, run) => Math.max(n, run.length + 1), 0))));
+  return `\n\n${fence}diff\n${shown.join('\n')}\n${fence}\n\n`;
+}
+
+const DIFF_CONTEXT_LINES = 2;
+const DIFF_LINES_SHOWN = 80;
 
 export function planChecklist(entries: readonly PlanEntry[]): string {
   const lines = entries.map((e) => `- [${e.status === 'completed' ? 'x' : ' '}] ${e.status === 'in_progress' ? `**${oneLine(e.content)}**` : oneLine(e.content)}`);

@@ -1,7 +1,7 @@
 import { clipDepth, MAX_JSON_DEPTH } from '../../../protocol/bounded-depth.js';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ResponsePart } from '../../../protocol/messages.js';
-import { planChecklist, refusedLine, toolEndedLine, toolStartedLine } from './render.js';
+import { diffBlock, planChecklist, refusedLine, toolEndedLine, toolStartedLine } from './render.js';
 import { AGENT_ACTION_TOOL, type AgentActionParameters } from '../../../protocol/agent-action.js';
 import { announcesServerCall } from '../../../tools/bridged-permission.js';
 import { BRIDGED_TOOLS_SERVER_NAME } from '../../../tools/bridged-tools-server.js';
@@ -18,9 +18,16 @@ export class TurnRendering {
   /** Announced calls of VS Code's tools through the bridge: VS Code shows those calls itself. */
   private readonly bridged = new Set<string>();
   private lastPlan = '';
+  /** Files whose edits VS Code shows itself (made through the consumer's edit tools): no diff of them in the text. */
+  private readonly reviewed = new Set<string>();
 
   /** `bridgedServer`: the name of the MCP server through which agents call VS Code's tools. */
   constructor(private readonly bridgedServer: string = BRIDGED_TOOLS_SERVER_NAME) {}
+
+  /** The edit of `path` goes through the consumer's edit tool, which shows it: the answer need not. */
+  reviewedInConsumer(path: string): void {
+    this.reviewed.add(path);
+  }
 
   /** A new prompt shows its plan afresh; tool ids stay known for the session. */
   newPrompt(): void {
@@ -87,10 +94,12 @@ export class TurnRendering {
     return { type: 'tool_call', toolCallId: call.toolCallId, toolName: call.name, parameters: call.arguments };
   }
 
+  /** A tool's end, with the diffs of what it changed that VS Code does not show (an agent that edits by itself). */
   private end(id: string, status: 'completed' | 'failed', content: Parameters<typeof toolEndedLine>[2]): ResponsePart[] {
     if (this.ended.has(id)) return [];
     this.ended.add(id);
-    return [{ type: 'text', value: toolEndedLine(this.titleOf(id), status, content) }];
+    const diffs = status === 'completed' ? (content ?? []).flatMap((c) => (c.type === 'diff' && !this.reviewed.has(c.path) ? [diffBlock(c.path, c.oldText, c.newText)] : [])) : [];
+    return [{ type: 'text', value: toolEndedLine(this.titleOf(id), status, content) + diffs.join('') }];
   }
 
   private titleOf(id: string): string {
