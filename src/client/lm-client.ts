@@ -21,6 +21,8 @@ import { sameJson } from '../protocol/canonical-json.js';
 import {
   AgentInfoParams,
   type AuthenticateParams,
+  AskQuestionsParams,
+  type AskQuestionsResult,
   DocumentTextParams,
   type DocumentTextResult,
   type PrepareAgentParams,
@@ -87,6 +89,14 @@ export class LmClient {
       const { path } = decodeOrThrow(DocumentTextParams, raw);
       return { text: handler(path) ?? null };
     });
+  }
+
+  /**
+   * Answers the bridge's `symposium/askQuestions`: an agent's questions asked of the person where the chat
+   * cannot show them. A client that does not answer it (the CLI) leaves the questions declined.
+   */
+  onAskQuestions(handler: (params: AskQuestionsParams, token: CancellationToken) => Promise<AskQuestionsResult>): { dispose(): void } {
+    return this.connection.onRequest(Methods.askQuestions, (raw: unknown, token: CancellationToken) => handler(decodeOrThrow(AskQuestionsParams, raw), token));
   }
 
   /** Spawns `symposium-lm vscodelm` with this Node runtime and connects to it. */

@@ -181,6 +181,24 @@ export type DocumentTextParams = t.TypeOf<typeof DocumentTextParams>;
 export const DocumentTextResult = t.type({ text: t.union([t.string, t.null]) }, 'DocumentTextResult');
 export type DocumentTextResult = t.TypeOf<typeof DocumentTextResult>;
 
+/** One question the bridge asks the person through the client (the shape of VS Code's `vscode_askQuestions`). */
+export const Question = t.intersection(
+  [
+    t.type({ header: t.string, question: t.string }),
+    t.partial({ message: t.string, options: t.array(t.type({ label: t.string })), multiSelect: t.boolean, allowFreeformInput: t.boolean }),
+  ],
+  'Question',
+);
+export type Question = t.TypeOf<typeof Question>;
+/** The bridge asks the person an agent's questions where the chat itself cannot (Ask mode, Cline). */
+export const AskQuestionsParams = t.type({ agent: t.string, questions: t.array(Question) }, 'AskQuestionsParams');
+export type AskQuestionsParams = t.TypeOf<typeof AskQuestionsParams>;
+export const QuestionAnswer = t.type({ selected: t.array(t.string), freeText: t.union([t.string, t.null]), skipped: t.boolean }, 'QuestionAnswer');
+export type QuestionAnswer = t.TypeOf<typeof QuestionAnswer>;
+/** By header, as `vscode_askQuestions` answers. */
+export const AskQuestionsResult = t.type({ answers: t.record(t.string, QuestionAnswer) }, 'AskQuestionsResult');
+export type AskQuestionsResult = t.TypeOf<typeof AskQuestionsResult>;
+
 export const RequestId = t.union([t.number, t.string], 'RequestId');
 export type RequestId = t.TypeOf<typeof RequestId>;
 

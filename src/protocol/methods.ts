@@ -12,6 +12,8 @@ export const Methods = {
   prepareAgent: 'symposium/prepareAgent',
   /** Not in the seed: a request of the bridge for the text of a file open in an editor, for an agent's reads. */
   documentText: 'symposium/documentText',
+  /** Not in the seed: a request of the bridge to ask the person an agent's questions where the chat cannot. */
+  askQuestions: 'symposium/askQuestions',
 } as const;
 
 /** The tool through which an agent's permission requests reach VS Code, which asks the user. */

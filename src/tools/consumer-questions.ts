@@ -5,7 +5,12 @@
  * allowFreeformInput?}]}`, answered `{"answers": {"<header>": {selected: string[], freeText: string | null,
  * skipped: boolean}}}`.
  */
+import type { Question } from '../protocol/messages.js';
+
 export const ASK_QUESTIONS_TOOL = 'vscode_askQuestions';
+
+/** Asks the person through the client's own prompts; resolves with the answers as `vscode_askQuestions` gives them, or undefined. */
+export type AskPerson = (agent: string, questions: readonly Question[], signal: AbortSignal) => Promise<string | undefined>;
 
 /** VS Code's limits on a question's header and text. */
 const HEADER_MAX = 50;
@@ -32,7 +37,8 @@ interface Field {
 }
 
 export interface ConsumerQuestions {
-  readonly arguments: Record<string, unknown>;
+  /** The arguments of `vscode_askQuestions`. */
+  readonly arguments: { readonly questions: Question[] };
   /** The answer text of the tool as the form's content; undefined when it cannot be read. */
   answer(text: string): { readonly content: Record<string, FormValue>; readonly answered: boolean } | undefined;
 }
@@ -41,7 +47,7 @@ export interface ConsumerQuestions {
 export function consumerQuestions(message: string, properties: Readonly<Record<string, FormField>>): ConsumerQuestions {
   const keys = Object.keys(properties);
   const fields = new Map<string, Field>();
-  const questions = keys.map((key, index) => {
+  const questions = keys.map((key, index): Question => {
     const field = properties[key]!;
     const header = uniqueHeader(clip(field.title ?? key, HEADER_MAX), fields);
     const choices = choicesOf(field);

@@ -4,9 +4,11 @@
  * VS Code's `vscode_askQuestions`, the question is a call of that tool, answered as VS Code answers it;
  * elsewhere it is declined, and a person who moves on without answering (or stops) cancels it.
  */
+import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { textOfParts } from '../../src/client/lm-client.js';
-import type { AgentDefinition, Message, ToolDefinition } from '../../src/protocol/messages.js';
+import type { AgentDefinition, AskQuestionsParams, Message, ToolDefinition } from '../../src/protocol/messages.js';
 import { AgentBridge, SCRIPTED_AGENT, replied, toolCallsOf, user } from './agent-bridge.js';
+import { waitUntil } from '../fixtures/wait-until.js';
 
 const AGENT: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, '--mcp-http'], env: [] } };
 const ASK_QUESTIONS: ToolDefinition = { name: 'vscode_askQuestions', description: 'Asks the user questions', inputSchema: { type: 'object', properties: { questions: { type: 'array' } } } };
@@ -46,7 +48,38 @@ test('a question the person skipped is declined', async () => {
   expect(textOfParts(rest)).toBe('answer: decline');
 });
 
-test('where the request offers no question tool (Ask mode, Cline, the CLI) the question is declined at once', async () => {
+test('where the request offers no question tool, the client asks the person with its own prompts (the extension: quick picks)', async () => {
+  const asked: AskQuestionsParams[] = [];
+  bridge.client.onAskQuestions(async (params) => {
+    asked.push(params);
+    return { answers: { Choice: { selected: ['Vanilla'], freeText: null, skipped: false } } };
+  });
+  expect(textOfParts(await bridge.chat([user(ASK)], AGENT, []))).toBe('answer: accept {"choice":"choice-1"}');
+  expect(asked).toEqual([{ agent: 'scripted', questions: [{ header: 'Choice', question: 'Which flavour?', options: [{ label: 'Vanilla' }, { label: 'Chocolate' }], allowFreeformInput: false }] }]);
+});
+
+test('a stop while the client asks withdraws its prompt and cancels the question', async () => {
+  let shown = false;
+  let withdrawn = false;
+  bridge.client.onAskQuestions((_params, token) => {
+    shown = true;
+    return new Promise((resolve) =>
+      token.onCancellationRequested(() => {
+        withdrawn = true;
+        resolve({ answers: {} });
+      }),
+    );
+  });
+  const stop = new CancellationTokenSource();
+  const asking = bridge.chat([user(ASK)], AGENT, [], stop);
+  expect(await waitUntil(() => shown, 5000)).toBe(true);
+  stop.cancel();
+  await asking.catch(() => undefined);
+  expect(await bridge.logged(/asked 'Which flavour\?': answer:/)).toContain("asked 'Which flavour?': answer: cancel");
+  expect(withdrawn).toBe(true);
+});
+
+test('where nobody can be asked (the CLI serves no prompts) the question is declined at once', async () => {
   expect(textOfParts(await bridge.chat([user(ASK)], AGENT, []))).toBe('answer: decline');
 });
 

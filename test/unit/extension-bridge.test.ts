@@ -65,6 +65,15 @@ test('the start notice (setting symposium.startNotice) reaches the bridge as --s
   expect(lines.find((l) => l.startsWith('bridge started'))).toContain(`--log-level info --eliza-pace-ms 40 --start-notice-ms 3000 --eliza-pace-ms 0`);
 });
 
+test('the settings that turn off edits through VS Code and questions in the chat reach the bridge as flags; on, they add none', async () => {
+  const off = makeBridge({ launch: { clientFiles: false, agentQuestions: false } });
+  expect(await collect(off.bridge, 'hello')).toMatch(/\S/);
+  expect(off.lines.find((l) => l.startsWith('bridge started'))).toContain('--eliza-pace-ms 40 --client-files off --agent-questions off --eliza-pace-ms 0');
+  const on = makeBridge({ launch: { clientFiles: true, agentQuestions: true } });
+  expect(await collect(on.bridge, 'hello')).toMatch(/\S/);
+  expect(on.lines.find((l) => l.startsWith('bridge started'))).toContain('--eliza-pace-ms 40 --eliza-pace-ms 0');
+});
+
 test('passes the storage folder and the context policy on, and the bridge keeps its index there', async () => {
   const stateDir = mkdtempSync(path.join(os.tmpdir(), 'symposium-state-'));
   try {

@@ -368,12 +368,14 @@ describe('package.json, the extension manifest', () => {
     const settings = pkg.contributes.configuration.properties;
     expect(Object.keys(settings).sort()).toEqual([
       'symposium.agents',
+      'symposium.askAgentQuestionsInChat',
       'symposium.consumerTools',
       'symposium.contextPolicy',
       'symposium.eliza.deterministic',
       'symposium.enableExperimentalLM',
       'symposium.logLevel',
       'symposium.registry',
+      'symposium.reviewAgentEdits',
       'symposium.startNotice',
     ]);
     // The setting's values are the bridge's --context policies.
@@ -383,6 +385,8 @@ describe('package.json, the extension manifest', () => {
     expect(settings['symposium.logLevel']!.default).toBe('info');
     expect(settings['symposium.eliza.deterministic']!.default).toBe(false);
     expect(settings['symposium.startNotice']!.default).toBe(true);
+    expect(settings['symposium.reviewAgentEdits']!.default).toBe(true);
+    expect(settings['symposium.askAgentQuestionsInChat']!.default).toBe(true);
   });
 
   test('symposium.agents documents both entry forms, and its built-in ids are the catalog\'s', () => {

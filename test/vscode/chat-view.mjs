@@ -59,11 +59,17 @@ export class ChatView {
   }
 
   async pickMode(name) {
-    await this.page.locator('.chat-input-picker-item', { hasText: /^(Agent|Ask|Plan|Edit)$/ }).first().click();
-    const row = this.page.locator('.action-widget .monaco-list-row', { hasText: name }).first();
-    await row.waitFor({ timeout: 10_000 });
-    await row.click();
-    await this.page.locator('.chat-input-picker-item', { hasText: name }).first().waitFor({ timeout: 10_000 });
+    const current = this.page.locator('.chat-input-picker-item', { hasText: new RegExp(`^${name}$`) }).first();
+    // A click that lands while the list is still opening is lost: the mode is checked by its exact name.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await this.page.locator('.chat-input-picker-item', { hasText: /^(Agent|Ask|Plan|Edit)$/ }).first().click();
+      const row = this.page.locator('.action-widget .monaco-list-row:visible', { hasText: name }).first();
+      await row.waitFor({ timeout: 10_000 });
+      await sleep(300);
+      await row.click();
+      if (await current.waitFor({ timeout: 3_000 }).then(() => true, () => false)) return;
+    }
+    throw new Error(`the mode ${name} could not be picked`);
   }
 
   /** Configure Tools: turns the Symposium tools (the confirmation of agent actions) off or on. */
@@ -856,6 +862,24 @@ CHAT_SCENARIOS.push(
       await ui.answerQuestion('Chocolate');
       c.note('response', await ui.response((t) => t.includes('answer: accept'), "the agent's report of the answer"));
       c.includes(c.details.response, '{"choice":"choice-2"}', 'the answer the agent got');
+    },
+  },
+  {
+    name: "chat: in Ask mode too, an agent's question is asked in the Chat view",
+    async run(ui, c) {
+      await ui.newChat();
+      await pickScripted(ui);
+      await ui.pickMode('Ask');
+      try {
+        await ui.send('ask Which flavour? | Vanilla | Chocolate');
+        c.includes(c.note('question', await ui.question()), 'Which flavour?', 'the question above the input');
+        await ui.answerQuestion('Chocolate');
+        c.note('response', await ui.response((t) => t.includes('answer: accept'), "the agent's report of the answer"));
+        c.includes(c.details.response, '{"choice":"choice-2"}', 'the answer the agent got');
+      } finally {
+        await ui.idle();
+        await ui.pickMode('Agent');
+      }
     },
   },
   {

@@ -247,6 +247,20 @@ export const CLINE_SCENARIOS = [
     },
   },
   {
+    name: "cline: an agent's question, which Cline cannot show, is asked in a VS Code quick pick; the answer reaches the agent",
+    async run(ui, note) {
+      await ui.send('ask Which flavour? | Vanilla | Chocolate');
+      const widget = ui.page.locator('.quick-input-widget');
+      note('quick pick', await widget.locator('.quick-input-title', { hasText: 'Scripted asks' }).first().innerText({ timeout: ANSWER_TIMEOUT_MS }));
+      const row = widget.locator('.monaco-list-row', { hasText: 'Chocolate' }).first();
+      await row.waitFor({ timeout: 10_000 });
+      await ui.screenshot('cline-question-quick-pick');
+      await row.click();
+      const text = note('answer', await ui.answer((t) => t.includes('answer:'), "the agent's report of the answer"));
+      check(text.includes('answer: accept {"choice":"choice-2"}'), `the agent got another answer: ${JSON.stringify(text.slice(0, 300))}`);
+    },
+  },
+  {
     name: 'cline: New Task is a new agent session',
     async run(ui, note) {
       await ui.newTask();

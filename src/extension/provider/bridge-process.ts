@@ -6,10 +6,10 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
+import { CancellationTokenSource, ResponseError, type CancellationToken } from 'vscode-jsonrpc/node.js';
 import { LmClient } from '../../client/lm-client.js';
 import { ProtocolErrorCodes } from '../../protocol/errors.js';
-import type { AgentInfoParams, AuthenticateParams, PrepareAgentParams, ProvideChatResponseParams, ResponsePart } from '../../protocol/messages.js';
+import type { AgentInfoParams, AskQuestionsParams, AskQuestionsResult, AuthenticateParams, PrepareAgentParams, ProvideChatResponseParams, ResponsePart } from '../../protocol/messages.js';
 import type { ExtensionLog } from '../../log/extension-log.js';
 
 const STDERR_LINES_KEPT = 20;
@@ -43,6 +43,8 @@ export interface BridgeProcessOptions {
   readonly onAgentInfo?: (params: AgentInfoParams) => void;
   /** The text an editor shows of a file (unsaved changes included); undefined when none has it open. */
   readonly documentText?: (path: string) => string | undefined;
+  /** Asks the person an agent's questions where the chat cannot show them. */
+  readonly askQuestions?: (params: AskQuestionsParams, token: CancellationToken) => Promise<AskQuestionsResult>;
   /** The environment (default: this process's). `ELECTRON_RUN_AS_NODE=1` is always added. */
   readonly env?: NodeJS.ProcessEnv;
 }
@@ -171,8 +173,9 @@ export class BridgeProcess {
     const { client, child } = LmClient.spawn({ cliPath: bridgePath, args, cwd, env, stderr: 'pipe' });
     log.info(`bridge started (pid ${child.pid ?? '?'}): ${process.execPath} ${bridgePath} vscodelm ${args.join(' ')}`);
     client.onAgentInfo((params) => this.options.onAgentInfo?.(params));
-    const { documentText } = this.options;
+    const { documentText, askQuestions } = this.options;
     if (documentText !== undefined) client.onDocumentText(documentText);
+    if (askQuestions !== undefined) client.onAskQuestions(askQuestions);
 
     const stderrTail: string[] = [];
     createInterface({ input: child.stderr!, crlfDelay: Infinity }).on('line', (line) => {

@@ -26,7 +26,7 @@ import { allowing, rejecting } from './permission-choice.js';
 import { editLanded, readTextFile, workspacePath } from './file-requests.js';
 import { sameText, type WorkspaceFiles } from '../../../files/workspace-files.js';
 import { consumerEdit } from '../../../tools/consumer-edits.js';
-import { ASK_QUESTIONS_TOOL, consumerQuestions } from '../../../tools/consumer-questions.js';
+import { ASK_QUESTIONS_TOOL, consumerQuestions, type AskPerson } from '../../../tools/consumer-questions.js';
 import type { ElicitationRequest } from '../answers/agent-answers.js';
 
 /** What a session needs from the agent it runs on. */
@@ -56,6 +56,8 @@ export interface AcpSessionOptions {
   readonly files?: WorkspaceFiles;
   /** The agent may ask the person questions (ACP form elicitation). */
   readonly questions?: boolean;
+  /** Asks the person through the client where the chat cannot; none: such questions are declined. */
+  readonly askPerson?: AskPerson;
   /** How long to wait for more permission requests before showing VS Code the ones that came. */
   readonly permissionSettleMs: number;
   /** The same after a bridged tool call (parallel calls arrive within milliseconds). */
@@ -77,6 +79,8 @@ interface Prompt {
   state: 'running' | 'paused' | 'cancelling';
   /** Settles when the agent answered the prompt (or the process died). */
   readonly ended: Promise<void>;
+  /** Aborted when the bridge tells the agent to stop: what it asks of the person outside the response is withdrawn. */
+  readonly stopping: AbortController;
 }
 
 /** How long open requests are left to the agent's own interrupt after `session/cancel`. */
@@ -261,27 +265,39 @@ export class AcpSession implements AgentSession {
 
   /**
    * `elicitation/create`: a form's questions asked through the consumer's question tool when the running
-   * turn's request offers it (VS Code shows them above the Chat input); declined where nobody can be asked.
-   * The person's stop, or moving on without answering, answers `cancel`.
+   * turn's request offers it (VS Code shows them above the Chat input); otherwise through the client's own
+   * prompts where it has them (the extension's quick picks, for Ask mode and Cline); declined where nobody
+   * can be asked. The person's stop, or moving on without answering, answers `cancel`.
    */
   async onElicitation(request: ElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse> {
     const prompt = this.prompt;
     const properties = request.requestedSchema?.properties;
-    if (request.mode !== 'form' || properties === undefined || prompt?.state !== 'running' || !this.offered.includes(ASK_QUESTIONS_TOOL)) {
+    if (request.mode !== 'form' || properties === undefined || prompt?.state !== 'running') {
       this.host.log.info(`agent ${this.host.name} asked a question (${request.mode}) that conversation ${this.conversationId} cannot show: declined`);
       return { action: 'decline' };
     }
     const questions = consumerQuestions(request.message, properties);
+    const answerOf = (text: string | undefined): acp.CreateElicitationResponse => {
+      const answer = text === undefined ? undefined : questions.answer(text);
+      return answer?.answered === true ? { action: 'accept', content: answer.content } : { action: 'decline' };
+    };
+    if (!this.offered.includes(ASK_QUESTIONS_TOOL)) {
+      // Withdrawn when the agent withdraws its request, or when its turn is stopped.
+      const withdrawn = AbortSignal.any([signal, prompt.stopping.signal]);
+      const asked = this.host.options.askPerson?.(this.host.name, questions.arguments.questions, withdrawn);
+      if (asked === undefined) this.host.log.info(`agent ${this.host.name} asked a question that nobody can be asked in conversation ${this.conversationId}: declined`);
+      if (asked === undefined) return { action: 'decline' };
+      const answer = await asked;
+      return withdrawn.aborted ? { action: 'cancel' } : answerOf(answer);
+    }
     const id = `vscode-question-${randomUUID()}`;
     const result = await this.waitForVsCode(prompt, id, signal, {
-      event: { kind: 'tool', call: { toolCallId: id, name: ASK_QUESTIONS_TOOL, arguments: questions.arguments } },
+      event: { kind: 'tool', call: { toolCallId: id, name: ASK_QUESTIONS_TOOL, arguments: { questions: questions.arguments.questions } } },
       goesAhead: (result) => result !== undefined,
       answered: (result): ToolResultPart | undefined => result,
       cancelled: () => undefined,
     });
-    if (result === undefined) return { action: 'cancel' };
-    const answer = questions.answer(toolResultText(result));
-    return answer?.answered === true ? { action: 'accept', content: answer.content } : { action: 'decline' };
+    return result === undefined ? { action: 'cancel' } : answerOf(toolResultText(result));
   }
 
   private filesOffered(): WorkspaceFiles {
@@ -411,6 +427,7 @@ export class AcpSession implements AgentSession {
       arrivals: new BridgedCallArrivals(),
       opened,
       state: 'running',
+      stopping: new AbortController(),
       ended: request.then(
         (response) => {
           this.endPrompt(prompt);
@@ -497,6 +514,7 @@ export class AcpSession implements AgentSession {
     const prompt = this.prompt;
     if (prompt === undefined || prompt.state === 'cancelling') return;
     prompt.state = 'cancelling';
+    prompt.stopping.abort();
     this.queued = [];
     const { agent, sessionId } = prompt.opened;
     agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch((error: unknown) => this.host.log.debug(`session/cancel failed: ${String(error)}`));
