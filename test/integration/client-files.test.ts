@@ -133,6 +133,19 @@ describe('agents that write by themselves', () => {
     expect(JSON.parse(textOfParts(await bridge.chat([user('session-meta')], AGENT, EDIT_TOOLS)))).toEqual(DISALLOWED);
   });
 
+  test('a session resumed after it idled out is told again', async () => {
+    await bridge.close();
+    bridge = startBridge(['--session-idle-ms', '200']);
+    const resumable: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, '--mcp-http', '--resume-session', '--close-session'], env: [] } };
+    const first = [user('session-meta')];
+    const opened = await bridge.chat(first, resumable, EDIT_TOOLS);
+    expect(JSON.parse(textOfParts(opened))).toEqual(DISALLOWED);
+    expect(await bridge.logged(/session\/close scripted-session/, 5000)).toMatch(/session\/close scripted-session/);
+    const again = await bridge.chat([...first, replied(opened), user('session-meta')], resumable, EDIT_TOOLS);
+    expect(bridge.stderr()).toMatch(/resumed ACP session .* \(session\/resume\)/);
+    expect(JSON.parse(textOfParts(again))).toEqual(DISALLOWED);
+  });
+
   test('without the edit tools, or with --client-files off, it tells nothing', async () => {
     expect(JSON.parse(textOfParts(await bridge.chat([user('session-meta')], AGENT, [CREATE_FILE])))).toBeNull();
     await bridge.close();

@@ -156,7 +156,7 @@ export class AcpAgent implements AgentStream, SessionHost {
               this.log.warn(`agent ${this.name}: ACP session ${previous} is held by conversation ${owner.conversationId}; conversation ${conversationId} goes on in a new session`);
               return undefined;
             }
-            const response = await this.resume(process, init, previous, mcpServers, conversationId);
+            const response = await this.resume(process, init, previous, mcpServers, conversationId, tools?.toolNames ?? []);
             if (response !== undefined) await this.bind(session, previous, process, init);
             return response;
           });
@@ -195,8 +195,7 @@ export class AcpAgent implements AgentStream, SessionHost {
    * it answers is learned.
    */
   private async newSession(process: AgentProcess, init: acp.InitializeResponse, mcpServers: acp.McpServer[], offered: readonly string[]): Promise<{ sessionId: string; response: SessionResponse }> {
-    const edits = this.options.files === undefined ? undefined : editsThroughConsumer(offered);
-    const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers, ...edits });
+    const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers, ...this.editsThroughConsumer(offered) });
     const response = await this.startupStep(process, 'session/new', request.then((raw: unknown) => checkNewSession(this.name, raw))).catch((error: unknown) => {
       if (error instanceof acp.RequestError && error.code === AUTH_REQUIRED) this.info.learnSignIn(true);
       throw new Error(this.explainSessionFailure(error, init));
@@ -271,9 +270,10 @@ export class AcpAgent implements AgentStream, SessionHost {
     sessionId: string,
     mcpServers: acp.McpServer[],
     conversationId: string,
+    offered: readonly string[],
   ): Promise<SessionResponse | undefined> {
     const capabilities = init.agentCapabilities;
-    const params = { sessionId, cwd: this.options.cwd, mcpServers };
+    const params = { sessionId, cwd: this.options.cwd, mcpServers, ...this.editsThroughConsumer(offered) };
     const how = capabilities?.sessionCapabilities?.resume != null ? acp.methods.agent.session.resume : capabilities?.loadSession === true ? acp.methods.agent.session.load : undefined;
     if (how === undefined) {
       this.log.info(`agent ${this.name} cannot resume sessions: conversation ${conversationId} goes on in a new session, told the history so far`);
@@ -430,8 +430,8 @@ export class AcpAgent implements AgentStream, SessionHost {
     });
     const initialize = process.connection.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      // Agents may then offer a sign-in that the client runs in a terminal (the extension does), and read and
-    // write the person's files and ask the person questions through the client (see AcpSession).
+      // Agents may then offer a sign-in that the client runs in a terminal (the extension does), read and write
+      // the person's files and ask the person questions through the client (session/client-requests.ts).
       clientCapabilities: {
         auth: { terminal: true },
         ...(this.options.files === undefined ? {} : { fs: { readTextFile: true, writeTextFile: true } }),
@@ -458,6 +458,11 @@ export class AcpAgent implements AgentStream, SessionHost {
     );
     this.running = running;
     return running;
+  }
+
+  /** What a session opened or resumed is told so that its agent edits through the consumer's tools, where it can. */
+  private editsThroughConsumer(offered: readonly string[]): { readonly _meta: Record<string, unknown> } | undefined {
+    return this.options.files === undefined ? undefined : editsThroughConsumer(offered);
   }
 
   /** The conversation's session an agent's request names, or the ACP error for a session the bridge does not know. */

@@ -23,10 +23,9 @@ import { applySessionConfig } from './session-config.js';
 import type { OpenedSession } from './opened-session.js';
 import { VsCodeAnswers, type AnswerRule } from './vscode-answers.js';
 import { allowing, rejecting } from './permission-choice.js';
-import { editLanded, readTextFile, workspacePath } from './file-requests.js';
-import { sameText, type WorkspaceFiles } from '../../../files/workspace-files.js';
-import { consumerEdit } from '../../../tools/consumer-edits.js';
-import { ASK_QUESTIONS_TOOL, consumerQuestions, type AskPerson } from '../../../tools/consumer-questions.js';
+import { onElicitation, onReadTextFile, onWriteTextFile, type ClientSide } from './client-requests.js';
+import type { WorkspaceFiles } from '../../../files/workspace-files.js';
+import type { AskPerson } from '../../../tools/consumer-questions.js';
 import type { ElicitationRequest } from '../answers/agent-answers.js';
 
 /** What a session needs from the agent it runs on. */
@@ -227,83 +226,44 @@ export class AcpSession implements AgentSession {
     return answered;
   }
 
-  /** `fs/read_text_file` of this session's agent; `missingAsEmpty` for an agent that cannot read a not-found error. */
+  /** `fs/read_text_file`, `fs/write_text_file` and `elicitation/create` of this session's agent: see client-requests.ts. */
   onReadTextFile(request: acp.ReadTextFileRequest, missingAsEmpty: boolean): Promise<acp.ReadTextFileResponse> {
-    return readTextFile(this.filesOffered(), this.host.options.cwd, request, missingAsEmpty);
+    return onReadTextFile(this.clientSide(), request, missingAsEmpty);
   }
 
-  /**
-   * `fs/write_text_file`: made by the consumer's own edit tool when the running turn's request offers one,
-   * so that VS Code reviews it (Keep / Undo); otherwise written to disk, as any ACP client does, the
-   * agent having asked whatever consent it asks. `proposalOnly`: the agent makes the edit by itself anyway.
-   */
-  async onWriteTextFile(request: acp.WriteTextFileRequest, signal: AbortSignal, proposalOnly = false): Promise<acp.WriteTextFileResponse> {
-    const files = this.filesOffered();
-    const path = workspacePath(this.host.options.cwd, request.path, 'fs/write_text_file');
-    const current = await files.read(path);
-    if (sameText(current, request.content)) return {};
-    const prompt = this.prompt;
-    const edit = prompt?.state === 'running' && !proposalOnly ? consumerEdit(this.offered, path, current, request.content) : undefined;
-    if (prompt === undefined || edit === undefined) {
-      await files.write(path, request.content);
-      return {};
-    }
-    this.rendering.reviewedInConsumer(path);
-    const id = `vscode-edit-${randomUUID()}`;
-    const result = await this.waitForVsCode(prompt, id, signal, {
-      event: { kind: 'tool', call: { toolCallId: id, name: edit.name, arguments: edit.arguments } },
-      goesAhead: (result) => result !== undefined,
-      answered: (result): ToolResultPart | undefined => result,
-      cancelled: () => undefined,
-    });
-    if (result === undefined) throw acp.RequestError.internalError({ path }, `The person did not let ${edit.name} run: ${path} was not written`);
-    if (!(await editLanded(files, path, request.content))) {
-      throw acp.RequestError.internalError({ path }, `VS Code's ${edit.name} did not write ${path}: ${toolResultText(result)}`);
-    }
-    return {};
+  onWriteTextFile(request: acp.WriteTextFileRequest, signal: AbortSignal, proposalOnly = false): Promise<acp.WriteTextFileResponse> {
+    return onWriteTextFile(this.clientSide(), request, signal, proposalOnly);
   }
 
-  /**
-   * `elicitation/create`: a form's questions asked through the consumer's question tool when the running
-   * turn's request offers it (VS Code shows them above the Chat input); otherwise through the client's own
-   * prompts where it has them (the extension's quick picks, for Ask mode and Cline); declined where nobody
-   * can be asked. The person's stop, or moving on without answering, answers `cancel`.
-   */
   async onElicitation(request: ElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse> {
-    const prompt = this.prompt;
-    const properties = request.requestedSchema?.properties;
-    if (request.mode !== 'form' || properties === undefined || prompt?.state !== 'running') {
-      this.host.log.info(`agent ${this.host.name} asked a question (${request.mode}) that conversation ${this.conversationId} cannot show: declined`);
-      return { action: 'decline' };
-    }
-    const questions = consumerQuestions(request.message, properties);
-    const answerOf = (text: string | undefined): acp.CreateElicitationResponse => {
-      const answer = text === undefined ? undefined : questions.answer(text);
-      return answer?.answered === true ? { action: 'accept', content: answer.content } : { action: 'decline' };
-    };
-    if (!this.offered.includes(ASK_QUESTIONS_TOOL)) {
-      // Withdrawn when the agent withdraws its request, or when its turn is stopped.
-      const withdrawn = AbortSignal.any([signal, prompt.stopping.signal]);
-      const asked = this.host.options.askPerson?.(this.host.name, questions.arguments.questions, withdrawn);
-      if (asked === undefined) this.host.log.info(`agent ${this.host.name} asked a question that nobody can be asked in conversation ${this.conversationId}: declined`);
-      if (asked === undefined) return { action: 'decline' };
-      const answer = await asked;
-      return withdrawn.aborted ? { action: 'cancel' } : answerOf(answer);
-    }
-    const id = `vscode-question-${randomUUID()}`;
-    const result = await this.waitForVsCode(prompt, id, signal, {
-      event: { kind: 'tool', call: { toolCallId: id, name: ASK_QUESTIONS_TOOL, arguments: { questions: questions.arguments.questions } } },
-      goesAhead: (result) => result !== undefined,
-      answered: (result): ToolResultPart | undefined => result,
-      cancelled: () => undefined,
-    });
-    return result === undefined ? { action: 'cancel' } : answerOf(toolResultText(result));
+    const answer = await onElicitation(this.clientSide(), request, signal);
+    this.host.log.info(`agent ${this.host.name} asked a question (${request.mode}) in conversation ${this.conversationId}: ${answer.action}`);
+    return answer;
   }
 
-  private filesOffered(): WorkspaceFiles {
-    const files = this.host.options.files;
-    if (files === undefined) throw acp.RequestError.methodNotFound('fs (this client offers no file system)');
-    return files;
+  /** What the agent's requests of the client reach of this session: its running turn, if any. */
+  private clientSide(): ClientSide {
+    const { options } = this.host;
+    const prompt = this.prompt?.state === 'running' ? this.prompt : undefined;
+    return {
+      agentName: this.host.name,
+      root: options.cwd,
+      files: options.files,
+      askPerson: options.askPerson,
+      offered: this.offered,
+      turnStopping: prompt?.stopping.signal,
+      reviewedInConsumer: (path) => this.rendering.reviewedInConsumer(path),
+      consumerCall: (name, args, signal) => {
+        if (prompt === undefined) return undefined;
+        const id = `vscode-${randomUUID()}`;
+        return this.waitForVsCode(prompt, id, signal, {
+          event: { kind: 'tool', call: { toolCallId: id, name, arguments: args } },
+          goesAhead: (result) => result !== undefined,
+          answered: (result): ToolResultPart | undefined => result,
+          cancelled: () => undefined,
+        });
+      },
+    };
   }
 
   /**

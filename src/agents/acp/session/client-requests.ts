@@ -1,0 +1,94 @@
+import * as acp from '@agentclientprotocol/sdk';
+import type { ToolResultPart } from '../../../protocol/messages.js';
+import type { WorkspaceFiles } from '../../../files/workspace-files.js';
+import { sameText } from '../../../files/workspace-files.js';
+import { consumerEdit } from '../../../tools/consumer-edits.js';
+import { ASK_QUESTIONS_TOOL, consumerQuestions, type AskPerson } from '../../../tools/consumer-questions.js';
+import { toolResultText } from '../../../tools/tool-results.js';
+import type { ElicitationRequest } from '../answers/agent-answers.js';
+import { editLanded, readTextFile, workspacePath } from './file-requests.js';
+
+/** What a session gives the agent's requests of the client: its files, the person, and its running turn. */
+export interface ClientSide {
+  readonly agentName: string;
+  /** The workspace folder: the only place `fs/*` reaches. */
+  readonly root: string;
+  /** The files offered; none: the client offers no file system. */
+  readonly files: WorkspaceFiles | undefined;
+  /** Asks the person with the client's own prompts; none: nobody can be asked that way. */
+  readonly askPerson: AskPerson | undefined;
+  /** The consumer's tools the running turn's request offers. */
+  readonly offered: readonly string[];
+  /**
+   * A call of the consumer's tool `name`, shown in the running turn's response and answered by the next
+   * request (undefined: VS Code did not run it); none when no turn runs to show it in.
+   */
+  consumerCall(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResultPart | undefined> | undefined;
+  /** Aborted when the running turn is told to stop; none when no turn runs. */
+  readonly turnStopping: AbortSignal | undefined;
+  /** The edit of `path` is the consumer's to show. */
+  reviewedInConsumer(path: string): void;
+}
+
+/** `fs/read_text_file`; `missingAsEmpty` for an agent that cannot read a not-found error. */
+export function onReadTextFile(side: ClientSide, request: acp.ReadTextFileRequest, missingAsEmpty: boolean): Promise<acp.ReadTextFileResponse> {
+  return readTextFile(filesOf(side), side.root, request, missingAsEmpty);
+}
+
+/**
+ * `fs/write_text_file`: made by the consumer's own edit tool when the running turn's request offers one,
+ * so that VS Code reviews it (Keep / Undo); otherwise written to disk, as any ACP client does, the agent
+ * having asked whatever consent it asks. `proposalOnly`: the agent makes the edit by itself anyway.
+ */
+export async function onWriteTextFile(side: ClientSide, request: acp.WriteTextFileRequest, signal: AbortSignal, proposalOnly: boolean): Promise<acp.WriteTextFileResponse> {
+  const files = filesOf(side);
+  const path = workspacePath(side.root, request.path, 'fs/write_text_file');
+  const current = await files.read(path);
+  if (sameText(current, request.content)) return {};
+  const edit = proposalOnly ? undefined : consumerEdit(side.offered, path, current, request.content);
+  const call = edit === undefined ? undefined : side.consumerCall(edit.name, edit.arguments, signal);
+  if (edit === undefined || call === undefined) {
+    await files.write(path, request.content);
+    return {};
+  }
+  side.reviewedInConsumer(path);
+  const result = await call;
+  if (result === undefined) throw acp.RequestError.internalError({ path }, `The person did not let ${edit.name} run: ${path} was not written`);
+  if (!(await editLanded(files, path, request.content))) {
+    throw acp.RequestError.internalError({ path }, `VS Code's ${edit.name} did not write ${path}: ${toolResultText(result)}`);
+  }
+  return {};
+}
+
+/**
+ * `elicitation/create`: a form's questions asked through the consumer's question tool when the running
+ * turn's request offers it (VS Code shows them above the Chat input); otherwise through the client's own
+ * prompts where it has them (the extension's quick picks, for Cline); declined where nobody can be asked.
+ * The person's stop, or moving on without answering, answers `cancel`.
+ */
+export async function onElicitation(side: ClientSide, request: ElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse> {
+  const properties = request.requestedSchema?.properties;
+  const stopping = side.turnStopping;
+  if (request.mode !== 'form' || properties === undefined || stopping === undefined) return { action: 'decline' };
+  const questions = consumerQuestions(request.message, properties);
+  const answerOf = (text: string | undefined): acp.CreateElicitationResponse => {
+    const answer = text === undefined ? undefined : questions.answer(text);
+    return answer?.answered === true ? { action: 'accept', content: answer.content } : { action: 'decline' };
+  };
+  const call = side.offered.includes(ASK_QUESTIONS_TOOL) ? side.consumerCall(ASK_QUESTIONS_TOOL, { questions: questions.arguments.questions }, signal) : undefined;
+  if (call !== undefined) {
+    const result = await call;
+    return result === undefined ? { action: 'cancel' } : answerOf(toolResultText(result));
+  }
+  // Withdrawn when the agent withdraws its request, or when its turn is stopped.
+  const withdrawn = AbortSignal.any([signal, stopping]);
+  const asked = side.askPerson?.(side.agentName, questions.arguments.questions, withdrawn);
+  if (asked === undefined) return { action: 'decline' };
+  const answer = await asked;
+  return withdrawn.aborted ? { action: 'cancel' } : answerOf(answer);
+}
+
+function filesOf(side: ClientSide): WorkspaceFiles {
+  if (side.files === undefined) throw acp.RequestError.methodNotFound('fs (this client offers no file system)');
+  return side.files;
+}
