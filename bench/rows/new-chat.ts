@@ -149,6 +149,18 @@ async function withClaude(run: (claude: Program) => Promise<void>): Promise<void
     await run({ label: 'claude-agent-acp against a mock of its API', args: [path.join(ROOT, 'node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js')], env, reply: () => 'hello', settleMs: 8_000 });
   } finally {
     await mock.close();
+    removeHome(home);
+  }
+}
+
+/**
+ * Claude Code's processes end with the bridge's, but one may still flush its state into HOME while it goes:
+ * removing the folder is retried, and a folder that still fills up is left in tmp rather than losing the run.
+ */
+function removeHome(home: string): void {
+  try {
     rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  } catch (error) {
+    process.stderr.write(`bench: left ${home} behind (${error instanceof Error ? error.message : String(error)})\n`);
   }
 }
