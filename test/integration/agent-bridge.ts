@@ -29,6 +29,17 @@ export function assistantOf(parts: readonly ResponsePart[]): Message {
 /** The consumer's `symposium-agent-action` tool: offered, it lets the bridge ask the person. */
 export const AGENT_ACTION: ToolDefinition = { name: AGENT_ACTION_TOOL, description: 'Confirms an action of the agent' };
 
+/** Copilot Chat's edit tools, as its agent mode offers them. */
+export const CREATE_FILE: ToolDefinition = { name: 'create_file', description: 'Creates a file', inputSchema: { type: 'object', properties: { filePath: { type: 'string' }, content: { type: 'string' } } } };
+export const REPLACE_STRING: ToolDefinition = {
+  name: 'replace_string_in_file',
+  description: 'Replaces a string in a file',
+  inputSchema: { type: 'object', properties: { filePath: { type: 'string' }, oldString: { type: 'string' }, newString: { type: 'string' } } },
+};
+
+/** VS Code's question tool, offered in Copilot's agent and Ask modes. */
+export const ASK_QUESTIONS: ToolDefinition = { name: 'vscode_askQuestions', description: 'Asks the user questions', inputSchema: { type: 'object', properties: { questions: { type: 'array' } } } };
+
 /** The tool calls among a response's parts. */
 export const toolCallsOf = (parts: readonly ResponsePart[]): ToolCallPart[] => parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
 

@@ -6,12 +6,11 @@
  */
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { textOfParts } from '../../src/client/lm-client.js';
-import type { AgentDefinition, AskQuestionsParams, Message, ToolDefinition } from '../../src/protocol/messages.js';
-import { AgentBridge, SCRIPTED_AGENT, replied, toolCallsOf, user } from './agent-bridge.js';
+import type { AgentDefinition, AskQuestionsParams, Message } from '../../src/protocol/messages.js';
+import { ASK_QUESTIONS, AgentBridge, SCRIPTED_AGENT, replied, toolCallsOf, user } from './agent-bridge.js';
 import { waitUntil } from '../fixtures/wait-until.js';
 
 const AGENT: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, '--mcp-http'], env: [] } };
-const ASK_QUESTIONS: ToolDefinition = { name: 'vscode_askQuestions', description: 'Asks the user questions', inputSchema: { type: 'object', properties: { questions: { type: 'array' } } } };
 const ASK = 'ask Which flavour? | Vanilla | Chocolate';
 
 const resultOf = (toolCallId: string, text: string): Message => ({ role: 'user', content: [{ type: 'tool_result', toolCallId, result: [{ type: 'text', value: text }] }] });

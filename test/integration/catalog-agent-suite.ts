@@ -19,20 +19,13 @@ import { INSTALL_TIMEOUT_MS } from '../fixtures/agent-install.js';
 import { processesWithHome } from '../fixtures/home-processes.js';
 import { waitUntil } from '../fixtures/wait-until.js';
 import { allToolResults, assistantTexts, lastToolResults, textReply, userTexts, type ChatView, type RecordedRequest, type Reply, type Script } from '../fixtures/model-api-mock.js';
-import { AGENT_ACTION as CONFIRMATION_TOOL, AgentBridge, approvals, assistantOf, rejection, sleep, toolCallsOf, user } from './agent-bridge.js';
+import { AGENT_ACTION as CONFIRMATION_TOOL, AgentBridge, CREATE_FILE, REPLACE_STRING, approvals, assistantOf, rejection, sleep, toolCallsOf, user } from './agent-bridge.js';
 import type { AgentSetup, AgentUnderTest } from './catalog-agents.js';
 
 const TEST_TIMEOUT_MS = 120_000;
 /** How long one response may take (the first also starts the agent: up to half a minute on a loaded machine). */
 const RESPONSE_MS = 90_000;
 const AGENT_ACTION = 'symposium-agent-action';
-/** Copilot Chat's edit tools, as its agent mode offers them. */
-const CREATE_FILE: ToolDefinition = { name: 'create_file', description: 'Creates a file', inputSchema: { type: 'object', properties: { filePath: { type: 'string' }, content: { type: 'string' } } } };
-const REPLACE_STRING: ToolDefinition = {
-  name: 'replace_string_in_file',
-  description: 'Replaces a string in a file',
-  inputSchema: { type: 'object', properties: { filePath: { type: 'string' }, oldString: { type: 'string' }, newString: { type: 'string' } } },
-};
 /** A session unused this long is closed; the resume test waits it out. */
 const SESSION_IDLE_MS = 6_000;
 

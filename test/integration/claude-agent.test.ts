@@ -18,8 +18,8 @@ import path from 'node:path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { LmClient, textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
-import type { AgentDefinition, AgentInfoParams, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
-import { AGENT_ACTION as AGENT_ACTION_DEFINITION, approvals, assistantOf, toolCallsOf, user } from './agent-bridge.js';
+import type { AgentDefinition, AgentInfoParams, Message, ResponsePart } from '../../src/protocol/messages.js';
+import { AGENT_ACTION as AGENT_ACTION_DEFINITION, ASK_QUESTIONS, CREATE_FILE, REPLACE_STRING, approvals, assistantOf, toolCallsOf, user } from './agent-bridge.js';
 import { chatWith, expectWeatherCalledThroughBridge, WEATHER, type ChatOptions } from './catalog-agent-suite.js';
 import {
   AnthropicMock,
@@ -49,13 +49,6 @@ const TEST_TIMEOUT_MS = 60_000;
 /** How long one response may take (the first one also starts the agent: a few seconds). */
 const RESPONSE_MS = 30_000;
 const AGENT_ACTION = AGENT_ACTION_DEFINITION.name;
-/** Copilot Chat's edit tools, as its agent mode offers them. */
-const CREATE_FILE: ToolDefinition = { name: 'create_file', description: 'Creates a file', inputSchema: { type: 'object', properties: { filePath: { type: 'string' }, content: { type: 'string' } } } };
-const REPLACE_STRING: ToolDefinition = {
-  name: 'replace_string_in_file',
-  description: 'Replaces a string in a file',
-  inputSchema: { type: 'object', properties: { filePath: { type: 'string' }, oldString: { type: 'string' }, newString: { type: 'string' } } },
-};
 
 // ---------------------------------------------------------------------------------------------------
 // Messages as VS Code sends them.
@@ -485,7 +478,6 @@ test(
   "Claude's AskUserQuestion is asked through VS Code's vscode_askQuestions, and the person's answer reaches the model",
   async () => {
     const KEY = 'Ask me which database to use.';
-    const ASK_QUESTIONS: ToolDefinition = { name: 'vscode_askQuestions', description: 'Asks the user questions', inputSchema: { type: 'object', properties: { questions: { type: 'array' } } } };
     scripts.set(KEY, (request): Reply => {
       const used = toolUses(request).map((u) => u.name);
       if (used.includes('AskUserQuestion')) return textReply(`You answered: ${lastToolResults(request).map(toolResultText).join(' ')}`);

@@ -9,18 +9,11 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsS
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { textOfParts } from '../../src/client/lm-client.js';
-import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
-import { AgentBridge, SCRIPTED_AGENT, replied, toolCallsOf, user } from './agent-bridge.js';
+import type { AgentDefinition, Message, ResponsePart } from '../../src/protocol/messages.js';
+import { AgentBridge, CREATE_FILE, REPLACE_STRING, SCRIPTED_AGENT, replied, toolCallsOf, user } from './agent-bridge.js';
 
 const AGENT: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, '--mcp-http'], env: [] } };
 
-/** Copilot Chat's edit tools, as its agent mode offers them. */
-const CREATE_FILE: ToolDefinition = { name: 'create_file', description: 'Creates a file', inputSchema: { type: 'object', properties: { filePath: { type: 'string' }, content: { type: 'string' } } } };
-const REPLACE_STRING: ToolDefinition = {
-  name: 'replace_string_in_file',
-  description: 'Replaces a string in a file',
-  inputSchema: { type: 'object', properties: { filePath: { type: 'string' }, oldString: { type: 'string' }, newString: { type: 'string' } } },
-};
 const EDIT_TOOLS = [CREATE_FILE, REPLACE_STRING];
 
 const resultOf = (toolCallId: string, text: string): Message => ({ role: 'user', content: [{ type: 'tool_result', toolCallId, result: [{ type: 'text', value: text }] }] });
