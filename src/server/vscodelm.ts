@@ -28,8 +28,7 @@ import { ConversationStore } from '../state/conversation-store.js';
 import { randomUUID } from 'node:crypto';
 import type { ContextPolicy } from '../history/context-policy.js';
 import { dispatchInMicrotasks } from './dispatch-in-microtasks.js';
-import { documentTextOf } from './document-text.js';
-import { askQuestionsOf } from './ask-questions.js';
+import { askQuestionsOf, documentTextOf } from './client-requests.js';
 import { editorFiles } from '../files/workspace-files.js';
 
 export interface VscodeLmOptions extends Omit<AgentRegistryOptions, 'acp'> {

@@ -1,7 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { ToolResultPart } from '../../../protocol/messages.js';
-import type { WorkspaceFiles } from '../../../files/workspace-files.js';
-import { sameText } from '../../../files/workspace-files.js';
+import { sameText, type WorkspaceFiles } from '../../../files/workspace-files.js';
 import { consumerEdit } from '../../../tools/consumer-edits.js';
 import { ASK_QUESTIONS_TOOL, consumerQuestions, type AskPerson } from '../../../tools/consumer-questions.js';
 import { toolResultText } from '../../../tools/tool-results.js';
@@ -75,7 +74,7 @@ export async function onElicitation(side: ClientSide, request: ElicitationReques
     const answer = text === undefined ? undefined : questions.answer(text);
     return answer?.answered === true ? { action: 'accept', content: answer.content } : { action: 'decline' };
   };
-  const call = side.offered.includes(ASK_QUESTIONS_TOOL) ? side.consumerCall(ASK_QUESTIONS_TOOL, { questions: questions.arguments.questions }, signal) : undefined;
+  const call = side.offered.includes(ASK_QUESTIONS_TOOL) ? side.consumerCall(ASK_QUESTIONS_TOOL, questions.arguments, signal) : undefined;
   if (call !== undefined) {
     const result = await call;
     return result === undefined ? { action: 'cancel' } : answerOf(toolResultText(result));
