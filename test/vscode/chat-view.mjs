@@ -364,6 +364,12 @@ async function pickScripted(ui) {
   if ((await ui.page.locator('.model-picker-item [aria-label="Models, Scripted"]').count()) === 0) await ui.pickModel('Scripted');
 }
 
+/**
+ * The scripted agent's whole report of an answer (`answer: ACTION` and its content). The Chat view renders an
+ * answer word by word: a report read before its last word would be cut.
+ */
+const answerReported = (text) => /answer: (accept \{[^}]*\}|decline|cancel)/.test(text);
+
 const COPILOT_BLOCKS = ['<environment_info>', '<workspace_info>', '<userMemory>', '<sessionMemory>', '<repoMemory>', '<context>', '<reminderInstructions>', '<userRequest>', '<attachments>', '<modeInstructions>'];
 
 export const CHAT_SCENARIOS = [
@@ -860,7 +866,7 @@ CHAT_SCENARIOS.push(
       c.includes(question, 'Chocolate', 'its options');
       await ui.screenshot('chat-agent-question');
       await ui.answerQuestion('Chocolate');
-      c.note('response', await ui.response((t) => t.includes('answer: accept'), "the agent's report of the answer"));
+      c.note('response', await ui.response(answerReported, "the agent's report of the answer"));
       c.includes(c.details.response, '{"choice":"choice-2"}', 'the answer the agent got');
     },
   },
@@ -874,7 +880,7 @@ CHAT_SCENARIOS.push(
         await ui.send('ask Which flavour? | Vanilla | Chocolate');
         c.includes(c.note('question', await ui.question()), 'Which flavour?', 'the question above the input');
         await ui.answerQuestion('Chocolate');
-        c.note('response', await ui.response((t) => t.includes('answer: accept'), "the agent's report of the answer"));
+        c.note('response', await ui.response(answerReported, "the agent's report of the answer"));
         c.includes(c.details.response, '{"choice":"choice-2"}', 'the answer the agent got');
       } finally {
         await ui.idle();
@@ -896,7 +902,7 @@ CHAT_SCENARIOS.push(
       await ui.page.locator('.editor-instance .view-lines').first().click();
       await ui.page.keyboard.press('Control+End');
       await ui.page.keyboard.type('typed but not saved');
-      const text = c.note('response', await ui.response((t) => t.includes('read unsaved.txt'), "the agent's read"));
+      const text = c.note('response', await ui.response((t) => /read unsaved\.txt: "[^"]*"/.test(t), "the agent's whole read"));
       c.includes(text, 'saved line\\ntyped but not saved', 'what the agent read');
       c.ok(!readFileSync(file, 'utf8').includes('typed'), 'the typed text was saved, so the read proves nothing');
       await ui.command('File: Revert File');

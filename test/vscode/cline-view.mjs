@@ -256,7 +256,7 @@ export const CLINE_SCENARIOS = [
       await row.waitFor({ timeout: 10_000 });
       await ui.screenshot('cline-question-quick-pick');
       await row.click();
-      const text = note('answer', await ui.answer((t) => t.includes('answer:'), "the agent's report of the answer"));
+      const text = note('answer', await ui.answer((t) => /answer: (accept \{[^}]*\}|decline|cancel)/.test(t), "the agent's whole report of the answer"));
       check(text.includes('answer: accept {"choice":"choice-2"}'), `the agent got another answer: ${JSON.stringify(text.slice(0, 300))}`);
     },
   },
