@@ -36,9 +36,10 @@ Options for vscodelm:
   --client-files on|off      Offer agents the workspace's files (ACP fs): their reads see the editor's unsaved text, and
                              their writes go through the consumer's edit tools where a request offers them (VS Code
                              then reviews the edit), else to disk; inside the workspace only (default: on).
-  --agent-questions on|off   Let agents ask the person questions (ACP form elicitation): through the consumer's
+  --agent-questions on|off   Let agents ask the person questions (ACP elicitation): a form through the consumer's
                              question tool where a request offers it (VS Code's vscode_askQuestions), else
-                             declined (default: on).
+                             through the client's prompts; a web page to open through the client's dialog;
+                             declined where the client cannot ask (default: on).
 
 Usage: symposium-lm chat [options] [-- AGENT_COMMAND [ARGS...]]
   Talks to Eliza, or to the ACP agent started by AGENT_COMMAND.

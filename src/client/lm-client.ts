@@ -23,6 +23,8 @@ import {
   type AuthenticateParams,
   AskQuestionsParams,
   type AskQuestionsResult,
+  OpenUrlParams,
+  type OpenUrlResult,
   DocumentTextParams,
   type DocumentTextResult,
   type PrepareAgentParams,
@@ -97,6 +99,14 @@ export class LmClient {
    */
   onAskQuestions(handler: (params: AskQuestionsParams, token: CancellationToken) => Promise<AskQuestionsResult>): { dispose(): void } {
     return this.connection.onRequest(Methods.askQuestions, (raw: unknown, token: CancellationToken) => handler(decodeOrThrow(AskQuestionsParams, raw), token));
+  }
+
+  /**
+   * Answers the bridge's `symposium/openUrl`: a web page an agent asks the person to open, opened once they
+   * agree. A client that does not answer it (the CLI) leaves the request declined.
+   */
+  onOpenUrl(handler: (params: OpenUrlParams, token: CancellationToken) => Promise<OpenUrlResult>): { dispose(): void } {
+    return this.connection.onRequest(Methods.openUrl, (raw: unknown, token: CancellationToken) => handler(decodeOrThrow(OpenUrlParams, raw), token));
   }
 
   /** Spawns `symposium-lm vscodelm` with this Node runtime and connects to it. */

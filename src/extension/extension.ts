@@ -7,6 +7,7 @@ import os from 'node:os';
 import * as vscode from 'vscode';
 import { isLogLevel, type LogLevel } from '../log/logger.js';
 import { registerAgentActionTool } from './confirmation/agent-action-tool.js';
+import { openUrlOnConsent } from './questions/open-url.js';
 import { askWithQuickPicks } from './questions/quick-pick-questions.js';
 import { BridgeProcess } from './provider/bridge-process.js';
 import { createExtensionLog, type ExtensionLog } from '../log/extension-log.js';
@@ -68,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     log,
     askQuestions: (params, token) => askWithQuickPicks(params, token),
+    openUrl: (params, token) => openUrlOnConsent(params, token),
     documentText: (path) => vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'file' && document.uri.fsPath === path)?.getText(),
     onAgentInfo: ({ agent, info }) => {
       const key = agentKey(agent);

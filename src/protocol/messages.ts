@@ -199,6 +199,13 @@ export type QuestionAnswer = t.TypeOf<typeof QuestionAnswer>;
 export const AskQuestionsResult = t.type({ answers: t.record(t.string, QuestionAnswer) }, 'AskQuestionsResult');
 export type AskQuestionsResult = t.TypeOf<typeof AskQuestionsResult>;
 
+/** The bridge asks the person whether to open a web page an agent names (ACP URL elicitation: a sign-in, say). */
+export const OpenUrlParams = t.type({ agent: t.string, message: t.string, url: t.string }, 'OpenUrlParams');
+export type OpenUrlParams = t.TypeOf<typeof OpenUrlParams>;
+/** `opened` false: the person did not agree, or the page could not be opened. */
+export const OpenUrlResult = t.type({ opened: t.boolean }, 'OpenUrlResult');
+export type OpenUrlResult = t.TypeOf<typeof OpenUrlResult>;
+
 export const RequestId = t.union([t.number, t.string], 'RequestId');
 export type RequestId = t.TypeOf<typeof RequestId>;
 

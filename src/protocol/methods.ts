@@ -14,6 +14,8 @@ export const Methods = {
   documentText: 'symposium/documentText',
   /** Not in the seed: a request of the bridge to ask the person an agent's questions where the chat cannot. */
   askQuestions: 'symposium/askQuestions',
+  /** Not in the seed: a request of the bridge to open a web page an agent names, once the person agrees. */
+  openUrl: 'symposium/openUrl',
 } as const;
 
 /** The tool through which an agent's permission requests reach VS Code, which asks the user. */

@@ -2,9 +2,10 @@ import type * as t from 'io-ts';
 import { CancellationTokenSource, ErrorCodes, ResponseError, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc/node.js';
 import type { Logger } from '../log/logger.js';
 import { decodeOrThrow } from '../protocol/decode.js';
-import { AskQuestionsResult, DocumentTextResult, type AskQuestionsParams, type DocumentTextParams } from '../protocol/messages.js';
+import { AskQuestionsResult, DocumentTextResult, OpenUrlResult, type AskQuestionsParams, type DocumentTextParams, type OpenUrlParams } from '../protocol/messages.js';
 import { Methods } from '../protocol/methods.js';
 import type { AskPerson } from '../tools/consumer-questions.js';
+import type { OpenUrl } from '../agents/acp/session/client-requests.js';
 
 /**
  * What the client's editor shows of a file (`symposium/documentText`): undefined when no editor has it open,
@@ -23,18 +24,32 @@ export function documentTextOf(connection: MessageConnection, log: Logger): (pat
 export function askQuestionsOf(connection: MessageConnection, log: Logger): AskPerson {
   const ask = optionalRequest(connection, log, Methods.askQuestions, AskQuestionsResult, ({ agent }: AskQuestionsParams) => `ask the person ${agent}'s questions`);
   return async (agent, questions, signal) => {
-    if (signal.aborted) return undefined;
-    const cancel = new CancellationTokenSource();
-    const withdraw = () => cancel.cancel();
-    signal.addEventListener('abort', withdraw, { once: true });
-    try {
-      const answers = await ask({ agent, questions: [...questions] }, cancel.token);
-      return answers === undefined ? undefined : JSON.stringify(answers);
-    } finally {
-      signal.removeEventListener('abort', withdraw);
-      cancel.dispose();
-    }
+    const answers = await withdrawable(signal, (token) => ask({ agent, questions: [...questions] }, token));
+    return answers === undefined ? undefined : JSON.stringify(answers);
   };
+}
+
+/**
+ * A web page an agent names, opened by the client once the person agrees (`symposium/openUrl`: the extension's
+ * dialog, then the browser). Undefined when the client cannot ask; a withdrawn request is cancelled in the client too.
+ */
+export function openUrlOf(connection: MessageConnection, log: Logger): OpenUrl {
+  const open = optionalRequest(connection, log, Methods.openUrl, OpenUrlResult, ({ agent }: OpenUrlParams) => `offer the person a web page ${agent} names`);
+  return async (agent, message, url, signal) => (await withdrawable(signal, (token) => open({ agent, message, url }, token)))?.opened;
+}
+
+/** A request of the client that `signal` withdraws (a JSON-RPC cancellation); never sent once withdrawn. */
+async function withdrawable<R>(signal: AbortSignal, send: (token: CancellationToken) => Promise<R | undefined>): Promise<R | undefined> {
+  if (signal.aborted) return undefined;
+  const cancel = new CancellationTokenSource();
+  const withdraw = () => cancel.cancel();
+  signal.addEventListener('abort', withdraw, { once: true });
+  try {
+    return await send(cancel.token);
+  } finally {
+    signal.removeEventListener('abort', withdraw);
+    cancel.dispose();
+  }
 }
 
 /**

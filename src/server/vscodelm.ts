@@ -28,14 +28,14 @@ import { ConversationStore } from '../state/conversation-store.js';
 import { randomUUID } from 'node:crypto';
 import type { ContextPolicy } from '../history/context-policy.js';
 import { dispatchInMicrotasks } from './dispatch-in-microtasks.js';
-import { askQuestionsOf, documentTextOf } from './client-requests.js';
+import { askQuestionsOf, documentTextOf, openUrlOf } from './client-requests.js';
 import { editorFiles } from '../files/workspace-files.js';
 
 export interface VscodeLmOptions extends Omit<AgentRegistryOptions, 'acp'> {
   readonly input: Readable;
   readonly output: Writable;
   readonly log: Logger;
-  readonly acp: Omit<AcpAgentOptions, 'log' | 'agentSessions' | 'gate' | 'files' | 'askPerson'>;
+  readonly acp: Omit<AcpAgentOptions, 'log' | 'agentSessions' | 'gate' | 'files' | 'askPerson' | 'openUrl'>;
   /** Requests larger than this are refused unread. */
   readonly maxMessageBytes: number;
   /** Where the index of conversations is kept across restarts; in memory only without it. */
@@ -74,7 +74,7 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
       agentSessions: store,
       gate: (stdout) => pressure.gate(stdout),
       ...(options.clientFiles ? { files: editorFiles(documentTextOf(connection, log)) } : {}),
-      ...(options.acp.questions === true ? { askPerson: askQuestionsOf(connection, log) } : {}),
+      ...(options.acp.questions === true ? { askPerson: askQuestionsOf(connection, log), openUrl: openUrlOf(connection, log) } : {}),
     },
     onAgentInfo: (agent, info) => void connection.sendNotification(Methods.agentInfo, { agent, info } satisfies AgentInfoParams),
   });

@@ -1,12 +1,13 @@
 /**
- * An agent's questions to the person (ACP form elicitation) through the real bridge: the built `symposium-lm
- * vscodelm` driven by LmClient, the scripted agent asking with its `ask` command. Where the request offers
- * VS Code's `vscode_askQuestions`, the question is a call of that tool, answered as VS Code answers it;
- * elsewhere it is declined, and a person who moves on without answering (or stops) cancels it.
+ * An agent's questions to the person (ACP elicitation) through the real bridge: the built `symposium-lm
+ * vscodelm` driven by LmClient, the scripted agent asking with its `ask` and `ask-url` commands. Where the
+ * request offers VS Code's `vscode_askQuestions`, a form is a call of that tool, answered as VS Code answers
+ * it; elsewhere the client's own prompts ask it, or it is declined, and a person who moves on without
+ * answering (or stops) cancels it. A web page to open (URL mode) is the client's to offer.
  */
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { textOfParts } from '../../src/client/lm-client.js';
-import type { AgentDefinition, AskQuestionsParams, Message } from '../../src/protocol/messages.js';
+import type { AgentDefinition, AskQuestionsParams, Message, OpenUrlParams } from '../../src/protocol/messages.js';
 import { ASK_QUESTIONS, AgentBridge, SCRIPTED_AGENT, replied, toolCallsOf, user } from './agent-bridge.js';
 import { waitUntil } from '../fixtures/wait-until.js';
 
@@ -95,4 +96,84 @@ test('with --agent-questions off the agent is told it cannot ask', async () => {
   await bridge.close();
   bridge = new AgentBridge(['--agent-questions', 'off']);
   expect(textOfParts(await bridge.chat([user(ASK)], AGENT, [ASK_QUESTIONS]))).toBe('ask: the client cannot be asked');
+});
+
+describe('a web page the agent asks the person to open (URL mode)', () => {
+  // A sign-in address whose query carries an encoded address of its own: it must reach the client unchanged.
+  const URL = 'https://example.com/sign-in?redirect_uri=http%3A%2F%2Flocalhost%3A1%2Fcb%3Fa%3D1%26b%3D2&state=s3cret';
+  const ASK_URL = `ask-url ${URL} Sign in to Scripted to go on`;
+
+  test("the client shows the agent's message and the address; the page opened, the agent hears accept", async () => {
+    const asked: OpenUrlParams[] = [];
+    bridge.client.onOpenUrl(async (params) => {
+      asked.push(params);
+      return { opened: true };
+    });
+    expect(textOfParts(await bridge.chat([user(ASK_URL)], AGENT, [ASK_QUESTIONS]))).toBe('url: accept');
+    expect(asked).toEqual([{ agent: 'scripted', message: 'Sign in to Scripted to go on', url: URL }]);
+    // The log names the site only: the rest of a sign-in address may be a secret.
+    expect(await bridge.logged(/elicitation url-1 complete/)).toContain('elicitation url-1 complete');
+    const ownLines = bridge.stderr().split('\n').filter((line) => !line.includes('scripted-agent:'));
+    expect(ownLines.join('\n')).not.toContain('s3cret');
+  });
+
+  test('a page the person did not open is declined', async () => {
+    bridge.client.onOpenUrl(async () => ({ opened: false }));
+    expect(textOfParts(await bridge.chat([user(ASK_URL)], AGENT, []))).toBe('url: decline');
+  });
+
+  test('an address that is not a web page is declined without asking', async () => {
+    let asked = false;
+    bridge.client.onOpenUrl(async () => {
+      asked = true;
+      return { opened: true };
+    });
+    expect(textOfParts(await bridge.chat([user('ask-url file:///etc/passwd Open this')], AGENT, []))).toBe('url: decline');
+    expect(textOfParts(await bridge.chat([user('ask-url javascript:alert(1) Open this')], AGENT, []))).toBe('url: decline');
+    expect(asked).toBe(false);
+  });
+
+  test('where nobody can be asked (the CLI serves no dialog) it is declined at once', async () => {
+    expect(textOfParts(await bridge.chat([user(ASK_URL)], AGENT, []))).toBe('url: decline');
+  });
+
+  test("a stop while the client asks withdraws its dialog's request and cancels", async () => {
+    let withdrawn = false;
+    let shown = false;
+    bridge.client.onOpenUrl((_params, token) => {
+      shown = true;
+      return new Promise((resolve) =>
+        token.onCancellationRequested(() => {
+          withdrawn = true;
+          resolve({ opened: false });
+        }),
+      );
+    });
+    const stop = new CancellationTokenSource();
+    const asking = bridge.chat([user(ASK_URL)], AGENT, [], stop);
+    expect(await waitUntil(() => shown, 5000)).toBe(true);
+    stop.cancel();
+    await asking.catch(() => undefined);
+    expect(await bridge.logged(/asked to open a page/)).toMatch(/asked to open a page of https:\/\/example.com in conversation \S+: cancel/);
+    expect(withdrawn).toBe(true);
+  });
+
+  test('asked while a session opens (no session nor turn yet: a sign-in), the client is asked all the same', async () => {
+    const signIn: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, '--ask-url-on-new-session', URL], env: [] } };
+    const asked: OpenUrlParams[] = [];
+    bridge.client.onOpenUrl(async (params) => {
+      asked.push(params);
+      return { opened: true };
+    });
+    expect(textOfParts(await bridge.chat([user('say signed in')], signIn, []))).toBe('signed in');
+    expect(asked).toEqual([{ agent: 'scripted', message: 'Sign in to Scripted', url: URL }]);
+    expect(await bridge.logged(/before session\/new: /)).toContain(`asked to open ${URL} before session/new: accept`);
+    expect(bridge.stderr()).toContain('agent scripted asked to open a page of https://example.com outside its sessions: accept');
+  });
+
+  test('with --agent-questions off the agent is told it cannot ask', async () => {
+    await bridge.close();
+    bridge = new AgentBridge(['--agent-questions', 'off']);
+    expect(textOfParts(await bridge.chat([user(ASK_URL)], AGENT, []))).toBe('ask-url: the client cannot be asked');
+  });
 });

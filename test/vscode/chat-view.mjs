@@ -369,6 +369,7 @@ async function pickScripted(ui) {
  * answer word by word: a report read before its last word would be cut.
  */
 const answerReported = (text) => /answer: (accept \{[^}]*\}|decline|cancel)/.test(text);
+const urlReported = (text) => /url: (accept|decline|cancel)/.test(text);
 
 const COPILOT_BLOCKS = ['<environment_info>', '<workspace_info>', '<userMemory>', '<sessionMemory>', '<repoMemory>', '<context>', '<reminderInstructions>', '<userRequest>', '<attachments>', '<modeInstructions>'];
 
@@ -885,6 +886,50 @@ CHAT_SCENARIOS.push(
       } finally {
         await ui.idle();
         await ui.pickMode('Agent');
+      }
+    },
+  },
+  {
+    name: "chat: a web page an agent asks to open (a sign-in) opens in the browser only once the person agrees",
+    async run(ui, c) {
+      // Offline: the page is answered by the browser itself. Its address carries an encoded address of its own,
+      // which must reach the browser unchanged.
+      const url = 'https://sign-in.example.com/authorize?redirect_uri=http%3A%2F%2Flocalhost%3A1%2Fcb%3Fa%3D1%26b%3D2&state=xyz';
+      const context = ui.page.context();
+      await context.route('https://sign-in.example.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Signed in</title>signed in' }));
+      const opened = [];
+      const onPage = (page) => opened.push(page);
+      context.on('page', onPage);
+      try {
+        await ui.newChat();
+        await pickScripted(ui);
+        const dialog = ui.page.locator('.monaco-dialog-box');
+        await ui.send(`ask-url ${url} Sign in to Scripted to go on`);
+        const declined = c.note('dialog', await dialog.first().waitFor({ timeout: RESPONSE_TIMEOUT_MS }).then(() => dialog.first().innerText()));
+        c.includes(declined, 'Scripted asks you to open a web page', "the dialog's title");
+        c.includes(declined, 'Sign in to Scripted to go on', "the agent's message");
+        c.includes(declined, url, 'the address');
+        await dialog.first().getByRole('button', { name: 'Cancel', exact: true }).click();
+        c.includes(c.note('declined response', await ui.response(urlReported, "the agent's report")), 'url: decline', 'what the agent heard after Cancel');
+        c.ok(opened.length === 0, `Cancel opened a page: ${opened.map((p) => p.url()).join(', ')}`);
+
+        await ui.send(`ask-url ${url} Sign in to Scripted to go on`);
+        await dialog.first().waitFor({ timeout: RESPONSE_TIMEOUT_MS });
+        await ui.screenshot('chat-agent-open-url');
+        await dialog.first().getByRole('button', { name: 'Open', exact: true }).click();
+        // VS Code's own link protection then asks about a domain it does not trust: its confirmation stays.
+        const linkProtection = dialog.filter({ hasText: 'open the external website' }).first();
+        c.includes(c.note("VS Code's dialog", await linkProtection.waitFor({ timeout: 10_000 }).then(() => linkProtection.innerText())), url, "the address in VS Code's link protection");
+        const popup = context.waitForEvent('page', { timeout: 10_000 });
+        await linkProtection.getByRole('button', { name: 'Open', exact: true }).click();
+        const page = await popup;
+        await page.waitForLoadState('domcontentloaded', { timeout: 10_000 }).catch(() => {});
+        c.ok(c.note('opened', page.url()) === url, `the browser opened ${page.url()}, not ${url}`);
+        await page.close();
+        c.includes(c.note('response', await ui.response(urlReported, "the agent's report")), 'url: accept', 'what the agent heard after Open');
+      } finally {
+        context.off('page', onPage);
+        await context.unroute('https://sign-in.example.com/**');
       }
     },
   },

@@ -19,6 +19,7 @@ import { AcpSession, type AcpSessionOptions, type SessionHost } from './session/
 import type { OpenedSession } from './session/opened-session.js';
 import { proposesEditsItMakes, readsMissingAsEmpty } from './session/file-requests.js';
 import { editsThroughConsumer } from './session/edit-tools.js';
+import { describeElicitation, onUrlElicitation } from './session/client-requests.js';
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
 import type { AgentInfo } from '../../protocol/messages.js';
 import { AgentInfoState, currentValuesOf, sessionModelsOf, type SessionResponse } from './answers/agent-info.js';
@@ -415,9 +416,11 @@ export class AcpAgent implements AgentStream, SessionHost {
       onElicitation: async (raw, signal) => {
         const request = checkElicitation(raw);
         const route = request.sessionId === undefined ? undefined : this.sessions.get(request.sessionId);
-        // A question about no session of ours (a request-scoped one, a session closed meanwhile) has nobody to ask.
-        if (route === undefined) return { action: 'decline' };
-        return route.session.onElicitation(request, signal);
+        if (route !== undefined) return route.session.onElicitation(request, signal);
+        // Outside our sessions (request-scoped: a sign-in while a session opens) only a web page can be offered.
+        const answer = request.mode === 'url' ? await onUrlElicitation(this.options.openUrl, this.name, request, signal) : { action: 'decline' };
+        this.log.info(`agent ${this.name} asked ${describeElicitation(request)} outside its sessions: ${answer.action}`);
+        return answer;
       },
     });
     void process.ended.then(() => {
@@ -435,7 +438,7 @@ export class AcpAgent implements AgentStream, SessionHost {
       clientCapabilities: {
         auth: { terminal: true },
         ...(this.options.files === undefined ? {} : { fs: { readTextFile: true, writeTextFile: true } }),
-        ...(this.options.questions === true ? { elicitation: { form: {} } } : {}),
+        ...(this.options.questions === true ? { elicitation: { form: {}, ...(this.options.openUrl === undefined ? {} : { url: {} }) } } : {}),
       },
       clientInfo: { name: 'symposium-lm', version: '0.1.0' },
     });

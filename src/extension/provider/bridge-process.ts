@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { CancellationTokenSource, ResponseError, type CancellationToken } from 'vscode-jsonrpc/node.js';
 import { LmClient } from '../../client/lm-client.js';
 import { ProtocolErrorCodes } from '../../protocol/errors.js';
-import type { AgentInfoParams, AskQuestionsParams, AskQuestionsResult, AuthenticateParams, PrepareAgentParams, ProvideChatResponseParams, ResponsePart } from '../../protocol/messages.js';
+import type { AgentInfoParams, AskQuestionsParams, AskQuestionsResult, AuthenticateParams, OpenUrlParams, OpenUrlResult, PrepareAgentParams, ProvideChatResponseParams, ResponsePart } from '../../protocol/messages.js';
 import type { ExtensionLog } from '../../log/extension-log.js';
 
 const STDERR_LINES_KEPT = 20;
@@ -45,6 +45,8 @@ export interface BridgeProcessOptions {
   readonly documentText?: (path: string) => string | undefined;
   /** Asks the person an agent's questions where the chat cannot show them. */
   readonly askQuestions?: (params: AskQuestionsParams, token: CancellationToken) => Promise<AskQuestionsResult>;
+  /** Opens a web page an agent names once the person agrees. */
+  readonly openUrl?: (params: OpenUrlParams, token: CancellationToken) => Promise<OpenUrlResult>;
   /** The environment (default: this process's). `ELECTRON_RUN_AS_NODE=1` is always added. */
   readonly env?: NodeJS.ProcessEnv;
 }
@@ -173,9 +175,10 @@ export class BridgeProcess {
     const { client, child } = LmClient.spawn({ cliPath: bridgePath, args, cwd, env, stderr: 'pipe' });
     log.info(`bridge started (pid ${child.pid ?? '?'}): ${process.execPath} ${bridgePath} vscodelm ${args.join(' ')}`);
     client.onAgentInfo((params) => this.options.onAgentInfo?.(params));
-    const { documentText, askQuestions } = this.options;
+    const { documentText, askQuestions, openUrl } = this.options;
     if (documentText !== undefined) client.onDocumentText(documentText);
     if (askQuestions !== undefined) client.onAskQuestions(askQuestions);
+    if (openUrl !== undefined) client.onOpenUrl(openUrl);
 
     const stderrTail: string[] = [];
     createInterface({ input: child.stderr!, crlfDelay: Infinity }).on('line', (line) => {

@@ -92,7 +92,7 @@ const ReadTextFileRequest = t.intersection([
 ]);
 const WriteTextFileRequest = t.type({ sessionId: t.string, path: t.string, content: t.string });
 
-/** `elicitation/create`: what the bridge reads of a form (the fields it can ask); other modes only by name. */
+/** `elicitation/create`: what the bridge reads of a form (the fields it can ask) or of a web page to open (URL mode). */
 const EnumOption = t.intersection([t.type({ const: t.string }), t.partial({ title: nullable(t.string) })]);
 const FormField = t.partial({
   type: t.string,
@@ -104,7 +104,7 @@ const FormField = t.partial({
 });
 const ElicitationRequest = t.intersection([
   t.type({ mode: t.string, message: t.string }),
-  t.partial({ sessionId: t.string, requestedSchema: t.partial({ properties: t.record(t.string, FormField) }) }),
+  t.partial({ sessionId: t.string, requestedSchema: t.partial({ properties: t.record(t.string, FormField) }), url: t.string }),
 ]);
 export type ElicitationRequest = t.TypeOf<typeof ElicitationRequest>;
 
@@ -120,4 +120,8 @@ function request<A>(codec: t.Type<A, unknown, unknown>, value: unknown): A {
 export const checkPermissionRequest = (value: unknown): acp.RequestPermissionRequest => request(PermissionRequest, value) as acp.RequestPermissionRequest;
 export const checkReadTextFile = (value: unknown): acp.ReadTextFileRequest => request(ReadTextFileRequest, value);
 export const checkWriteTextFile = (value: unknown): acp.WriteTextFileRequest => request(WriteTextFileRequest, value);
-export const checkElicitation = (value: unknown): ElicitationRequest => request(ElicitationRequest, value);
+export function checkElicitation(value: unknown): ElicitationRequest {
+  const elicitation = request(ElicitationRequest, value);
+  if (elicitation.mode === 'url' && elicitation.url === undefined) throw acp.RequestError.invalidParams(undefined, 'params.url: missing (URL mode names the page to open)');
+  return elicitation;
+}

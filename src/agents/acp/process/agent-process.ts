@@ -84,7 +84,9 @@ export class AgentProcess implements EndableProcess {
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => callbacks.onPermission(params, signal))
       .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => callbacks.onReadTextFile(params))
       .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => callbacks.onWriteTextFile(params, signal))
-      .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => callbacks.onElicitation(params, signal));
+      .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => callbacks.onElicitation(params, signal))
+      // A web page the person opened is done with (URL elicitation): nothing is left to withdraw, as it was answered when opened.
+      .onNotification(acp.methods.client.elicitation.complete, ({ params }) => log.debug(`agent ${command.name}: elicitation ${params.elicitationId} complete`));
     const stdout = this.child.stdout!;
     options.gate?.(stdout);
     this.connection = app.connect(

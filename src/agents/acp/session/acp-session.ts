@@ -23,7 +23,7 @@ import { applySessionConfig } from './session-config.js';
 import type { OpenedSession } from './opened-session.js';
 import { VsCodeAnswers, type AnswerRule } from './vscode-answers.js';
 import { allowing, rejecting } from './permission-choice.js';
-import { onElicitation, onReadTextFile, onWriteTextFile, type ClientSide } from './client-requests.js';
+import { describeElicitation, onElicitation, onReadTextFile, onWriteTextFile, type ClientSide, type OpenUrl } from './client-requests.js';
 import type { WorkspaceFiles } from '../../../files/workspace-files.js';
 import type { AskPerson } from '../../../tools/consumer-questions.js';
 import type { ElicitationRequest } from '../answers/agent-answers.js';
@@ -57,6 +57,8 @@ export interface AcpSessionOptions {
   readonly questions?: boolean;
   /** Asks the person through the client where the chat cannot; none: such questions are declined. */
   readonly askPerson?: AskPerson;
+  /** Opens a web page an agent names once the person agrees (ACP URL elicitation); none: such requests are declined. */
+  readonly openUrl?: OpenUrl;
   /** How long to wait for more permission requests before showing VS Code the ones that came. */
   readonly permissionSettleMs: number;
   /** The same after a bridged tool call (parallel calls arrive within milliseconds). */
@@ -237,7 +239,7 @@ export class AcpSession implements AgentSession {
 
   async onElicitation(request: ElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse> {
     const answer = await onElicitation(this.clientSide(), request, signal);
-    this.host.log.info(`agent ${this.host.name} asked a question (${request.mode}) in conversation ${this.conversationId}: ${answer.action}`);
+    this.host.log.info(`agent ${this.host.name} asked ${describeElicitation(request)} in conversation ${this.conversationId}: ${answer.action}`);
     return answer;
   }
 
@@ -250,6 +252,7 @@ export class AcpSession implements AgentSession {
       root: options.cwd,
       files: options.files,
       askPerson: options.askPerson,
+      openUrl: options.openUrl,
       offered: this.offered,
       turnStopping: prompt?.stopping.signal,
       reviewedInConsumer: (path) => this.rendering.reviewedInConsumer(path),

@@ -7,6 +7,12 @@ import { toolResultText } from '../../../tools/tool-results.js';
 import type { ElicitationRequest } from '../answers/agent-answers.js';
 import { editLanded, readTextFile, workspacePath } from './file-requests.js';
 
+/**
+ * Asks the person whether to open `url` in their browser, showing the agent's `message`, and opens it if they
+ * agree: true; false when they do not; undefined when the client cannot ask. `signal`: the question is withdrawn.
+ */
+export type OpenUrl = (agent: string, message: string, url: string, signal: AbortSignal) => Promise<boolean | undefined>;
+
 /** What a session gives the agent's requests of the client: its files, the person, and its running turn. */
 export interface ClientSide {
   readonly agentName: string;
@@ -16,6 +22,8 @@ export interface ClientSide {
   readonly files: WorkspaceFiles | undefined;
   /** Asks the person with the client's own prompts; none: nobody can be asked that way. */
   readonly askPerson: AskPerson | undefined;
+  /** Opens a web page the agent names once the person agrees; none: such requests are declined. */
+  readonly openUrl: OpenUrl | undefined;
   /** The consumer's tools the running turn's request offers. */
   readonly offered: readonly string[];
   /**
@@ -63,11 +71,15 @@ export async function onWriteTextFile(side: ClientSide, request: acp.WriteTextFi
  * `elicitation/create`: a form's questions asked through the consumer's question tool when the running
  * turn's request offers it (VS Code shows them above the Chat input); otherwise through the client's own
  * prompts where it has them (the extension's quick picks, for Cline); declined where nobody can be asked.
+ * A web page to open (URL mode) is the client's to offer (see onUrlElicitation), during a turn or not.
  * The person's stop, or moving on without answering, answers `cancel`.
  */
 export async function onElicitation(side: ClientSide, request: ElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse> {
-  const properties = request.requestedSchema?.properties;
   const stopping = side.turnStopping;
+  // Withdrawn when the agent withdraws its request, or when its turn is stopped.
+  const withdrawn = stopping === undefined ? signal : AbortSignal.any([signal, stopping]);
+  if (request.mode === 'url') return onUrlElicitation(side.openUrl, side.agentName, request, withdrawn);
+  const properties = request.requestedSchema?.properties;
   if (request.mode !== 'form' || properties === undefined || stopping === undefined) return { action: 'decline' };
   const questions = consumerQuestions(request.message, properties);
   const answerOf = (text: string | undefined): acp.CreateElicitationResponse => {
@@ -79,12 +91,38 @@ export async function onElicitation(side: ClientSide, request: ElicitationReques
     const result = await call;
     return result === undefined ? { action: 'cancel' } : answerOf(toolResultText(result));
   }
-  // Withdrawn when the agent withdraws its request, or when its turn is stopped.
-  const withdrawn = AbortSignal.any([signal, stopping]);
   const asked = side.askPerson?.(side.agentName, questions.arguments.questions, withdrawn);
   if (asked === undefined) return { action: 'decline' };
   const answer = await asked;
   return withdrawn.aborted ? { action: 'cancel' } : answerOf(answer);
+}
+
+/**
+ * `elicitation/create` in URL mode (a sign-in page, say): the client shows the agent's message and the page's
+ * address and opens it in the person's browser once they agree: `accept`. Declined when they do not, when the
+ * address is not a web page (http or https), or where nobody can be asked; withdrawn: `cancel`. The agent's
+ * later `elicitation/complete` needs no answer.
+ */
+export async function onUrlElicitation(openUrl: OpenUrl | undefined, agent: string, request: ElicitationRequest, withdrawn: AbortSignal): Promise<acp.CreateElicitationResponse> {
+  if (openUrl === undefined || request.url === undefined || webPageOrigin(request.url) === undefined) return { action: 'decline' };
+  const opened = await openUrl(agent, request.message, request.url, withdrawn);
+  if (withdrawn.aborted) return { action: 'cancel' };
+  return { action: opened === true ? 'accept' : 'decline' };
+}
+
+/** What the agent asked, for the log: a question, or the site of a page to open (never the whole address). */
+export function describeElicitation(request: ElicitationRequest): string {
+  return request.mode === 'url' ? `to open a page of ${webPageOrigin(request.url ?? '') ?? 'no web address'}` : `a question (${request.mode})`;
+}
+
+/** The origin of an http(s) address (what logs may say of it: its path and query may carry a sign-in's secrets). */
+export function webPageOrigin(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function filesOf(side: ClientSide): WorkspaceFiles {
