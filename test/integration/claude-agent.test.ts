@@ -8,6 +8,9 @@
  * first user message, and a test reads what the model saw through the same key. Side requests (session
  * titles, prompt suggestions) get the mock's default answers.
  *
+ * Claude's config (its fresh CLAUDE_CONFIG_DIR) adds one MCP server of the person's own, an `accounts` server
+ * whose tool sends the person to a sign-in page (MCP URL elicitation), with that tool allowed.
+ *
  * The last test shuts the bridge down and checks that no process of ours is left (found through the
  * fresh HOME every agent process inherits); afterAll kills, by pid, anything that test left behind.
  */
@@ -18,7 +21,7 @@ import path from 'node:path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { LmClient, textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
-import type { AgentDefinition, AgentInfoParams, Message, ResponsePart } from '../../src/protocol/messages.js';
+import type { AgentDefinition, AgentInfoParams, Message, OpenUrlParams, ResponsePart } from '../../src/protocol/messages.js';
 import { AGENT_ACTION as AGENT_ACTION_DEFINITION, ASK_QUESTIONS, CREATE_FILE, REPLACE_STRING, approvals, assistantOf, toolCallsOf, user } from './agent-bridge.js';
 import { chatWith, expectWeatherCalledThroughBridge, WEATHER, type ChatOptions } from './catalog-agent-suite.js';
 import {
@@ -40,6 +43,7 @@ import {
 } from '../fixtures/anthropic-mock.js';
 import { textReply, type RecordedRequest, type Reply } from '../fixtures/model-api-mock.js';
 import { processesWithHome } from '../fixtures/home-processes.js';
+import { SignInMcpServer } from '../fixtures/sign-in-mcp-server.js';
 import { waitUntil } from '../fixtures/wait-until.js';
 
 /** The built CLI (jest runs from the repository root); SYMPOSIUM_LM_CLI points the tests at another build. */
@@ -109,6 +113,9 @@ function sequential(requests: readonly RecordedRequest[]): boolean {
 // The shared bridge, mock and agent.
 
 let mock: AnthropicMock;
+/** An MCP server of the person's own, configured in Claude's config: its tool asks to open a sign-in page. */
+let accounts: SignInMcpServer;
+const CONNECT_ACCOUNT = 'mcp__accounts__connect_account';
 let claude: AgentDefinition;
 let workspace: string;
 let home: string;
@@ -148,6 +155,9 @@ beforeAll(async () => {
   home = path.join(root, 'home');
   mkdirSync(workspace);
   mkdirSync(path.join(home, '.claude'), { recursive: true });
+  accounts = await SignInMcpServer.start('https://accounts.example.com/connect?redirect_uri=http%3A%2F%2Flocalhost%3A1%2Fcb&state=s3cret');
+  writeFileSync(path.join(home, '.claude', '.claude.json'), JSON.stringify({ mcpServers: { accounts: { type: 'http', url: accounts.url } } }));
+  writeFileSync(path.join(home, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: [CONNECT_ACCOUNT] } }));
 
   mock = await AnthropicMock.start({
     respond: (_view, recorded) => {
@@ -198,6 +208,7 @@ afterAll(async () => {
     }
   }
   await mock?.close();
+  await accounts?.close();
   if (home !== undefined) rmSync(path.dirname(home), { recursive: true, force: true });
 }, TEST_TIMEOUT_MS);
 
@@ -501,6 +512,34 @@ test(
     expect(toolCallsOf(last)).toEqual([]);
     expect(textOfParts(last)).toContain('You answered:');
     expect(textOfParts(last)).toContain('Postgres');
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "a sign-in page an MCP server of Claude's asks the person to open (URL elicitation) reaches the client, and its answer the server",
+  async () => {
+    const KEY = 'Connect my Example account.';
+    scripts.set(KEY, (request): Reply => {
+      const used = toolUses(request).map((u) => u.name);
+      if (used.includes(CONNECT_ACCOUNT)) return textReply(`Connected: ${lastToolResults(request).map(toolResultText).join(' ')}`);
+      if (used.includes('ToolSearch')) return toolUseReply(CONNECT_ACCOUNT, {});
+      return toolUseReply('ToolSearch', { query: `select:${CONNECT_ACCOUNT}`, max_results: 1 });
+    });
+    const asked: OpenUrlParams[] = [];
+    const serving = client.onOpenUrl(async (params) => {
+      asked.push(params);
+      return { opened: true };
+    });
+    try {
+      const reply = await chat([user(KEY)], { tools: [AGENT_ACTION_DEFINITION] });
+      expect(asked).toEqual([{ agent: 'claude', message: 'Connect your Example account', url: accounts.signInUrl }]);
+      expect(accounts.answers).toEqual(['accept']);
+      expect(textOfParts(reply)).toContain('Connected: elicitation: accept');
+      expect(logTail(400)).toContain('agent claude asked to open a page of https://accounts.example.com in conversation');
+    } finally {
+      serving.dispose();
+    }
   },
   TEST_TIMEOUT_MS,
 );
