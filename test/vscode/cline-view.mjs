@@ -261,6 +261,21 @@ export const CLINE_SCENARIOS = [
     },
   },
   {
+    name: 'cline: a web page an agent asks to open comes as a VS Code dialog; Cancel declines it and opens nothing',
+    async run(ui, note) {
+      const pages = ui.page.context().pages().length;
+      await ui.send('ask-url https://sign-in.example.com/authorize?state=xyz Sign in to Scripted to go on');
+      const dialog = ui.page.locator('.monaco-dialog-box').first();
+      const shown = note('dialog', await dialog.waitFor({ timeout: ANSWER_TIMEOUT_MS }).then(() => dialog.innerText()));
+      check(shown.includes('Scripted asks you to open a web page') && shown.includes('Sign in to Scripted to go on') && shown.includes('https://sign-in.example.com/authorize?state=xyz'), `the dialog reads otherwise: ${JSON.stringify(shown)}`);
+      await ui.screenshot('cline-open-url-dialog');
+      await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+      const text = note('answer', await ui.answer((t) => /url: (accept|decline|cancel)/.test(t), "the agent's report"));
+      check(text.includes('url: decline'), `the agent heard otherwise: ${JSON.stringify(text.slice(0, 300))}`);
+      check(ui.page.context().pages().length === pages, 'Cancel opened a page');
+    },
+  },
+  {
     name: 'cline: New Task is a new agent session',
     async run(ui, note) {
       await ui.newTask();
