@@ -320,6 +320,33 @@ export function describeCatalogAgent(setup: AgentSetup): void {
     TEST_TIMEOUT_MS,
   );
 
+  // Only agents that edit by themselves have this route; for the others there is no test to skip.
+  if (setup.editsByItself === true) test(
+    'a file the agent changes by itself is shown in the answer as a diff, and the change is on disk',
+    async () => {
+      const KEY = 'Please change greeting.txt.';
+      const file = path.join(workspace, 'greeting.txt');
+      writeFileSync(file, 'hello\nbefore\nbye\n');
+      scripts.set(KEY, (view): Reply => (lastToolResults(view).length > 0 ? textReply('I changed ', 'greeting.txt.') : { content: [agent.editFile!(view, file, 'before', 'after')] }));
+      const tools = [CONFIRMATION_TOOL];
+
+      // The person allows whatever the agent asks first.
+      let history: Message[] = [user(KEY)];
+      let answer = await chat(history, { tools });
+      for (let asked = toolCallsOf(answer)[0]; asked?.toolName === AGENT_ACTION; asked = toolCallsOf(answer)[0]) {
+        history = [...history, assistantOf(answer), approve(asked)];
+        answer = await chat(history, { tools });
+      }
+      expect(readFileSync(file, 'utf8')).toBe('hello\nafter\nbye\n');
+      const text = textOfParts(answer);
+      // The change as the agent reported it: the whole file (Codex) or the replaced text only (OpenCode).
+      const diff = /```diff\n(@@[\s\S]*?)\n```/.exec(text)?.[1].split('\n');
+      expect(diff).toEqual(expect.arrayContaining(['-before', '+after']));
+      expect(text.endsWith('I changed greeting.txt.')).toBe(true);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
   // Only agents that write through their client have this route; for the others there is no test to skip.
   if (setup.writesThroughClient === true) test(
     "a file the agent writes is made by the consumer's create_file, after the person allowed the edit, so VS Code reviews it",

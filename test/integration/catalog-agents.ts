@@ -24,6 +24,8 @@ export interface AgentUnderTest {
   bridgedToolName(view: ChatView, tool: string): string | undefined;
   /** The tool call that writes a file, for agents that write through their client (ACP fs) when it offers that. */
   writeFile?(path: string, content: string): ReplyBlock;
+  /** The tool call that replaces the line `before` of a file with `after` by the agent's own means, for agents that edit by themselves. */
+  editFile?(view: ChatView, path: string, before: string, after: string): ReplyBlock;
   /** A model among those the agent reports, other than its current one, whose requests still reach the mock (none: no such model). */
   readonly pickableModel?: string;
 }
@@ -32,6 +34,8 @@ export interface AgentSetup {
   readonly id: string;
   /** It writes files through its client when the client offers it (ACP fs), with `writeFile`'s tool call. */
   readonly writesThroughClient?: boolean;
+  /** It edits files by itself and reports each change as ACP diff content, with `editFile`'s tool call. */
+  readonly editsByItself?: boolean;
   /** Starts the mock and prepares HOME; `root` is a fresh folder the test removes. */
   prepare(root: { readonly home: string }, options: ModelApiMockOptions): Promise<AgentUnderTest>;
 }
@@ -96,6 +100,7 @@ export const GEMINI: AgentSetup = {
 
 export const CODEX: AgentSetup = {
   id: 'codex',
+  editsByItself: true,
   async prepare({ home }, options) {
     const mock = await OpenAiResponsesMock.start(options);
     const codexHome = path.join(home, '.codex');
@@ -131,6 +136,13 @@ export const CODEX: AgentSetup = {
         const input = name === 'exec_command' ? { cmd: command, ...escalated } : name === 'shell_command' ? { command, ...escalated } : { command: ['bash', '-lc', command], ...escalated };
         return { type: 'tool_call', id: callId(), name, input };
       },
+      // Codex's own patch format, given as the shell command it recognises and applies itself (no shell runs).
+      editFile: (view, file, before, after) => {
+        const patch = ['apply_patch <<\'EOF\'', '*** Begin Patch', `*** Update File: ${file}`, '@@', `-${before}`, `+${after}`, '*** End Patch', 'EOF'].join('\n');
+        const name = ['exec_command', 'shell_command', 'shell'].find((n) => view.tools.includes(n)) ?? 'shell';
+        const input = name === 'exec_command' ? { cmd: patch } : name === 'shell_command' ? { command: patch } : { command: ['bash', '-lc', patch] };
+        return { type: 'tool_call', id: callId(), name, input };
+      },
       bridgedToolName: findTool,
     };
   },
@@ -138,6 +150,7 @@ export const CODEX: AgentSetup = {
 
 export const OPENCODE: AgentSetup = {
   id: 'opencode',
+  editsByItself: true,
   async prepare({ home }, options) {
     const mock = await OpenAiChatMock.start(options);
     const config = path.join(home, '.config');
@@ -167,6 +180,7 @@ export const OPENCODE: AgentSetup = {
       mock,
       definition,
       shell: (_view, command) => ({ type: 'tool_call', id: callId(), name: 'bash', input: { command, description: `Run ${command}` } }),
+      editFile: (_view, file, before, after) => ({ type: 'tool_call', id: callId(), name: 'edit', input: { filePath: file, oldString: before, newString: after } }),
       bridgedToolName: findTool,
     };
   },

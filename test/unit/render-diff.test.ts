@@ -34,3 +34,18 @@ test("a tool's end shows the diffs of what the agent changed by itself, not of e
   rendering.partsOf({ sessionUpdate: 'tool_call', toolCallId: 't3', title: 'Edit c.ts', status: 'pending' });
   expect(textOf(rendering.partsOf({ sessionUpdate: 'tool_call_update', toolCallId: 't3', status: 'failed', content: [diff('/w/c.ts')] }))).not.toContain('```diff');
 });
+
+test("a diff sent with the call shows at its end, which carries no content (an update without content keeps it, as Codex relies on)", () => {
+  const rendering = new TurnRendering();
+  const diff = { type: 'diff' as const, path: '/w/greeting.txt', oldText: 'hello\nbefore\n', newText: 'hello\nafter\n' };
+  expect(textOf(rendering.partsOf({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Editing files', kind: 'edit', status: 'in_progress', content: [diff] }))).not.toContain('```diff');
+  const ended = textOf(rendering.partsOf({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' }));
+  expect(ended).toContain('✓ `Editing files`: edited /w/greeting.txt');
+  expect(ended).toContain('```diff\n@@ -1,2 +1,2 @@\n hello\n-before\n+after\n```');
+  // Content sent later replaces it; content: null leaves it (omitted and null are the same in ACP).
+  rendering.partsOf({ sessionUpdate: 'tool_call', toolCallId: 't2', title: 'Edit', status: 'in_progress', content: [diff] });
+  rendering.partsOf({ sessionUpdate: 'tool_call_update', toolCallId: 't2', content: [{ type: 'content', content: { type: 'text', text: 'no change after all' } }] });
+  const replaced = textOf(rendering.partsOf({ sessionUpdate: 'tool_call_update', toolCallId: 't2', status: 'completed', content: null }));
+  expect(replaced).toContain('no change after all');
+  expect(replaced).not.toContain('```diff');
+});

@@ -1,5 +1,5 @@
 import { clipDepth, MAX_JSON_DEPTH } from '../../../protocol/bounded-depth.js';
-import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { ResponsePart } from '../../../protocol/messages.js';
 import { diffBlock, planChecklist, refusedLine, toolEndedLine, toolStartedLine } from './render.js';
 import { AGENT_ACTION_TOOL, type AgentActionParameters } from '../../../protocol/agent-action.js';
@@ -20,6 +20,11 @@ export class TurnRendering {
   private lastPlan = '';
   /** Files whose edits VS Code shows itself (made through the consumer's edit tools): no diff of them in the text. */
   private readonly reviewed = new Set<string>();
+  /**
+   * The content of each tool call still running, as last sent: an update without `content` keeps it (ACP),
+   * and agents send a change's diff with the call and end it without one (Codex).
+   */
+  private readonly contents = new Map<string, ToolCallContent[]>();
 
   /** `bridgedServer`: the name of the MCP server through which agents call VS Code's tools. */
   constructor(private readonly bridgedServer: string = BRIDGED_TOOLS_SERVER_NAME) {}
@@ -48,15 +53,17 @@ export class TurnRendering {
         // Its lines would repeat the call VS Code shows in the Chat view when it runs the tool.
         if (announcesServerCall(update, this.bridgedServer)) this.bridged.add(update.toolCallId);
         if (this.bridged.has(update.toolCallId)) return [];
+        this.keepContent(update.toolCallId, update.content);
         const status = update.status;
-        if (status === 'completed' || status === 'failed') return this.end(update.toolCallId, status, update.content);
+        if (status === 'completed' || status === 'failed') return this.end(update.toolCallId, status);
         return [{ type: 'text', value: toolStartedLine(update.title) }];
       }
       case 'tool_call_update': {
         if (update.title) this.titles.set(update.toolCallId, update.title);
         if (this.bridged.has(update.toolCallId)) return [];
+        this.keepContent(update.toolCallId, update.content);
         const status = update.status;
-        return status === 'completed' || status === 'failed' ? this.end(update.toolCallId, status, update.content) : [];
+        return status === 'completed' || status === 'failed' ? this.end(update.toolCallId, status) : [];
       }
       case 'usage_update':
         return [usagePart(update.used)];
@@ -94,10 +101,16 @@ export class TurnRendering {
     return { type: 'tool_call', toolCallId: call.toolCallId, toolName: call.name, parameters: call.arguments };
   }
 
+  private keepContent(id: string, content: ToolCallContent[] | null | undefined): void {
+    if (content != null && !this.ended.has(id)) this.contents.set(id, content);
+  }
+
   /** A tool's end, with the diffs of what it changed that VS Code does not show (an agent that edits by itself). */
-  private end(id: string, status: 'completed' | 'failed', content: Parameters<typeof toolEndedLine>[2]): ResponsePart[] {
+  private end(id: string, status: 'completed' | 'failed'): ResponsePart[] {
     if (this.ended.has(id)) return [];
     this.ended.add(id);
+    const content = this.contents.get(id);
+    this.contents.delete(id);
     const diffs = status === 'completed' ? (content ?? []).flatMap((c) => (c.type === 'diff' && !this.reviewed.has(c.path) ? [diffBlock(c.path, c.oldText, c.newText)] : [])) : [];
     return [{ type: 'text', value: toolEndedLine(this.titleOf(id), status, content) + diffs.join('') }];
   }
