@@ -49,11 +49,12 @@ export function consumerQuestions(message: string, properties: Readonly<Record<s
   const fields = new Map<string, Field>();
   const questions = keys.map((key, index): Question => {
     const field = properties[key]!;
-    const header = uniqueHeader(clip(field.title ?? key, HEADER_MAX), fields);
+    const { label, text } = wordingOf(field);
+    const header = uniqueHeader(clip(label ?? key, HEADER_MAX), fields);
     const choices = choicesOf(field);
     fields.set(header, { key, type: field.type ?? 'string', values: new Map(choices.map((c) => [c.label, c.value])) });
-    // The form's message asks the first question unless that field says its own.
-    const ask = keys.length === 1 ? message : (field.description ?? (index === 0 ? message : (field.title ?? key)));
+    // The form's message asks the first question (or the only one) unless that field says its own.
+    const ask = text ?? (index === 0 ? message : (label ?? key));
     return {
       header,
       question: clip(ask, QUESTION_MAX),
@@ -81,6 +82,18 @@ export function consumerQuestions(message: string, properties: Readonly<Record<s
       return { content, answered };
     },
   };
+}
+
+/**
+ * A field's short label (the question's header) and its longer wording (the question), from its title and
+ * description: the shorter is the label, whichever the agent put where (Codex titles a field with the
+ * question and describes it with the header). One of them alone is the label if it is the title.
+ */
+function wordingOf(field: FormField): { label: string | undefined; text: string | undefined } {
+  const title = field.title ?? undefined;
+  const description = field.description ?? undefined;
+  if (title === undefined || description === undefined) return { label: title, text: description };
+  return title.length <= description.length ? { label: title, text: description } : { label: description, text: title };
 }
 
 function choicesOf(field: FormField): { label: string; value: string }[] {

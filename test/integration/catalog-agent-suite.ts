@@ -14,12 +14,13 @@ import path from 'node:path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { textOfParts, type LmClient } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
-import type { AgentDefinition, AgentInfoParams, Message, ResponsePart, SessionConfig, ToolDefinition } from '../../src/protocol/messages.js';
+import type { AgentDefinition, AgentInfoParams, Message, OpenUrlParams, ResponsePart, SessionConfig, ToolDefinition } from '../../src/protocol/messages.js';
 import { INSTALL_TIMEOUT_MS } from '../fixtures/agent-install.js';
 import { processesWithHome } from '../fixtures/home-processes.js';
+import { SignInMcpServer } from '../fixtures/sign-in-mcp-server.js';
 import { waitUntil } from '../fixtures/wait-until.js';
 import { allToolResults, assistantTexts, lastToolResults, textReply, userTexts, type ChatView, type RecordedRequest, type Reply, type Script } from '../fixtures/model-api-mock.js';
-import { AGENT_ACTION as CONFIRMATION_TOOL, AgentBridge, CREATE_FILE, REPLACE_STRING, approvals, assistantOf, rejection, sleep, toolCallsOf, user } from './agent-bridge.js';
+import { AGENT_ACTION as CONFIRMATION_TOOL, ASK_QUESTIONS, AgentBridge, CREATE_FILE, REPLACE_STRING, approvals, assistantOf, rejection, sleep, toolCallsOf, user } from './agent-bridge.js';
 import type { AgentSetup, AgentUnderTest } from './catalog-agents.js';
 
 const TEST_TIMEOUT_MS = 120_000;
@@ -105,6 +106,8 @@ export function describeCatalogAgent(setup: AgentSetup): void {
   let home: string;
   let workspace: string;
   let bridge: AgentBridge;
+  /** An MCP server of the person's own whose tool asks to open a sign-in page (for agents that relay such pages). */
+  let signIn: SignInMcpServer | undefined;
   const scripts = new Map<string, Script>();
   const unscripted: string[] = [];
   const agentInfos: AgentInfoParams[] = [];
@@ -137,8 +140,9 @@ export function describeCatalogAgent(setup: AgentSetup): void {
     workspace = path.join(root, 'workspace');
     mkdirSync(home);
     mkdirSync(workspace);
+    if (setup.relaysSignInPages === true) signIn = await SignInMcpServer.start('https://accounts.example.com/connect?redirect_uri=http%3A%2F%2Flocalhost%3A1%2Fcb&state=xyz');
     agent = await setup.prepare(
-      { home },
+      { home, ...(signIn === undefined ? {} : { signInServer: signIn.url }) },
       {
         respond: (view, recorded) => {
           for (const [key, script] of scripts) if (userTexts(view).some((t) => t.includes(key))) return script(view, recorded);
@@ -170,6 +174,7 @@ export function describeCatalogAgent(setup: AgentSetup): void {
       }
     }
     await agent?.mock.close();
+    await signIn?.close();
     if (root !== undefined) rmSync(root, { recursive: true, force: true });
   }, TEST_TIMEOUT_MS);
 
@@ -320,6 +325,71 @@ export function describeCatalogAgent(setup: AgentSetup): void {
     TEST_TIMEOUT_MS,
   );
 
+  /** Chats from `messages` on, the person allowing whatever the agent asks first; the last answer. */
+  const allowingAll = async (messages: readonly Message[], options: ChatOptions): Promise<ResponsePart[]> => {
+    let history = [...messages];
+    let answer = await chat(history, options);
+    for (let asked = toolCallsOf(answer)[0]; asked?.toolName === AGENT_ACTION; asked = toolCallsOf(answer)[0]) {
+      history = [...history, assistantOf(answer), approve(asked)];
+      answer = await chat(history, options);
+    }
+    return answer;
+  };
+
+  if (setup.asksQuestions === true) test(
+    "its model's question is asked through VS Code's vscode_askQuestions, and the person's pick reaches the model",
+    async () => {
+      const KEY = 'Ask me which database to use.';
+      scripts.set(KEY, (view): Reply => {
+        const results = lastToolResults(view);
+        return results.length > 0 ? textReply('You answered: ', results.map((r) => r.text).join(' ')) : { content: [agent.askQuestion!('Which database should I use?', 'Database', ['SQLite', 'Postgres'])] };
+      });
+      const options: ChatOptions = { tools: [ASK_QUESTIONS], ...(agent.questionsConfig === undefined ? {} : { config: agent.questionsConfig }) };
+
+      const asked = await chat([user(KEY)], options);
+      const [call] = toolCallsOf(asked);
+      expect(call?.toolName).toBe('vscode_askQuestions');
+      const questions = (call!.parameters as { questions: { header: string; question: string; options?: { label: string }[] }[] }).questions;
+      const database = questions.find((q) => q.options?.some((o) => o.label === 'Postgres'));
+      expect(database).toMatchObject({ header: 'Database', question: 'Which database should I use?' });
+
+      // What VS Code answers when the person picks Postgres (and leaves any other question).
+      const picked = Object.fromEntries(questions.map((q) => [q.header, q === database ? { selected: ['Postgres'], freeText: null, skipped: false } : { selected: [], freeText: null, skipped: true }]));
+      const done: Message = { role: 'user', content: [{ type: 'tool_result', toolCallId: call!.toolCallId, result: [{ type: 'text', value: JSON.stringify({ answers: picked }) }] }] };
+      const last = await chat([user(KEY), assistantOf(asked), done], options);
+      expect(toolCallsOf(last)).toEqual([]);
+      expect(textOfParts(last)).toMatch(/You answered: .*Postgres/);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  if (setup.relaysSignInPages === true) test(
+    "a sign-in page an MCP server of the person's own asks to open (URL elicitation) reaches the client, and its answer the server",
+    async () => {
+      const KEY = 'Connect my Example account.';
+      scripts.set(KEY, (view): Reply => {
+        const results = lastToolResults(view);
+        const tool = view.tools.find((name) => name.endsWith('connect_account'));
+        if (results.length > 0 || tool === undefined) return textReply('Connected: ', results.map((r) => r.text).join(' ') || 'no tool');
+        return { content: [{ type: 'tool_call', id: `call_sign_in_${Date.now()}`, name: tool, input: {} }] };
+      });
+      const asked: OpenUrlParams[] = [];
+      const serving = bridge.client.onOpenUrl(async (params) => {
+        asked.push(params);
+        return { opened: true };
+      });
+      try {
+        const answer = await allowingAll([user(KEY)], {});
+        expect(asked).toEqual([{ agent: agent.name, message: 'Connect your Example account', url: signIn!.signInUrl }]);
+        expect(signIn!.answers).toEqual(['accept']);
+        expect(textOfParts(answer)).toContain('elicitation: accept');
+      } finally {
+        serving.dispose();
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+
   // Only agents that edit by themselves have this route; for the others there is no test to skip.
   if (setup.editsByItself === true) test(
     'a file the agent changes by itself is shown in the answer as a diff, and the change is on disk',
@@ -330,13 +400,7 @@ export function describeCatalogAgent(setup: AgentSetup): void {
       scripts.set(KEY, (view): Reply => (lastToolResults(view).length > 0 ? textReply('I changed ', 'greeting.txt.') : { content: [agent.editFile!(view, file, 'before', 'after')] }));
       const tools = [CONFIRMATION_TOOL];
 
-      // The person allows whatever the agent asks first.
-      let history: Message[] = [user(KEY)];
-      let answer = await chat(history, { tools });
-      for (let asked = toolCallsOf(answer)[0]; asked?.toolName === AGENT_ACTION; asked = toolCallsOf(answer)[0]) {
-        history = [...history, assistantOf(answer), approve(asked)];
-        answer = await chat(history, { tools });
-      }
+      const answer = await allowingAll([user(KEY)], { tools });
       expect(readFileSync(file, 'utf8')).toBe('hello\nafter\nbye\n');
       const text = textOfParts(answer);
       // The change as the agent reported it: the whole file (Codex) or the replaced text only (OpenCode).

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BUILTIN_AGENTS, launchOf } from '../../src/extension/agents/agent-catalog.js';
-import type { AgentDefinition } from '../../src/protocol/messages.js';
+import type { AgentDefinition, SessionConfig } from '../../src/protocol/messages.js';
 import { installCatalogAgent } from '../fixtures/agent-install.js';
 import { GeminiMock } from '../fixtures/gemini-mock.js';
 import type { ChatView, ModelApiMock, ModelApiMockOptions, ReplyBlock } from '../fixtures/model-api-mock.js';
@@ -24,6 +24,10 @@ export interface AgentUnderTest {
   bridgedToolName(view: ChatView, tool: string): string | undefined;
   /** The tool call that writes a file, for agents that write through their client (ACP fs) when it offers that. */
   writeFile?(path: string, content: string): ReplyBlock;
+  /** The tool call that asks the person one question with these options, for agents whose model can ask (`asksQuestions`). */
+  askQuestion?(question: string, header: string, options: readonly string[]): ReplyBlock;
+  /** The session's config options under which its model may ask (Codex: its Plan collaboration mode). */
+  readonly questionsConfig?: SessionConfig;
   /** The tool call that replaces the line `before` of a file with `after` by the agent's own means, for agents that edit by themselves. */
   editFile?(view: ChatView, path: string, before: string, after: string): ReplyBlock;
   /** A model among those the agent reports, other than its current one, whose requests still reach the mock (none: no such model). */
@@ -36,8 +40,15 @@ export interface AgentSetup {
   readonly writesThroughClient?: boolean;
   /** It edits files by itself and reports each change as ACP diff content, with `editFile`'s tool call. */
   readonly editsByItself?: boolean;
-  /** Starts the mock and prepares HOME; `root` is a fresh folder the test removes. */
-  prepare(root: { readonly home: string }, options: ModelApiMockOptions): Promise<AgentUnderTest>;
+  /** Its model asks the person questions with `askQuestion`'s tool call, which the agent relays as an ACP form. */
+  readonly asksQuestions?: boolean;
+  /** It relays the web pages its MCP servers ask the person to open (URL elicitation): `prepare` configures `signInServer`. */
+  readonly relaysSignInPages?: boolean;
+  /**
+   * Starts the mock and prepares HOME; `root` is a fresh folder the test removes. `signInServer`: the URL of an
+   * MCP server of the person's own (Streamable HTTP) to configure, its tool allowed where the agent asks first.
+   */
+  prepare(root: { readonly home: string; readonly signInServer?: string }, options: ModelApiMockOptions): Promise<AgentUnderTest>;
 }
 
 let callCounter = 0;
@@ -101,7 +112,9 @@ export const GEMINI: AgentSetup = {
 export const CODEX: AgentSetup = {
   id: 'codex',
   editsByItself: true,
-  async prepare({ home }, options) {
+  asksQuestions: true,
+  relaysSignInPages: true,
+  async prepare({ home, signInServer }, options) {
     const mock = await OpenAiResponsesMock.start(options);
     const codexHome = path.join(home, '.codex');
     mkdirSync(codexHome, { recursive: true });
@@ -120,6 +133,7 @@ export const CODEX: AgentSetup = {
         'env_key = "MOCK_API_KEY"',
         'request_max_retries = 0',
         'stream_max_retries = 0',
+        ...(signInServer === undefined ? [] : ['[mcp_servers.accounts]', `url = "${signInServer}"`]),
         '',
       ].join('\n'),
     );
@@ -136,6 +150,14 @@ export const CODEX: AgentSetup = {
         const input = name === 'exec_command' ? { cmd: command, ...escalated } : name === 'shell_command' ? { command, ...escalated } : { command: ['bash', '-lc', command], ...escalated };
         return { type: 'tool_call', id: callId(), name, input };
       },
+      // Its request_user_input, which it offers in every mode and answers only in Plan mode.
+      askQuestion: (question, header, labels) => ({
+        type: 'tool_call',
+        id: callId(),
+        name: 'request_user_input',
+        input: { questions: [{ id: 'answer', header, question, options: labels.map((label) => ({ label, description: `Choose ${label}` })) }] },
+      }),
+      questionsConfig: { collaboration_mode: 'plan' },
       // Codex's own patch format, given as the shell command it recognises and applies itself (no shell runs).
       editFile: (view, file, before, after) => {
         const patch = ['apply_patch <<\'EOF\'', '*** Begin Patch', `*** Update File: ${file}`, '@@', `-${before}`, `+${after}`, '*** End Patch', 'EOF'].join('\n');

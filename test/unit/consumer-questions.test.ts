@@ -45,3 +45,14 @@ test('headers stay unique and within VS Code\'s limit', () => {
   expect(new Set(headers).size).toBe(2);
   for (const header of headers) expect(header.length).toBeLessThanOrEqual(50);
 });
+
+test("the shorter of a field's title and description is its header, the longer its question, whichever the agent put where", () => {
+  // Codex titles a field with the question and describes it with the header; its message says nothing of it.
+  const asked = consumerQuestions('Codex needs your input to continue.', {
+    database: { type: 'string', title: 'Which database should I use?', description: 'Database', oneOf: [{ const: 'SQLite', title: 'SQLite' }, { const: 'Postgres', title: 'Postgres' }] },
+  });
+  expect(asked.arguments).toEqual({
+    questions: [{ header: 'Database', question: 'Which database should I use?', message: 'Codex needs your input to continue.', options: [{ label: 'SQLite' }, { label: 'Postgres' }], allowFreeformInput: false }],
+  });
+  expect(asked.answer(answers({ Database: { selected: ['Postgres'], freeText: null, skipped: false } }))).toEqual({ content: { database: 'Postgres' }, answered: true });
+});
