@@ -14,14 +14,48 @@ export const REPLACE_STRING_TOOL = 'replace_string_in_file';
 
 /**
  * The call that turns the file at `path` from `current` (undefined: there is none) into `content`, among the
- * tools `offered`; undefined when none of them can make it. The whole text is replaced: it always matches
- * once, whatever the agent changed.
+ * tools `offered`; undefined when none of them can make it. A change replaces only the lines that changed (see
+ * changedLines), so that a one-line edit of a long file is a small call in the chat's history.
  */
 export function consumerEdit(offered: readonly string[], path: string, current: string | undefined, content: string): ConsumerEdit | undefined {
   if (current === undefined || current === '') {
     return offered.includes(CREATE_FILE_TOOL) ? { name: CREATE_FILE_TOOL, arguments: { filePath: path, content } } : undefined;
   }
-  return offered.includes(REPLACE_STRING_TOOL) ? { name: REPLACE_STRING_TOOL, arguments: { filePath: path, oldString: current, newString: content } } : undefined;
+  return offered.includes(REPLACE_STRING_TOOL) ? { name: REPLACE_STRING_TOOL, arguments: { filePath: path, ...changedLines(current, content) } } : undefined;
+}
+
+/** How many lines around a change are tried for a stretch that occurs once, before the whole text is replaced. */
+const MAX_CONTEXT_LINES = 20;
+
+/**
+ * The stretch of whole lines from the first that differs to the last, widened by as few lines around it as
+ * make it occur exactly once in `current` (replace_string_in_file's condition); the whole text where none do.
+ */
+export function changedLines(current: string, content: string): { oldString: string; newString: string } {
+  const before = linesOf(current);
+  const after = linesOf(content);
+  let same = 0;
+  while (same < before.length && same < after.length && before[same] === after[same]) same++;
+  let sameEnd = 0;
+  while (sameEnd < before.length - same && sameEnd < after.length - same && before[before.length - 1 - sameEnd] === after[after.length - 1 - sameEnd]) sameEnd++;
+  for (let context = 0; context <= MAX_CONTEXT_LINES; context++) {
+    const from = Math.max(0, same - context);
+    const keptEnd = Math.max(0, sameEnd - context);
+    const oldString = before.slice(from, before.length - keptEnd).join('');
+    if (oldString !== '' && occursOnce(current, oldString)) return { oldString, newString: after.slice(from, after.length - keptEnd).join('') };
+    if (from === 0 && keptEnd === 0) break;
+  }
+  return { oldString: current, newString: content };
+}
+
+/** The lines of `text`, each with its line break (the last one may have none). */
+function linesOf(text: string): string[] {
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+}
+
+function occursOnce(text: string, part: string): boolean {
+  const first = text.indexOf(part);
+  return first !== -1 && text.indexOf(part, first + 1) === -1;
 }
 
 /** Whether the consumer offers the tools with which any file can be written: a new one, and a change. */

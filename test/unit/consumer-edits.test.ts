@@ -1,4 +1,4 @@
-import { consumerEdit } from '../../src/tools/consumer-edits.js';
+import { changedLines, consumerEdit } from '../../src/tools/consumer-edits.js';
 
 const COPILOT = ['read_file', 'create_file', 'replace_string_in_file', 'run_in_terminal'];
 
@@ -7,8 +7,40 @@ test('a new or empty file is created with create_file', () => {
   expect(consumerEdit(COPILOT, '/w/a.ts', '', 'x')).toEqual({ name: 'create_file', arguments: { filePath: '/w/a.ts', content: 'x' } });
 });
 
-test("an existing file's whole text is replaced with replace_string_in_file", () => {
+test('an existing file is changed with replace_string_in_file', () => {
   expect(consumerEdit(COPILOT, '/w/a.ts', 'old\n', 'new\n')).toEqual({ name: 'replace_string_in_file', arguments: { filePath: '/w/a.ts', oldString: 'old\n', newString: 'new\n' } });
+});
+
+/** What replace_string_in_file makes of `current`: the one occurrence of oldString replaced. */
+function replaced(current: string, change: { oldString: string; newString: string }): string {
+  expect(current.split(change.oldString)).toHaveLength(2);
+  return current.replace(change.oldString, () => change.newString);
+}
+
+test('only the lines that changed are replaced, widened until they occur once', () => {
+  const long = Array.from({ length: 1000 }, (_, i) => `line ${i}\n`).join('');
+  const oneLine = long.replace('line 500\n', 'line five hundred\n');
+  expect(changedLines(long, oneLine)).toEqual({ oldString: 'line 500\n', newString: 'line five hundred\n' });
+  // A repeated line needs the lines around it to be found once.
+  const repeated = 'a\nx\nb\nx\nc\n';
+  expect(changedLines(repeated, 'a\nx\nb\ny\nc\n')).toEqual({ oldString: 'b\nx\nc\n', newString: 'b\ny\nc\n' });
+  // An insertion replaces a line next to it; a deletion likewise.
+  expect(changedLines('a\nb\n', 'a\nnew\nb\n')).toEqual({ oldString: 'a\nb\n', newString: 'a\nnew\nb\n' });
+  expect(changedLines('a\nb\nc\n', 'a\nc\n')).toEqual({ oldString: 'b\n', newString: '' });
+});
+
+test('the change, applied as replace_string_in_file applies it, gives exactly the new text', () => {
+  const cases: [string, string][] = [
+    ['a\nb', 'a\nb\nc'],
+    ['a\nb\n', 'a\nb'],
+    ['x\nx\nx\n', 'x\nx\n'],
+    ['x\nx\nx\n', 'x\ny\nx\n'],
+    ['one\r\ntwo\r\n', 'one\r\n2\r\n'],
+    ['same start\nA\nsame end\n', 'same start\nB\nC\nsame end\n'],
+    ['first\n', 'zeroth\nfirst\n'],
+    [Array.from({ length: 60 }, () => 'dup\n').join(''), Array.from({ length: 59 }, () => 'dup\n').join('')],
+  ];
+  for (const [current, content] of cases) expect(replaced(current, changedLines(current, content))).toBe(content);
 });
 
 test('without the tool that fits, there is no consumer edit', () => {

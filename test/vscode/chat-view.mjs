@@ -831,15 +831,16 @@ CHAT_SCENARIOS.push(
       await pickScripted(ui);
       const created = join(ctx.workspace, 'review-new.txt');
       const changed = join(ctx.workspace, 'review-changed.txt');
-      writeFileSync(changed, 'before\n');
-      await ui.send('write review-new.txt "from the agent\\n"\nwrite review-changed.txt "after\\n"\nsay edits done');
+      // Its middle line changes: Copilot's replace_string_in_file is given that line only.
+      writeFileSync(changed, 'first\nbefore\nlast\n');
+      await ui.send('write review-new.txt "from the agent\\n"\nwrite review-changed.txt "first\\nafter\\nlast\\n"\nsay edits done');
       c.note('response', await ui.response((t) => t.includes('edits done'), 'the end of the edits'));
       c.includes(c.note('changed files', await ui.changedFiles()), '2 files changed', 'the list of changed files above the input');
-      c.ok(readFileSync(created, 'utf8') === 'from the agent\n' && readFileSync(changed, 'utf8') === 'after\n', 'the edits are not on disk while they await review');
+      c.ok(readFileSync(created, 'utf8') === 'from the agent\n' && readFileSync(changed, 'utf8') === 'first\nafter\nlast\n', 'the edits are not on disk while they await review');
       await ui.screenshot('chat-edits-keep-undo');
       c.note('undo asked', await ui.review('Undo'));
       c.ok(!existsSync(created) || readFileSync(created, 'utf8') === '', `Undo left the created file: ${existsSync(created) ? JSON.stringify(readFileSync(created, 'utf8')) : ''}`);
-      c.ok(readFileSync(changed, 'utf8') === 'before\n', `Undo did not restore the changed file: ${JSON.stringify(readFileSync(changed, 'utf8'))}`);
+      c.ok(readFileSync(changed, 'utf8') === 'first\nbefore\nlast\n', `Undo did not restore the changed file: ${JSON.stringify(readFileSync(changed, 'utf8'))}`);
     },
   },
   {
