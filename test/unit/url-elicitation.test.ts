@@ -4,7 +4,8 @@
  * log names the site, never the whole address.
  */
 import { checkElicitation } from '../../src/agents/acp/answers/agent-answers.js';
-import { describeElicitation, onUrlElicitation, webPageOrigin, type OpenUrl } from '../../src/agents/acp/session/client-requests.js';
+import { describeElicitation, onUrlElicitation, type OpenUrl } from '../../src/agents/acp/session/client-requests.js';
+import { webPageOrigin } from '../../src/protocol/web-page.js';
 
 const SIGN_IN = 'https://login.example.com/authorize?client_id=abc&state=s3cret';
 const urlRequest = (url: string) => checkElicitation({ mode: 'url', sessionId: 's', elicitationId: 'e1', url, message: 'Sign in' });

@@ -6,11 +6,12 @@
  */
 import * as vscode from 'vscode';
 import type { OpenUrlParams, OpenUrlResult } from '../../protocol/messages.js';
+import { webPageOrigin } from '../../protocol/web-page.js';
 
 const OPEN = 'Open';
 
 export async function openUrlOnConsent({ agent, message, url }: OpenUrlParams, token: vscode.CancellationToken): Promise<OpenUrlResult> {
-  if (!/^https?:\/\//i.test(url)) return { opened: false };
+  if (webPageOrigin(url) === undefined) return { opened: false };
   const choice = await vscode.window.showInformationMessage(`${agent} asks you to open a web page`, { modal: true, detail: `${message}\n\n${url}` }, OPEN);
   if (choice !== OPEN || token.isCancellationRequested) return { opened: false };
   // As a string, VS Code opens the address exactly as given; a Uri is re-encoded on the way, which would

@@ -5,6 +5,7 @@ import { consumerEdit } from '../../../tools/consumer-edits.js';
 import { ASK_QUESTIONS_TOOL, consumerQuestions, type AskPerson } from '../../../tools/consumer-questions.js';
 import { toolResultText } from '../../../tools/tool-results.js';
 import type { ElicitationRequest } from '../answers/agent-answers.js';
+import { webPageOrigin } from '../../../protocol/web-page.js';
 import { editLanded, readTextFile, workspacePath } from './file-requests.js';
 
 /**
@@ -113,16 +114,6 @@ export async function onUrlElicitation(openUrl: OpenUrl | undefined, agent: stri
 /** What the agent asked, for the log: a question, or the site of a page to open (never the whole address). */
 export function describeElicitation(request: ElicitationRequest): string {
   return request.mode === 'url' ? `to open a page of ${webPageOrigin(request.url ?? '') ?? 'no web address'}` : `a question (${request.mode})`;
-}
-
-/** The origin of an http(s) address (what logs may say of it: its path and query may carry a sign-in's secrets). */
-export function webPageOrigin(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function filesOf(side: ClientSide): WorkspaceFiles {
