@@ -12,7 +12,7 @@ import { textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentDefinition, Message, ResponsePart, ToolCallPart } from '../../src/protocol/messages.js';
 
-import { AGENT_ACTION, AgentBridge as Bridge, SCRIPTED_AGENT as AGENT, approvals, rejection, replied, skipped, sleep, toolCallsOf, user } from './agent-bridge.js';
+import { AGENT_ACTION, AgentBridge as Bridge, SCRIPTED_AGENT as AGENT, approvals, rejection, replied, resultOf, skipped, sleep, toolCallsOf, user } from './agent-bridge.js';
 
 function scripted(flags: string[] = [], name = 'scripted'): AgentDefinition {
   return { mcp_server: { name, command: process.execPath, args: [AGENT, ...flags], env: [] } };
@@ -112,7 +112,7 @@ describe('permission requests', () => {
   test.each([
     ['skipped (a result that is not the approval)', (call: ToolCallPart) => skipped(call)],
     ['answered by another call\'s approval', (call: ToolCallPart) => approvals({ ...call, parameters: { ...call.parameters, action_id: 'another' } })],
-    ['answered with an error', (call: ToolCallPart): Message => ({ role: 'user', content: [{ type: 'tool_result', toolCallId: call.toolCallId, result: [{ type: 'text', value: 'Tool symposium-agent-action is currently disabled by the user, and cannot be called' }] }] })],
+    ['answered with an error', (call: ToolCallPart): Message => resultOf(call.toolCallId, 'Tool symposium-agent-action is currently disabled by the user, and cannot be called')],
   ])('%s: the action is rejected and never runs; the turn goes on', async (_name, answer) => {
     const agent = scripted();
     const marker = path.join(mkdtempSync(path.join(tmpdir(), 'consent-')), 'ran');
@@ -151,7 +151,7 @@ describe('permission requests', () => {
     const asked = await bridge.chat(first, agent, [AGENT_ACTION]);
     const [call] = toolCallsOf(asked);
     // Copilot records "The user cancelled the tool call." when stop is pressed while the confirmation shows.
-    const cancelled: Message = { role: 'user', content: [{ type: 'tool_result', toolCallId: call!.toolCallId, result: [{ type: 'text', value: 'The user cancelled the tool call.' }] }] };
+    const cancelled = resultOf(call!.toolCallId, 'The user cancelled the tool call.');
     for (const answer of [[cancelled, user('say next')], [user('say next')]]) {
       const next = await bridge.chat([...first, replied(asked), ...answer], agent, [AGENT_ACTION]);
       expect(textOfParts(next)).toBe('next');

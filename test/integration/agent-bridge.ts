@@ -43,6 +43,29 @@ export const ASK_QUESTIONS: ToolDefinition = { name: 'vscode_askQuestions', desc
 /** The tool calls among a response's parts. */
 export const toolCallsOf = (parts: readonly ResponsePart[]): ToolCallPart[] => parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
 
+/** What the next request carries once VS Code ran the tool call `toolCallId`: its result, `text`. */
+export const resultOf = (toolCallId: string, text: string): Message => ({ role: 'user', content: [{ type: 'tool_result', toolCallId, result: [{ type: 'text', value: text }] }] });
+
+/** What Copilot's `create_file` (or `replace_string_in_file`) answers once it edited `file`. */
+export const edited = (call: ToolCallPart, file: string): Message => resultOf(call.toolCallId, `The following files were successfully edited:\n${file}\n`);
+
+/** A question of a `vscode_askQuestions` call, as far as the tests read it. */
+export interface AskedQuestion {
+  readonly header: string;
+  readonly question: string;
+  readonly options?: readonly { readonly label: string }[];
+}
+
+export const questionsOf = (call: ToolCallPart): AskedQuestion[] => (call.parameters as { questions: AskedQuestion[] }).questions;
+
+/** What `vscode_askQuestions` answers when the person picks `option` in the question offering it and skips the others. */
+export function picking(call: ToolCallPart, option: string): Message {
+  const answers = Object.fromEntries(
+    questionsOf(call).map((q) => [q.header, q.options?.some((o) => o.label === option) === true ? { selected: [option], freeText: null, skipped: false } : { selected: [], freeText: null, skipped: true }]),
+  );
+  return resultOf(call.toolCallId, JSON.stringify({ answers }));
+}
+
 /** The person allowed these `symposium-agent-action` calls: the results the confirmed tool returns. */
 export function approvals(...calls: readonly ToolCallPart[]): Message {
   return {

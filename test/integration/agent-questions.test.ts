@@ -5,16 +5,38 @@
  * it; elsewhere the client's own prompts ask it, or it is declined, and a person who moves on without
  * answering (or stops) cancels it. A web page to open (URL mode) is the client's to offer.
  */
-import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
+import { CancellationTokenSource, type CancellationToken } from 'vscode-jsonrpc/node.js';
 import { textOfParts } from '../../src/client/lm-client.js';
-import type { AgentDefinition, AskQuestionsParams, Message, OpenUrlParams } from '../../src/protocol/messages.js';
-import { ASK_QUESTIONS, AgentBridge, SCRIPTED_AGENT, replied, toolCallsOf, user } from './agent-bridge.js';
+import type { AgentDefinition, AskQuestionsParams, OpenUrlParams } from '../../src/protocol/messages.js';
+import { ASK_QUESTIONS, AgentBridge, SCRIPTED_AGENT, picking, replied, resultOf, toolCallsOf, user } from './agent-bridge.js';
 import { waitUntil } from '../fixtures/wait-until.js';
 
 const AGENT: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, '--mcp-http'], env: [] } };
 const ASK = 'ask Which flavour? | Vanilla | Chocolate';
 
-const resultOf = (toolCallId: string, text: string): Message => ({ role: 'user', content: [{ type: 'tool_result', toolCallId, result: [{ type: 'text', value: text }] }] });
+/**
+ * Serves the client's prompt with `serve`, left up until the bridge withdraws it (then answered with `answer`),
+ * sends `message` and stops the turn once the prompt shows. Resolves with whether the prompt was withdrawn.
+ */
+async function stopWhileAsked<P, R>(serve: (handler: (params: P, token: CancellationToken) => Promise<R>) => unknown, answer: R, message: string): Promise<boolean> {
+  let shown = false;
+  let withdrawn = false;
+  serve((_params, token) => {
+    shown = true;
+    return new Promise((resolve) =>
+      token.onCancellationRequested(() => {
+        withdrawn = true;
+        resolve(answer);
+      }),
+    );
+  });
+  const stop = new CancellationTokenSource();
+  const asking = bridge.chat([user(message)], AGENT, [], stop);
+  expect(await waitUntil(() => shown, 5000)).toBe(true);
+  stop.cancel();
+  await asking.catch(() => undefined);
+  return withdrawn;
+}
 
 let bridge: AgentBridge;
 beforeEach(() => {
@@ -34,8 +56,7 @@ test("a question becomes a call of VS Code's vscode_askQuestions; the person's p
     toolName: 'vscode_askQuestions',
     parameters: { questions: [{ header: 'Choice', question: 'Which flavour?', options: [{ label: 'Vanilla' }, { label: 'Chocolate' }], allowFreeformInput: false }] },
   });
-  const answer = JSON.stringify({ answers: { Choice: { selected: ['Chocolate'], freeText: null, skipped: false } } });
-  const rest = await bridge.chat([...first, replied(asked), resultOf(call!.toolCallId, answer)], AGENT, [ASK_QUESTIONS]);
+  const rest = await bridge.chat([...first, replied(asked), picking(call!, 'Chocolate')], AGENT, [ASK_QUESTIONS]);
   expect(textOfParts(rest)).toBe('answer: accept {"choice":"choice-2"}');
 });
 
@@ -59,22 +80,7 @@ test('where the request offers no question tool, the client asks the person with
 });
 
 test('a stop while the client asks withdraws its prompt and cancels the question', async () => {
-  let shown = false;
-  let withdrawn = false;
-  bridge.client.onAskQuestions((_params, token) => {
-    shown = true;
-    return new Promise((resolve) =>
-      token.onCancellationRequested(() => {
-        withdrawn = true;
-        resolve({ answers: {} });
-      }),
-    );
-  });
-  const stop = new CancellationTokenSource();
-  const asking = bridge.chat([user(ASK)], AGENT, [], stop);
-  expect(await waitUntil(() => shown, 5000)).toBe(true);
-  stop.cancel();
-  await asking.catch(() => undefined);
+  const withdrawn = await stopWhileAsked((handler) => bridge.client.onAskQuestions(handler), { answers: {} }, ASK);
   expect(await bridge.logged(/asked 'Which flavour\?': answer:/)).toContain("asked 'Which flavour?': answer: cancel");
   expect(withdrawn).toBe(true);
 });
@@ -138,22 +144,7 @@ describe('a web page the agent asks the person to open (URL mode)', () => {
   });
 
   test("a stop while the client asks withdraws its dialog's request and cancels", async () => {
-    let withdrawn = false;
-    let shown = false;
-    bridge.client.onOpenUrl((_params, token) => {
-      shown = true;
-      return new Promise((resolve) =>
-        token.onCancellationRequested(() => {
-          withdrawn = true;
-          resolve({ opened: false });
-        }),
-      );
-    });
-    const stop = new CancellationTokenSource();
-    const asking = bridge.chat([user(ASK_URL)], AGENT, [], stop);
-    expect(await waitUntil(() => shown, 5000)).toBe(true);
-    stop.cancel();
-    await asking.catch(() => undefined);
+    const withdrawn = await stopWhileAsked((handler) => bridge.client.onOpenUrl(handler), { opened: false }, ASK_URL);
     expect(await bridge.logged(/asked to open a page/)).toMatch(/asked to open a page of https:\/\/example.com in conversation \S+: cancel/);
     expect(withdrawn).toBe(true);
   });

@@ -20,7 +20,7 @@ import { processesWithHome } from '../fixtures/home-processes.js';
 import { SignInMcpServer } from '../fixtures/sign-in-mcp-server.js';
 import { waitUntil } from '../fixtures/wait-until.js';
 import { allToolResults, assistantTexts, lastToolResults, textReply, userTexts, type ChatView, type RecordedRequest, type Reply, type Script } from '../fixtures/model-api-mock.js';
-import { AGENT_ACTION as CONFIRMATION_TOOL, ASK_QUESTIONS, AgentBridge, CREATE_FILE, REPLACE_STRING, approvals, assistantOf, rejection, sleep, toolCallsOf, user } from './agent-bridge.js';
+import { AGENT_ACTION as CONFIRMATION_TOOL, ASK_QUESTIONS, AgentBridge, CREATE_FILE, REPLACE_STRING, edited, picking, questionsOf, resultOf, approvals, assistantOf, rejection, sleep, toolCallsOf, user } from './agent-bridge.js';
 import type { AgentSetup, AgentUnderTest } from './catalog-agents.js';
 
 const TEST_TIMEOUT_MS = 120_000;
@@ -43,8 +43,7 @@ export async function expectWeatherCalledThroughBridge(chat: (messages: readonly
   const calls = toolCallsOf(first);
   expect(calls.map((c) => c.toolName)).toEqual([WEATHER.name]);
   expect(calls[0].parameters).toEqual({ city: 'Paris' });
-  const result: Message = { role: 'user', content: [{ type: 'tool_result', toolCallId: calls[0].toolCallId, result: [{ type: 'text', value: 'Sunny, 21 degrees' }] }] };
-  const second = await chat([user(question), assistantOf(first), result], { tools: [WEATHER] });
+  const second = await chat([user(question), assistantOf(first), resultOf(calls[0].toolCallId, 'Sunny, 21 degrees')], { tools: [WEATHER] });
   expect(toolCallsOf(second)).toEqual([]);
   expect(textOfParts(second)).toContain('Sunny, 21 degrees');
 }
@@ -349,14 +348,10 @@ export function describeCatalogAgent(setup: AgentSetup): void {
       const asked = await chat([user(KEY)], options);
       const [call] = toolCallsOf(asked);
       expect(call?.toolName).toBe('vscode_askQuestions');
-      const questions = (call!.parameters as { questions: { header: string; question: string; options?: { label: string }[] }[] }).questions;
-      const database = questions.find((q) => q.options?.some((o) => o.label === 'Postgres'));
+      const database = questionsOf(call!).find((q) => q.options?.some((o) => o.label === 'Postgres'));
       expect(database).toMatchObject({ header: 'Database', question: 'Which database should I use?' });
 
-      // What VS Code answers when the person picks Postgres (and leaves any other question).
-      const picked = Object.fromEntries(questions.map((q) => [q.header, q === database ? { selected: ['Postgres'], freeText: null, skipped: false } : { selected: [], freeText: null, skipped: true }]));
-      const done: Message = { role: 'user', content: [{ type: 'tool_result', toolCallId: call!.toolCallId, result: [{ type: 'text', value: JSON.stringify({ answers: picked }) }] }] };
-      const last = await chat([user(KEY), assistantOf(asked), done], options);
+      const last = await chat([user(KEY), assistantOf(asked), picking(call!, 'Postgres')], options);
       expect(toolCallsOf(last)).toEqual([]);
       expect(textOfParts(last)).toMatch(/You answered: .*Postgres/);
     },
@@ -431,8 +426,7 @@ export function describeCatalogAgent(setup: AgentSetup): void {
 
       // What Copilot's create_file does, and what it answers.
       writeFileSync(file, 'written by the agent\n');
-      const done: Message = { role: 'user', content: [{ type: 'tool_result', toolCallId: create!.toolCallId, result: [{ type: 'text', value: `The following files were successfully edited:\n${file}\n` }] }] };
-      const last = await chat([...history, assistantOf(edit), done], { tools });
+      const last = await chat([...history, assistantOf(edit), edited(create!, file)], { tools });
       expect(toolCallsOf(last)).toEqual([]);
       expect(textOfParts(last).endsWith('I wrote notes.txt.')).toBe(true);
     },

@@ -22,7 +22,7 @@ import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { LmClient, textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentDefinition, AgentInfoParams, Message, OpenUrlParams, ResponsePart } from '../../src/protocol/messages.js';
-import { AGENT_ACTION as AGENT_ACTION_DEFINITION, ASK_QUESTIONS, CREATE_FILE, REPLACE_STRING, approvals, assistantOf, toolCallsOf, user } from './agent-bridge.js';
+import { AGENT_ACTION as AGENT_ACTION_DEFINITION, ASK_QUESTIONS, CREATE_FILE, REPLACE_STRING, approvals, assistantOf, edited, picking, questionsOf, toolCallsOf, user } from './agent-bridge.js';
 import { chatWith, expectWeatherCalledThroughBridge, WEATHER, type ChatOptions } from './catalog-agent-suite.js';
 import {
   AnthropicMock,
@@ -107,6 +107,17 @@ function sequential(requests: readonly RecordedRequest[]): boolean {
     const previousEnd = i === 0 ? 0 : requests[i - 1].endedAt;
     return previousEnd !== undefined && r.receivedAt >= previousEnd;
   });
+}
+
+/**
+ * The model's next step towards calling the deferred tool `name` (Claude Code loads MCP tools with ToolSearch
+ * first): ToolSearch for it, then the call with `input`, then a reply that is `answer` of the call's results.
+ */
+function callDeferredTool(request: MessagesRequest, name: string, input: Readonly<Record<string, unknown>>, answer: (results: string) => string): Reply {
+  const used = toolUses(request).map((u) => u.name);
+  if (used.includes(name)) return textReply(answer(lastToolResults(request).map(toolResultText).join(' ')));
+  if (used.includes('ToolSearch')) return toolUseReply(name, input);
+  return toolUseReply('ToolSearch', { query: `select:${name}`, max_results: 1 });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -439,11 +450,7 @@ test(
     scripts.set(KEY, (request): Reply => {
       const name = named(request);
       if (name === undefined) return textReply('I have no weather tool.');
-      const results = lastToolResults(request);
-      const used = toolUses(request).map((u) => u.name);
-      if (used.includes(name)) return textReply(`The tool said: ${results.map(toolResultText).join(' ')}`);
-      if (used.includes('ToolSearch')) return toolUseReply(name, { city: 'Paris' });
-      return toolUseReply('ToolSearch', { query: `select:${name}`, max_results: 1 });
+      return callDeferredTool(request, name, { city: 'Paris' }, (results) => `The tool said: ${results}`);
     });
 
     await expectWeatherCalledThroughBridge(chat, KEY);
@@ -462,10 +469,7 @@ test(
       offered.push((request.tools ?? []).map((t) => t.name));
       const name = bridged.exec(JSON.stringify(request.messages))?.[0];
       if (name === undefined) return textReply('I have no create_file tool.');
-      const used = toolUses(request).map((u) => u.name);
-      if (used.includes(name)) return textReply(`Done: ${lastToolResults(request).map(toolResultText).join(' ')}`);
-      if (used.includes('ToolSearch')) return toolUseReply(name, { filePath: file, content: 'written by Claude\n' });
-      return toolUseReply('ToolSearch', { query: `select:${name}`, max_results: 1 });
+      return callDeferredTool(request, name, { filePath: file, content: 'written by Claude\n' }, (results) => `Done: ${results}`);
     });
     const tools = [AGENT_ACTION_DEFINITION, CREATE_FILE, REPLACE_STRING];
 
@@ -477,8 +481,7 @@ test(
 
     // What Copilot's create_file does, and what it answers.
     writeFileSync(file, 'written by Claude\n');
-    const done: Message = { role: 'user', content: [{ type: 'tool_result', toolCallId: create!.toolCallId, result: [{ type: 'text', value: `The following files were successfully edited:\n${file}\n` }] }] };
-    const last = await chat([user(KEY), assistantOf(asked), done], { tools });
+    const last = await chat([user(KEY), assistantOf(asked), edited(create!, file)], { tools });
     expect(toolCallsOf(last)).toEqual([]);
     expect(textOfParts(last)).toContain('Done: The following files were successfully edited');
   },
@@ -501,14 +504,10 @@ test(
     const asked = await chat([user(KEY)], { tools });
     const [question] = toolCallsOf(asked);
     expect(question?.toolName).toBe('vscode_askQuestions');
-    const questions = (question!.parameters as { questions: { header: string; question: string; options?: { label: string }[] }[] }).questions;
-    const database = questions.find((q) => q.options?.some((o) => o.label === 'Postgres'));
+    const database = questionsOf(question!).find((q) => q.options?.some((o) => o.label === 'Postgres'));
     expect(database?.question).toContain('Which database should I use?');
 
-    // What VS Code answers when the person picks Postgres.
-    const answer = JSON.stringify({ answers: Object.fromEntries(questions.map((q) => [q.header, q === database ? { selected: ['Postgres'], freeText: null, skipped: false } : { selected: [], freeText: null, skipped: true }])) });
-    const done: Message = { role: 'user', content: [{ type: 'tool_result', toolCallId: question!.toolCallId, result: [{ type: 'text', value: answer }] }] };
-    const last = await chat([user(KEY), assistantOf(asked), done], { tools });
+    const last = await chat([user(KEY), assistantOf(asked), picking(question!, 'Postgres')], { tools });
     expect(toolCallsOf(last)).toEqual([]);
     expect(textOfParts(last)).toContain('You answered:');
     expect(textOfParts(last)).toContain('Postgres');
@@ -520,12 +519,7 @@ test(
   "a sign-in page an MCP server of Claude's asks the person to open (URL elicitation) reaches the client, and its answer the server",
   async () => {
     const KEY = 'Connect my Example account.';
-    scripts.set(KEY, (request): Reply => {
-      const used = toolUses(request).map((u) => u.name);
-      if (used.includes(CONNECT_ACCOUNT)) return textReply(`Connected: ${lastToolResults(request).map(toolResultText).join(' ')}`);
-      if (used.includes('ToolSearch')) return toolUseReply(CONNECT_ACCOUNT, {});
-      return toolUseReply('ToolSearch', { query: `select:${CONNECT_ACCOUNT}`, max_results: 1 });
-    });
+    scripts.set(KEY, (request): Reply => callDeferredTool(request, CONNECT_ACCOUNT, {}, (results) => `Connected: ${results}`));
     const asked: OpenUrlParams[] = [];
     const serving = client.onOpenUrl(async (params) => {
       asked.push(params);

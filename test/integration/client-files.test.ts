@@ -9,14 +9,13 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsS
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { textOfParts } from '../../src/client/lm-client.js';
-import type { AgentDefinition, Message, ResponsePart } from '../../src/protocol/messages.js';
-import { AgentBridge, CREATE_FILE, REPLACE_STRING, SCRIPTED_AGENT, replied, toolCallsOf, user } from './agent-bridge.js';
+import type { AgentDefinition, ResponsePart } from '../../src/protocol/messages.js';
+import { AgentBridge, CREATE_FILE, REPLACE_STRING, SCRIPTED_AGENT, replied, resultOf, toolCallsOf, user } from './agent-bridge.js';
 
 const AGENT: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, '--mcp-http'], env: [] } };
 
 const EDIT_TOOLS = [CREATE_FILE, REPLACE_STRING];
 
-const resultOf = (toolCallId: string, text: string): Message => ({ role: 'user', content: [{ type: 'tool_result', toolCallId, result: [{ type: 'text', value: text }] }] });
 
 let workspace: string;
 let bridge: AgentBridge;

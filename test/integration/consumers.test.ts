@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { textOfParts } from '../../src/client/lm-client.js';
 import type { AgentDefinition, Message, ResponsePart } from '../../src/protocol/messages.js';
-import { AgentBridge, SCRIPTED_AGENT, replied, toolCallsOf, user } from './agent-bridge.js';
+import { AgentBridge, SCRIPTED_AGENT, replied, resultOf, toolCallsOf, user } from './agent-bridge.js';
 
 const agent = (name: string, flags: string[] = []): AgentDefinition => ({ mcp_server: { name, command: process.execPath, args: [SCRIPTED_AGENT, ...flags], env: [] } });
 const PARROT = agent('parrot');
@@ -124,7 +124,7 @@ describe("Cline's requests", () => {
     const called = await bridge.chat(asked, MCP_AGENT, tools);
     const [call] = toolCallsOf(called);
     expect(call).toMatchObject({ toolName: 'read_files' });
-    const result: Message = { role: 'user', content: [{ type: 'tool_result', toolCallId: call!.toolCallId, result: [{ type: 'text', value: '1 | A workspace.' }] }] };
+    const result = resultOf(call!.toolCallId, '1 | A workspace.');
     const answered = await bridge.chat([...asked, clineReply(called), result, note], MCP_AGENT, tools);
     // Under the attachments policy the agent also answers each line of Cline's prompt, before its tool call.
     expect(textOfParts(answered)).toBe('result read_files: 1 | A workspace.the end');

@@ -18,6 +18,12 @@ export async function typeAndSend(page, text) {
   await page.keyboard.press('Enter');
 }
 
+/** The text of what `locator` finds, once it shows (within `timeoutMs`). */
+export async function textOnceShown(locator, timeoutMs) {
+  await locator.waitFor({ timeout: timeoutMs });
+  return locator.innerText();
+}
+
 /** What a person does in the Chat view, through the page. */
 export class ChatView {
   constructor(page, artifacts) {
@@ -114,9 +120,7 @@ export class ChatView {
   }
 
   async confirmation(timeoutMs = RESPONSE_TIMEOUT_MS) {
-    const widget = this.page.locator('.chat-confirmation-widget-container').last();
-    await widget.waitFor({ timeout: timeoutMs });
-    return widget.innerText();
+    return textOnceShown(this.page.locator('.chat-confirmation-widget-container').last(), timeoutMs);
   }
 
   async click(label) {
@@ -137,9 +141,7 @@ export class ChatView {
 
   /** The list of files the chat's edits changed, above the input ("2 files changed", Keep, Undo), once it shows. */
   async changedFiles(timeoutMs = RESPONSE_TIMEOUT_MS) {
-    const overview = this.page.locator('.chat-editing-session-overview').last();
-    await overview.waitFor({ timeout: timeoutMs });
-    return overview.innerText();
+    return textOnceShown(this.page.locator('.chat-editing-session-overview').last(), timeoutMs);
   }
 
   /** Keep or Undo for all the chat's edits; Undo's confirmation, if VS Code asks, is accepted. Returns what that asked. */
@@ -154,9 +156,7 @@ export class ChatView {
 
   /** The question an agent asks above the input, once it shows: its text. */
   async question(timeoutMs = RESPONSE_TIMEOUT_MS) {
-    const carousel = this.page.locator('.chat-question-carousel-container').last();
-    await carousel.waitFor({ timeout: timeoutMs });
-    return carousel.innerText();
+    return textOnceShown(this.page.locator('.chat-question-carousel-container').last(), timeoutMs);
   }
 
   /** Picks `option` in the question above the input, and submits the answer unless the pick did (a single question does). */
@@ -906,7 +906,7 @@ CHAT_SCENARIOS.push(
         await pickScripted(ui);
         const dialog = ui.page.locator('.monaco-dialog-box');
         await ui.send(`ask-url ${url} Sign in to Scripted to go on`);
-        const declined = c.note('dialog', await dialog.first().waitFor({ timeout: RESPONSE_TIMEOUT_MS }).then(() => dialog.first().innerText()));
+        const declined = c.note('dialog', await textOnceShown(dialog.first(), RESPONSE_TIMEOUT_MS));
         c.includes(declined, 'Scripted asks you to open a web page', "the dialog's title");
         c.includes(declined, 'Sign in to Scripted to go on', "the agent's message");
         c.includes(declined, url, 'the address');
@@ -920,7 +920,7 @@ CHAT_SCENARIOS.push(
         await dialog.first().getByRole('button', { name: 'Open', exact: true }).click();
         // VS Code's own link protection then asks about a domain it does not trust: its confirmation stays.
         const linkProtection = dialog.filter({ hasText: 'open the external website' }).first();
-        c.includes(c.note("VS Code's dialog", await linkProtection.waitFor({ timeout: 10_000 }).then(() => linkProtection.innerText())), url, "the address in VS Code's link protection");
+        c.includes(c.note("VS Code's dialog", await textOnceShown(linkProtection, 10_000)), url, "the address in VS Code's link protection");
         const popup = context.waitForEvent('page', { timeout: 10_000 });
         await linkProtection.getByRole('button', { name: 'Open', exact: true }).click();
         const page = await popup;

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { typeAndSend } from './chat-view.mjs';
+import { textOnceShown, typeAndSend } from './chat-view.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The .vsix and its digest, as ../shared/consumers/cline/README.md gives them. */
@@ -266,7 +266,7 @@ export const CLINE_SCENARIOS = [
       const pages = ui.page.context().pages().length;
       await ui.send('ask-url https://sign-in.example.com/authorize?state=xyz Sign in to Scripted to go on');
       const dialog = ui.page.locator('.monaco-dialog-box').first();
-      const shown = note('dialog', await dialog.waitFor({ timeout: ANSWER_TIMEOUT_MS }).then(() => dialog.innerText()));
+      const shown = note('dialog', await textOnceShown(dialog, ANSWER_TIMEOUT_MS));
       check(shown.includes('Scripted asks you to open a web page') && shown.includes('Sign in to Scripted to go on') && shown.includes('https://sign-in.example.com/authorize?state=xyz'), `the dialog reads otherwise: ${JSON.stringify(shown)}`);
       await ui.screenshot('cline-open-url-dialog');
       await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();

@@ -53,7 +53,7 @@ export interface AcpSessionOptions {
   readonly cwd: string;
   /** The person's files, offered to the agent (ACP `fs/*`); none: the agent reads and writes by itself. */
   readonly files?: WorkspaceFiles;
-  /** The agent may ask the person questions (ACP form elicitation). */
+  /** The agent may ask the person questions (ACP elicitation: forms, and web pages to open where `openUrl` is given). */
   readonly questions?: boolean;
   /** Asks the person through the client where the chat cannot; none: such questions are declined. */
   readonly askPerson?: AskPerson;
