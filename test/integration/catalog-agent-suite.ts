@@ -450,6 +450,45 @@ export function describeCatalogAgent(setup: AgentSetup): void {
   );
 
   test(
+    'a conversation goes on after another began (in a spare session, offered the same tools): its VS Code tool calls still reach it',
+    async () => {
+      const FIRST = 'What is the weather in Lyon?';
+      const AGAIN = 'And what is it like now?';
+      const OTHER = 'Say hello from the other chat.';
+      const callOrAnswer = (view: ChatView): Reply => {
+        const results = allToolResults(view);
+        if (results.length > saidTimes(view, AGAIN)) return textReply(`The tool said: ${results.map((r) => r.text).join(' ')}`);
+        const name = agent.bridgedToolName(view, WEATHER.name);
+        return name === undefined ? textReply('I have no weather tool.') : { content: [{ type: 'tool_call', id: `call_weather_${Date.now()}`, name, input: { city: 'Lyon' } }] };
+      };
+      scripts.set(FIRST, callOrAnswer);
+      scripts.set(OTHER, () => textReply('Hello from the other chat.'));
+      const tools = [WEATHER];
+
+      const asked = await chat([user(FIRST)], { tools });
+      const [call] = toolCallsOf(asked);
+      expect(call?.toolName).toBe(WEATHER.name);
+      const history: Message[] = [user(FIRST), assistantOf(asked), resultOf(call!.toolCallId, 'Cloudy, 14 degrees')];
+      const answered = await chat(history, { tools });
+      expect(textOfParts(answered)).toContain('Cloudy, 14 degrees');
+      // Its first prompt ended: a spare opens for the next new conversation, which comes and takes it.
+      await sleep(2_000);
+      const other = await chat([user(OTHER)], { tools });
+      expect(textOfParts(other).endsWith('Hello from the other chat.')).toBe(true);
+      expect(toolCallsOf(other)).toEqual([]);
+
+      history.push(assistantOf(answered), user(AGAIN));
+      const again = await chat(history, { tools });
+      const [second] = toolCallsOf(again);
+      expect(second).toEqual({ type: 'tool_call', toolCallId: expect.any(String), toolName: WEATHER.name, parameters: { city: 'Lyon' } });
+      const last = await chat([...history, assistantOf(again), resultOf(second!.toolCallId, 'Sunny, 20 degrees')], { tools });
+      expect(toolCallsOf(last)).toEqual([]);
+      expect(textOfParts(last)).toContain('Sunny, 20 degrees');
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
     'resume after the session idled out: the conversation goes on, and the model sees what was said before',
     async () => {
       const KEY = 'Remember the word pelican.';

@@ -6,9 +6,13 @@
  */
 import { textOfParts } from '../../src/client/lm-client.js';
 import type { AgentDefinition, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
-import { AgentBridge, SCRIPTED_AGENT, replied, user } from './agent-bridge.js';
+import { AgentBridge, SCRIPTED_AGENT, replied, resultOf, toolCallsOf, user } from './agent-bridge.js';
 
 const SLOW: AgentDefinition = { mcp_server: { name: 'slow', command: process.execPath, args: [SCRIPTED_AGENT, '--mcp-http', '--close-session', '--new-session-delay', '1500'], env: [] } };
+/** An agent that holds MCP servers per workspace, as OpenCode does, whose spare (its second session/new) is slow to open. */
+const PER_WORKSPACE: AgentDefinition = {
+  mcp_server: { name: 'per-workspace', command: process.execPath, args: [SCRIPTED_AGENT, '--mcp-http', '--close-session', '--mcp-per-workspace', '--new-session-delay', '0,2500,0'], env: [] },
+};
 const SEARCH: ToolDefinition = { name: 'search_workspace', description: 'Searches the workspace', inputSchema: { type: 'object', properties: { query: { type: 'string' } } } };
 
 /** What the `history` command answers: the prompts this ACP session received before. */
@@ -50,6 +54,28 @@ test('a new conversation offered other tools opens its own session; the spare st
   expect(count(bridge.stderr(), /opened ahead as a spare/)).toBe(0);
   expect(textOfParts(await bridge.chat([user('mcp-list')], SLOW, [SEARCH]))).toBe('search_workspace');
   expect(count(bridge.stderr(), /opened ahead as a spare/)).toBe(1);
+}, 30_000);
+
+test("an agent holding MCP servers per workspace: the conversation that opened last is served its own tools though a spare opened slower, and a call on another's server reaches the one in a turn", async () => {
+  bridge = new AgentBridge();
+  const TIME: ToolDefinition = { name: 'get_time', description: 'Tells the time' };
+  // Its first prompt over, the first conversation makes the agent open a spare, which takes 2.5 s.
+  const first = [user('say one')];
+  const one = await bridge.chat(first, PER_WORKSPACE, [SEARCH]);
+  // A new conversation offered other tools opens its own session meanwhile: after the spare's, so last.
+  const second = [user('mcp-list')];
+  const listed = await bridge.chat(second, PER_WORKSPACE, [SEARCH, TIME]);
+  expect(textOfParts(listed)).toBe('search_workspace,get_time');
+  await bridge.logged(/is ready for the next new conversation/, 10_000);
+  expect(textOfParts(await bridge.chat([...second, replied(listed), user('mcp-list')], PER_WORKSPACE, [SEARCH, TIME]))).toBe('search_workspace,get_time');
+
+  // The first conversation calls a tool: it reaches the second's server, whose conversation is in no turn.
+  const ask = [...first, replied(one), user('mcp-call search_workspace {"query":"x"}')];
+  const asked = await bridge.chat(ask, PER_WORKSPACE, [SEARCH]);
+  const [call] = toolCallsOf(asked);
+  expect(call).toEqual({ type: 'tool_call', toolCallId: expect.any(String), toolName: 'search_workspace', parameters: { query: 'x' } });
+  const rest = await bridge.chat([...ask, replied(asked), resultOf(call!.toolCallId, '3 matches')], PER_WORKSPACE, [SEARCH]);
+  expect(textOfParts(rest)).toBe('result search_workspace: 3 matches');
 }, 30_000);
 
 test('symposium/prepareAgent starts the agent before the first request; no spare before a conversation began', async () => {

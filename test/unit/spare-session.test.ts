@@ -6,7 +6,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createLogger } from '../../src/log/logger.js';
 import { SpareSession, type NewAgentSession, type SpareHost } from '../../src/agents/acp/spare-session.js';
-import type { BridgedToolsServer } from '../../src/tools/bridged-tools-server.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { BridgedCall, BridgedToolsServer } from '../../src/tools/bridged-tools-server.js';
 import type { ToolDefinition } from '../../src/protocol/messages.js';
 
 const tool = (name: string): ToolDefinition => ({ name, description: `the ${name} tool`, inputSchema: { type: 'object', properties: {} } });
@@ -28,6 +29,11 @@ class Host implements SpareHost<NewAgentSession> {
     const sessionId = `s${++this.n}`;
     this.events.push(`new ${sessionId} offering ${tools.toolNames.join(',')}`);
     return { sessionId, alive: () => true, close: () => this.events.push(`close ${sessionId}`) };
+  }
+  readonly outsideTurns: string[] = [];
+  async toolCallOutsideTurns(call: BridgedCall): Promise<CallToolResult> {
+    this.outsideTurns.push(call.name);
+    return { content: [{ type: 'text', text: `no turn took ${call.name}` }] };
   }
   hold(): { free(): void } | undefined {
     if (this.room === 0) return undefined;
@@ -92,16 +98,36 @@ test("calls of the spare's tools go to the conversation that took it", async () 
     calls.push(call.name);
     return { content: [{ type: 'text', text: `ran ${call.name}` }] };
   });
-  const client = new Client({ name: 'test', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(taken!.tools.url), { requestInit: { headers: { authorization: taken!.tools.authorization } } }));
+  const client = await connectedTo(taken!.tools);
   try {
     const result = await client.callTool({ name: 'list_dir', arguments: {} });
     expect(result.content).toEqual([{ type: 'text', text: 'ran list_dir' }]);
     expect(calls).toEqual(['list_dir']);
+    expect(host.outsideTurns).toEqual([]);
   } finally {
     await client.close();
   }
 });
+
+test("calls of a spare's tools before a conversation took it go where its host says (an agent may serve one tool server to all sessions)", async () => {
+  spares.take(TOOLS, declined);
+  spares.open();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const client = await connectedTo(host.servers[0]);
+  try {
+    const result = await client.callTool({ name: 'read_file', arguments: {} });
+    expect(result.content).toEqual([{ type: 'text', text: 'no turn took read_file' }]);
+    expect(host.outsideTurns).toEqual(['read_file']);
+  } finally {
+    await client.close();
+  }
+});
+
+async function connectedTo(tools: BridgedToolsServer): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(tools.url), { requestInit: { headers: { authorization: tools.authorization } } }));
+  return client;
+}
 
 test('dropping a spare closes its session and gives its room back', async () => {
   spares.take(TOOLS, declined);

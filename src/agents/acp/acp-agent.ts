@@ -19,6 +19,8 @@ import { AcpSession, type AcpSessionOptions, type SessionHost } from './session/
 import type { OpenedSession } from './session/opened-session.js';
 import { proposesEditsItMakes, readsMissingAsEmpty } from './session/file-requests.js';
 import { editsThroughConsumer } from './session/edit-tools.js';
+import { holdsMcpServersPerWorkspace } from './workspace-mcp-servers.js';
+import { declinedResult } from '../../tools/tool-results.js';
 import { describeElicitation, onUrlElicitation } from './session/client-requests.js';
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
 import type { AgentInfo } from '../../protocol/messages.js';
@@ -82,6 +84,8 @@ export class AcpAgent implements AgentStream, SessionHost {
    * compete with that prompt for the agent (Claude Code's first answer came ~70 ms later).
    */
   private readonly beginning = new Set<AcpSession>();
+  /** The session opening last sent, where the agent holds MCP servers per workspace: the next waits for it. */
+  private lastOpening: Promise<void> = Promise.resolve();
 
   /**
    * `onInfo` hears what is learned about the agent: its models, image support, context window. `spares`
@@ -97,7 +101,13 @@ export class AcpAgent implements AgentStream, SessionHost {
     this.log = options.log;
     this.info = new AgentInfoState(onInfo);
     this.key = createHash('sha256').update(canonicalJson(command)).digest('base64url').slice(0, 16);
-    this.spare = new SpareSession<NewSession>({ name: this.name, log: this.log, newSession: (tools) => this.newSpareSession(tools), hold: spares });
+    this.spare = new SpareSession<NewSession>({
+      name: this.name,
+      log: this.log,
+      newSession: (tools) => this.newSpareSession(tools),
+      hold: spares,
+      toolCallOutsideTurns: (call) => this.toolCallOutsideTurns(call),
+    });
   }
 
   /** The agent's model was picked: it starts now, and opens a spare session if a conversation on it began before. */
@@ -196,7 +206,7 @@ export class AcpAgent implements AgentStream, SessionHost {
    * it answers is learned.
    */
   private async newSession(process: AgentProcess, init: acp.InitializeResponse, mcpServers: acp.McpServer[], offered: readonly string[]): Promise<{ sessionId: string; response: SessionResponse }> {
-    const request = process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers, ...this.editsThroughConsumer(offered) });
+    const request = this.oneOpeningAtATime(init, () => process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers, ...this.editsThroughConsumer(offered) }));
     const response = await this.startupStep(process, 'session/new', request.then((raw: unknown) => checkNewSession(this.name, raw))).catch((error: unknown) => {
       if (error instanceof acp.RequestError && error.code === AUTH_REQUIRED) this.info.learnSignIn(true);
       throw new Error(this.explainSessionFailure(error, init));
@@ -205,6 +215,21 @@ export class AcpAgent implements AgentStream, SessionHost {
     this.info.learnConfigOptions(response.configOptions);
     this.info.learnSession(response);
     return { sessionId: response.sessionId, response };
+  }
+
+  /**
+   * Sends a request that opens a session (`session/new`, `/load`, `/resume`) with its MCP servers. Where the
+   * agent holds MCP servers per workspace, it waits until the one sent before it is answered: the session that
+   * opens last is then the one whose tool server the agent uses, not a spare whose opening took longer.
+   */
+  private oneOpeningAtATime<T>(init: acp.InitializeResponse, send: () => Promise<T>): Promise<T> {
+    if (!holdsMcpServersPerWorkspace(init)) return send();
+    const sent = this.lastOpening.then(send);
+    this.lastOpening = sent.then(
+      () => {},
+      () => {},
+    );
+    return sent;
   }
 
   /** A spare: an ACP session opened as a new conversation's would be, with `tools`. */
@@ -282,8 +307,9 @@ export class AcpAgent implements AgentStream, SessionHost {
     }
     try {
       const { agent } = process.connection;
-      const request: Promise<SessionResponse> =
-        how === acp.methods.agent.session.resume ? agent.request(acp.methods.agent.session.resume, params) : agent.request(acp.methods.agent.session.load, params);
+      const request: Promise<SessionResponse> = this.oneOpeningAtATime(init, () =>
+        how === acp.methods.agent.session.resume ? agent.request(acp.methods.agent.session.resume, params) : agent.request(acp.methods.agent.session.load, params),
+      );
       const response = await this.startupStep(process, how, request.then((raw: unknown) => checkResumedSession(this.name, how, raw)));
       this.log.info(`agent ${this.name}: conversation ${conversationId} resumed ACP session ${sessionId} (${how})`);
       return response;
@@ -366,6 +392,22 @@ export class AcpAgent implements AgentStream, SessionHost {
       throw new Error(`Agent "${this.name}" could not sign in with "${method.name}": ${error instanceof Error ? error.message : String(error)}`);
     });
     this.info.learnSignIn(false);
+  }
+
+  /**
+   * A VS Code tool call that reached the tool server of a conversation with no prompt running, or of a spare.
+   * Where the agent serves one tool server to all its sessions, it is the call of whichever conversation is
+   * in a turn, if only one is; anywhere else, a call outside every turn, declined.
+   */
+  toolCallOutsideTurns(call: BridgedCall): Promise<CallToolResult> {
+    const inTurn = new Set([...this.sessions.values()].filter((route) => holdsMcpServersPerWorkspace(route.init) && route.session.takesToolCalls).map((route) => route.session));
+    const [session] = inTurn;
+    if (inTurn.size === 1 && session !== undefined) {
+      this.log.debug(`agent ${this.name}: a call of ${call.name} reached the tool server of a conversation not in a turn; conversation ${session.conversationId}, the one in a turn, takes it`);
+      return session.onToolCall(call);
+    }
+    this.log.info(`agent ${this.name}: a call of ${call.name} came outside every turn (${inTurn.size} conversations in a turn could have made it): declined`);
+    return Promise.resolve(declinedResult(call.name));
   }
 
   dispose(): void {

@@ -3,7 +3,6 @@ import type { Logger } from '../../log/logger.js';
 import { sameJson } from '../../protocol/canonical-json.js';
 import type { ToolDefinition } from '../../protocol/messages.js';
 import { BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
-import { declinedResult } from '../../tools/tool-results.js';
 
 /** An ACP session opened as for a new conversation, not yet any conversation's. */
 export interface NewAgentSession {
@@ -27,6 +26,8 @@ export interface SpareHost<S extends NewAgentSession> {
   newSession(tools: BridgedToolsServer): Promise<S>;
   /** Room in the session pool, while there is any; `evict` gives it back when a conversation needs it. */
   hold(evict: () => void): SpareRoom | undefined;
+  /** Where a call of a spare's tool goes before a conversation took it (no prompt runs in the spare). */
+  toolCallOutsideTurns(call: BridgedCall): Promise<CallToolResult>;
 }
 
 /** A spare taken by a conversation: its tool server from now on, and the ACP session opening or open on it. */
@@ -38,7 +39,7 @@ export interface TakenSpare<S extends NewAgentSession> {
 interface Spare<S extends NewAgentSession> {
   readonly tools: Promise<BridgedToolsServer>;
   readonly offered: readonly ToolDefinition[];
-  /** Where calls of its tools go: nowhere until a conversation takes it (no prompt runs in it before). */
+  /** Where calls of its tools go: to the conversation that took it; before that, where the host says. */
   onCall: (call: BridgedCall) => Promise<CallToolResult>;
   readonly session: Promise<S | undefined>;
   readonly slot: SpareRoom;
@@ -87,7 +88,7 @@ export class SpareSession<S extends NewAgentSession> {
     const spare: Spare<S> = {
       tools,
       offered,
-      onCall: async (call) => declinedResult(call.name),
+      onCall: (call) => this.host.toolCallOutsideTurns(call),
       session: tools.then((server) => this.host.newSession(server)).then(
         (session) => {
           this.host.log.info(`agent ${this.host.name}: spare session ${session.sessionId} is ready for the next new conversation`);

@@ -38,6 +38,11 @@ export interface SessionHost {
    * agent opened ahead of a new conversation offered the same tools, else a new one.
    */
   toolServer(session: AcpSession, offered: readonly ToolDefinition[], onCall: (call: BridgedCall) => Promise<CallToolResult>): Promise<BridgedToolsServer>;
+  /**
+   * Where a VS Code tool call goes that reached the tool server of a conversation with no prompt running: to
+   * another conversation's prompt, where the agent serves every session one tool server; else declined.
+   */
+  toolCallOutsideTurns(call: BridgedCall): Promise<CallToolResult>;
   /** Starts the agent if needed and opens an ACP session on it for `session`, with the bridged tools' server. */
   open(session: AcpSession, tools: BridgedToolsServer | undefined): Promise<OpenedSession>;
   /** A prompt of `session` ended (answered, cancelled or failed). */
@@ -213,10 +218,16 @@ export class AcpSession implements AgentSession {
     return { outcome };
   }
 
+  /** A prompt runs (or waits on VS Code) that a call of a VS Code tool can be part of. */
+  get takesToolCalls(): boolean {
+    return this.prompt !== undefined && this.prompt.state !== 'cancelling';
+  }
+
   /** The agent calls a bridged VS Code tool: the call goes to VS Code, and its result back to the agent. */
-  private async onToolCall(call: BridgedCall): Promise<CallToolResult> {
+  async onToolCall(call: BridgedCall): Promise<CallToolResult> {
     const prompt = this.prompt;
-    if (prompt === undefined || prompt.state === 'cancelling') return declinedResult(call.name);
+    if (prompt === undefined) return this.host.toolCallOutsideTurns(call);
+    if (prompt.state === 'cancelling') return declinedResult(call.name);
     const id = `vscode-tool-${randomUUID()}`;
     const answered = this.waitForVsCode(prompt, id, call.signal, {
       event: { kind: 'tool', call: { toolCallId: id, name: call.name, arguments: call.arguments } },
