@@ -55,6 +55,9 @@ export const WEATHER: ToolDefinition = {
   inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
 
+/** A tool only some conversations are offered. */
+const CLOCK: ToolDefinition = { name: 'get_time', description: 'The time of day.', inputSchema: { type: 'object', properties: {} } };
+
 /** Where a chat request goes, and how long its response may take. */
 export interface ChatTarget {
   readonly client: LmClient;
@@ -450,11 +453,12 @@ export function describeCatalogAgent(setup: AgentSetup): void {
   );
 
   test(
-    'a conversation goes on after another began (in a spare session, offered the same tools): its VS Code tool calls still reach it',
+    "a conversation goes on after others began (one in the spare session, one offered other tools): its model sees its own tools, and its VS Code tool calls reach it",
     async () => {
       const FIRST = 'What is the weather in Lyon?';
       const AGAIN = 'And what is it like now?';
-      const OTHER = 'Say hello from the other chat.';
+      const SPARE = 'Say hello from the spare chat.';
+      const OTHER = 'Say hello from the chat with a clock.';
       const callOrAnswer = (view: ChatView): Reply => {
         const results = allToolResults(view);
         if (results.length > saidTimes(view, AGAIN)) return textReply(`The tool said: ${results.map((r) => r.text).join(' ')}`);
@@ -462,7 +466,8 @@ export function describeCatalogAgent(setup: AgentSetup): void {
         return name === undefined ? textReply('I have no weather tool.') : { content: [{ type: 'tool_call', id: `call_weather_${Date.now()}`, name, input: { city: 'Lyon' } }] };
       };
       scripts.set(FIRST, callOrAnswer);
-      scripts.set(OTHER, () => textReply('Hello from the other chat.'));
+      scripts.set(SPARE, () => textReply('Hello from the spare chat.'));
+      scripts.set(OTHER, () => textReply('Hello from the chat with a clock.'));
       const tools = [WEATHER];
 
       const asked = await chat([user(FIRST)], { tools });
@@ -473,14 +478,17 @@ export function describeCatalogAgent(setup: AgentSetup): void {
       expect(textOfParts(answered)).toContain('Cloudy, 14 degrees');
       // Its first prompt ended: a spare opens for the next new conversation, which comes and takes it.
       await sleep(2_000);
-      const other = await chat([user(OTHER)], { tools });
-      expect(textOfParts(other).endsWith('Hello from the other chat.')).toBe(true);
-      expect(toolCallsOf(other)).toEqual([]);
+      expect(textOfParts(await chat([user(SPARE)], { tools })).endsWith('Hello from the spare chat.')).toBe(true);
+      // Another, offered other tools, opens a session of its own.
+      expect(textOfParts(await chat([user(OTHER)], { tools: [WEATHER, CLOCK] })).endsWith('Hello from the chat with a clock.')).toBe(true);
 
       history.push(assistantOf(answered), user(AGAIN));
       const again = await chat(history, { tools });
       const [second] = toolCallsOf(again);
       expect(second).toEqual({ type: 'tool_call', toolCallId: expect.any(String), toolName: WEATHER.name, parameters: { city: 'Lyon' } });
+      const asking = conversationOf(FIRST).filter((r) => saidTimes(viewOf(r), AGAIN) > 0);
+      expect(asking.length).toBeGreaterThanOrEqual(1);
+      expect(agent.bridgedToolName(viewOf(asking[0]), CLOCK.name)).toBeUndefined();
       const last = await chat([...history, assistantOf(again), resultOf(second!.toolCallId, 'Sunny, 20 degrees')], { tools });
       expect(toolCallsOf(last)).toEqual([]);
       expect(textOfParts(last)).toContain('Sunny, 20 degrees');

@@ -11,7 +11,7 @@ import { AgentBridge, SCRIPTED_AGENT, replied, resultOf, toolCallsOf, user } fro
 const SLOW: AgentDefinition = { mcp_server: { name: 'slow', command: process.execPath, args: [SCRIPTED_AGENT, '--mcp-http', '--close-session', '--new-session-delay', '1500'], env: [] } };
 /** An agent that holds MCP servers per workspace, as OpenCode does, whose spare (its second session/new) is slow to open. */
 const PER_WORKSPACE: AgentDefinition = {
-  mcp_server: { name: 'per-workspace', command: process.execPath, args: [SCRIPTED_AGENT, '--mcp-http', '--close-session', '--mcp-per-workspace', '--new-session-delay', '0,2500,0'], env: [] },
+  mcp_server: { name: 'per-workspace', command: process.execPath, args: [SCRIPTED_AGENT, '--mcp-http', '--close-session', '--resume-session', '--mcp-per-workspace', '--new-session-delay', '0,2500,0'], env: [] },
 };
 const SEARCH: ToolDefinition = { name: 'search_workspace', description: 'Searches the workspace', inputSchema: { type: 'object', properties: { query: { type: 'string' } } } };
 
@@ -56,7 +56,7 @@ test('a new conversation offered other tools opens its own session; the spare st
   expect(count(bridge.stderr(), /opened ahead as a spare/)).toBe(1);
 }, 30_000);
 
-test("an agent holding MCP servers per workspace: the conversation that opened last is served its own tools though a spare opened slower, and a call on another's server reaches the one in a turn", async () => {
+test("an agent holding MCP servers per workspace: the conversation that opened last is served its own tools though a spare opened slower; one going on is given its own again", async () => {
   bridge = new AgentBridge();
   const TIME: ToolDefinition = { name: 'get_time', description: 'Tells the time' };
   // Its first prompt over, the first conversation makes the agent open a spare, which takes 2.5 s.
@@ -69,12 +69,29 @@ test("an agent holding MCP servers per workspace: the conversation that opened l
   await bridge.logged(/is ready for the next new conversation/, 10_000);
   expect(textOfParts(await bridge.chat([...second, replied(listed), user('mcp-list')], PER_WORKSPACE, [SEARCH, TIME]))).toBe('search_workspace,get_time');
 
-  // The first conversation calls a tool: it reaches the second's server, whose conversation is in no turn.
-  const ask = [...first, replied(one), user('mcp-call search_workspace {"query":"x"}')];
+  // The first conversation goes on: the agent is given its tool server again, and lists its tools.
+  const ask = [...first, replied(one), user('mcp-list', 'mcp-call search_workspace {"query":"x"}')];
   const asked = await bridge.chat(ask, PER_WORKSPACE, [SEARCH]);
+  expect(textOfParts(asked)).toBe('search_workspace');
   const [call] = toolCallsOf(asked);
   expect(call).toEqual({ type: 'tool_call', toolCallId: expect.any(String), toolName: 'search_workspace', parameters: { query: 'x' } });
   const rest = await bridge.chat([...ask, replied(asked), resultOf(call!.toolCallId, '3 matches')], PER_WORKSPACE, [SEARCH]);
+  expect(textOfParts(rest)).toBe('result search_workspace: 3 matches');
+  expect(count(bridge.stderr(), /scripted-agent: session\/resume/)).toBe(1);
+}, 30_000);
+
+test('an agent holding MCP servers per workspace: a call that reaches the tool server of a conversation in no turn goes to the one in a turn', async () => {
+  // Without session/resume the agent cannot be given a conversation's tool server again: calls go where it holds.
+  const NO_RESUME: AgentDefinition = { mcp_server: { ...PER_WORKSPACE.mcp_server, args: [SCRIPTED_AGENT, '--mcp-http', '--mcp-per-workspace'] } };
+  bridge = new AgentBridge();
+  const first = [user('say one')];
+  const one = await bridge.chat(first, NO_RESUME, [SEARCH]);
+  await bridge.logged(/is ready for the next new conversation/, 10_000);
+  const ask = [...first, replied(one), user('mcp-call search_workspace {"query":"x"}')];
+  const asked = await bridge.chat(ask, NO_RESUME, [SEARCH]);
+  const [call] = toolCallsOf(asked);
+  expect(call).toEqual({ type: 'tool_call', toolCallId: expect.any(String), toolName: 'search_workspace', parameters: { query: 'x' } });
+  const rest = await bridge.chat([...ask, replied(asked), resultOf(call!.toolCallId, '3 matches')], NO_RESUME, [SEARCH]);
   expect(textOfParts(rest)).toBe('result search_workspace: 3 matches');
 }, 30_000);
 

@@ -19,7 +19,7 @@ import { AcpSession, type AcpSessionOptions, type SessionHost } from './session/
 import type { OpenedSession } from './session/opened-session.js';
 import { proposesEditsItMakes, readsMissingAsEmpty } from './session/file-requests.js';
 import { editsThroughConsumer } from './session/edit-tools.js';
-import { holdsMcpServersPerWorkspace } from './workspace-mcp-servers.js';
+import { HeldToolServer, holdsMcpServersPerWorkspace } from './workspace-mcp-servers.js';
 import { declinedResult } from '../../tools/tool-results.js';
 import { describeElicitation, onUrlElicitation } from './session/client-requests.js';
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
@@ -84,8 +84,8 @@ export class AcpAgent implements AgentStream, SessionHost {
    * compete with that prompt for the agent (Claude Code's first answer came ~70 ms later).
    */
   private readonly beginning = new Set<AcpSession>();
-  /** The session opening last sent, where the agent holds MCP servers per workspace: the next waits for it. */
-  private lastOpening: Promise<void> = Promise.resolve();
+  /** Where the agent holds MCP servers per workspace: whose tool server it holds. */
+  private readonly heldToolServer = new HeldToolServer();
 
   /**
    * `onInfo` hears what is learned about the agent: its models, image support, context window. `spares`
@@ -206,7 +206,7 @@ export class AcpAgent implements AgentStream, SessionHost {
    * it answers is learned.
    */
   private async newSession(process: AgentProcess, init: acp.InitializeResponse, mcpServers: acp.McpServer[], offered: readonly string[]): Promise<{ sessionId: string; response: SessionResponse }> {
-    const request = this.oneOpeningAtATime(init, () => process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers, ...this.editsThroughConsumer(offered) }));
+    const request = this.opening(init, mcpServers, () => process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers, ...this.editsThroughConsumer(offered) }));
     const response = await this.startupStep(process, 'session/new', request.then((raw: unknown) => checkNewSession(this.name, raw))).catch((error: unknown) => {
       if (error instanceof acp.RequestError && error.code === AUTH_REQUIRED) this.info.learnSignIn(true);
       throw new Error(this.explainSessionFailure(error, init));
@@ -217,19 +217,30 @@ export class AcpAgent implements AgentStream, SessionHost {
     return { sessionId: response.sessionId, response };
   }
 
+  /** Sends a request that opens a session with `mcpServers`: in order, where the agent holds MCP servers per workspace. */
+  private opening<T>(init: acp.InitializeResponse, mcpServers: readonly acp.McpServer[], send: () => Promise<T>): Promise<T> {
+    return holdsMcpServersPerWorkspace(init) ? this.heldToolServer.opening(mcpServers, send) : send();
+  }
+
   /**
-   * Sends a request that opens a session (`session/new`, `/load`, `/resume`) with its MCP servers. Where the
-   * agent holds MCP servers per workspace, it waits until the one sent before it is answered: the session that
-   * opens last is then the one whose tool server the agent uses, not a spare whose opening took longer.
+   * Before `session` prompts, where the agent holds MCP servers per workspace and holds another conversation's
+   * tool server (or a spare's): `session/resume` gives it this conversation's again, so that its model sees the
+   * tools this conversation is offered. Failing, the prompt goes on (its calls still reach it).
    */
-  private oneOpeningAtATime<T>(init: acp.InitializeResponse, send: () => Promise<T>): Promise<T> {
-    if (!holdsMcpServersPerWorkspace(init)) return send();
-    const sent = this.lastOpening.then(send);
-    this.lastOpening = sent.then(
-      () => {},
-      () => {},
-    );
-    return sent;
+  async serveToolsOf(session: AcpSession, sessionId: string, tools: BridgedToolsServer): Promise<void> {
+    const route = this.sessions.get(sessionId);
+    if (route === undefined || route.session !== session || !holdsMcpServersPerWorkspace(route.init) || this.heldToolServer.holds(tools.url)) return;
+    const server = this.mcpServerFor(tools, route.init);
+    if (server === undefined || !('type' in server) || server.type !== 'http' || route.init.agentCapabilities?.sessionCapabilities?.resume == null) return;
+    const claimed = this.heldToolServer.claim(server);
+    const params = { sessionId, cwd: this.options.cwd, mcpServers: [claimed], ...this.editsThroughConsumer(tools.toolNames) };
+    const { agent } = route.process.connection;
+    try {
+      await this.exclusive(sessionId, () => this.startupStep(route.process, 'session/resume', this.heldToolServer.opening([claimed], () => agent.request(acp.methods.agent.session.resume, params))));
+      this.log.debug(`agent ${this.name}: conversation ${session.conversationId} gave the agent its tool server again (session/resume of ${sessionId})`);
+    } catch (error) {
+      this.log.info(`agent ${this.name}: conversation ${session.conversationId} could not give the agent its tool server again (${error instanceof Error ? error.message : String(error)}): its model may be shown another conversation's tools`);
+    }
   }
 
   /** A spare: an ACP session opened as a new conversation's would be, with `tools`. */
@@ -307,7 +318,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     }
     try {
       const { agent } = process.connection;
-      const request: Promise<SessionResponse> = this.oneOpeningAtATime(init, () =>
+      const request: Promise<SessionResponse> = this.opening(init, mcpServers, () =>
         how === acp.methods.agent.session.resume ? agent.request(acp.methods.agent.session.resume, params) : agent.request(acp.methods.agent.session.load, params),
       );
       const response = await this.startupStep(process, how, request.then((raw: unknown) => checkResumedSession(this.name, how, raw)));
@@ -406,7 +417,8 @@ export class AcpAgent implements AgentStream, SessionHost {
       this.log.debug(`agent ${this.name}: a call of ${call.name} reached the tool server of a conversation not in a turn; conversation ${session.conversationId}, the one in a turn, takes it`);
       return session.onToolCall(call);
     }
-    this.log.info(`agent ${this.name}: a call of ${call.name} came outside every turn (${inTurn.size} conversations in a turn could have made it): declined`);
+    const why = inTurn.size === 0 ? 'no conversation is in a turn' : `${inTurn.size} conversations are in a turn, and which made it is not known`;
+    this.log.info(`agent ${this.name}: a call of ${call.name} reached the tool server of a conversation in no turn, and ${why}: declined`);
     return Promise.resolve(declinedResult(call.name));
   }
 

@@ -43,6 +43,8 @@ export interface SessionHost {
    * another conversation's prompt, where the agent serves every session one tool server; else declined.
    */
   toolCallOutsideTurns(call: BridgedCall): Promise<CallToolResult>;
+  /** Before `session` prompts in ACP session `sessionId`: the agent reaches its tool server, not another conversation's. */
+  serveToolsOf(session: AcpSession, sessionId: string, tools: BridgedToolsServer): Promise<void>;
   /** Starts the agent if needed and opens an ACP session on it for `session`, with the bridged tools' server. */
   open(session: AcpSession, tools: BridgedToolsServer | undefined): Promise<OpenedSession>;
   /** A prompt of `session` ended (answered, cancelled or failed). */
@@ -339,6 +341,8 @@ export class AcpSession implements AgentSession {
       this.host.log.debug(`conversation ${this.conversationId}: nothing to prompt`);
       return undefined;
     }
+    if (this.tools !== undefined) await this.host.serveToolsOf(this, opened.sessionId, await this.tools);
+    if (unsubscribed() || this.isClosed) return undefined;
     return this.startPrompt(opened, blocks);
   }
 
