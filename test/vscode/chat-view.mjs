@@ -400,6 +400,7 @@ export const CHAT_SCENARIOS = [
     name: 'chat: consent — Allow runs the action',
     async run(ui, c, ctx) {
       await ui.newChat();
+      await pickScripted(ui);
       const file = join(ctx.workspace, 'allowed.txt');
       await ui.send('run touch allowed.txt');
       const question = c.note('confirmation', await ui.confirmation());
@@ -415,6 +416,7 @@ export const CHAT_SCENARIOS = [
     name: 'chat: consent — Skip does not run the action',
     async run(ui, c, ctx) {
       await ui.newChat();
+      await pickScripted(ui);
       const file = join(ctx.workspace, 'skipped.txt');
       await ui.send('run touch skipped.txt');
       c.note('confirmation', await ui.confirmation());
@@ -427,6 +429,7 @@ export const CHAT_SCENARIOS = [
     name: 'chat: consent — Stop while the confirmation shows cancels the turn; nothing of it shows later',
     async run(ui, c, ctx) {
       await ui.newChat();
+      await pickScripted(ui);
       const file = join(ctx.workspace, 'stopped.txt');
       await ui.send('run touch stopped.txt\nsay the rest of the stopped turn');
       c.note('confirmation', await ui.confirmation());
@@ -445,6 +448,7 @@ export const CHAT_SCENARIOS = [
     name: 'chat: consent — Ask mode refuses the action and says so',
     async run(ui, c, ctx) {
       await ui.newChat();
+      await pickScripted(ui);
       await ui.pickMode('Ask');
       const file = join(ctx.workspace, 'asked.txt');
       await ui.send('run touch asked.txt');
@@ -458,6 +462,7 @@ export const CHAT_SCENARIOS = [
     name: 'chat: consent — the confirmation tool turned off refuses the action and says so',
     async run(ui, c, ctx) {
       await ui.newChat();
+      await pickScripted(ui);
       await ui.toggleSymposiumTools();
       try {
         const file = join(ctx.workspace, 'disabled.txt');
@@ -475,6 +480,7 @@ export const CHAT_SCENARIOS = [
     name: "chat: an agent's own options are per-model options in the picker",
     async run(ui, c) {
       await ui.newChat();
+      await pickScripted(ui);
       await ui.send('mode');
       c.note('before', await ui.response((t) => t.includes('ask'), 'the current mode'));
       await ui.idle();
@@ -489,6 +495,7 @@ export const CHAT_SCENARIOS = [
     name: 'chat: thinking and tool activity and plans render',
     async run(ui, c) {
       await ui.newChat();
+      await pickScripted(ui);
       await ui.send('think weighing the options\nplan Read the code|Write the fix\ntool t1 ls -la\nsay all done');
       const text = c.note('response', await ui.response((t) => t.includes('all done'), 'the reply'));
       await ui.idle();
@@ -501,6 +508,7 @@ export const CHAT_SCENARIOS = [
     name: "chat: Copilot's tools reach the agent and run in the view",
     async run(ui, c, ctx) {
       await ui.newChat();
+      await pickScripted(ui);
       await ui.send('mcp-list');
       const listed = c.note('listed', await ui.response((t) => t.includes('list_dir'), "the agent's list of the tools"));
       await ui.idle();
@@ -516,6 +524,7 @@ export const CHAT_SCENARIOS = [
     name: "chat: the chat's title is answered without the agent",
     async run(ui, c, ctx) {
       await ui.newChat();
+      await pickScripted(ui);
       await ui.send('say titled conversation');
       c.note('response', await ui.response((t) => t.includes('titled conversation'), 'the reply'));
       await ui.idle();
@@ -606,6 +615,7 @@ export const CHAT_SCENARIOS = [
     name: 'chat: after a window reload the chat continues with the agent',
     async run(ui, c) {
       await ui.newChat();
+      await pickScripted(ui);
       await ui.send('say remember the word apricot');
       c.note('before', await ui.response((t) => t.includes('remember the word apricot'), 'the reply'));
       await ui.idle();
@@ -708,6 +718,7 @@ export const CHAT_SCENARIOS = [
     name: "chat: the context meter shows the agent's usage",
     async run(ui, c) {
       await ui.newChat();
+      await pickScripted(ui);
       await ui.send('usage 50000 200000\nsay measured');
       c.note('response', await ui.response((t) => t.includes('measured'), 'the reply'));
       await ui.idle();
