@@ -407,17 +407,17 @@ export class AcpAgent implements AgentStream, SessionHost {
 
   /**
    * A VS Code tool call that reached the tool server of a conversation with no prompt running, or of a spare.
-   * Where the agent serves one tool server to all its sessions, it is the call of whichever conversation is
-   * in a turn, if only one is; anywhere else, a call outside every turn, declined.
+   * Where the agent serves one tool server to all its sessions, it is the call of whichever conversation
+   * offered that tool is in a turn, if only one is; anywhere else, a call outside every turn, declined.
    */
   toolCallOutsideTurns(call: BridgedCall): Promise<CallToolResult> {
-    const inTurn = new Set([...this.sessions.values()].filter((route) => holdsMcpServersPerWorkspace(route.init) && route.session.takesToolCalls).map((route) => route.session));
+    const inTurn = new Set([...this.sessions.values()].filter((route) => holdsMcpServersPerWorkspace(route.init) && route.session.takesToolCall(call.name)).map((route) => route.session));
     const [session] = inTurn;
     if (inTurn.size === 1 && session !== undefined) {
       this.log.debug(`agent ${this.name}: a call of ${call.name} reached the tool server of a conversation not in a turn; conversation ${session.conversationId}, the one in a turn, takes it`);
       return session.onToolCall(call);
     }
-    const why = inTurn.size === 0 ? 'no conversation is in a turn' : `${inTurn.size} conversations are in a turn, and which made it is not known`;
+    const why = inTurn.size === 0 ? 'no conversation offered it is in a turn' : `${inTurn.size} conversations offered it are in a turn, and which made it is not known`;
     this.log.info(`agent ${this.name}: a call of ${call.name} reached the tool server of a conversation in no turn, and ${why}: declined`);
     return Promise.resolve(declinedResult(call.name));
   }

@@ -220,9 +220,9 @@ export class AcpSession implements AgentSession {
     return { outcome };
   }
 
-  /** A prompt runs (or waits on VS Code) that a call of a VS Code tool can be part of. */
-  get takesToolCalls(): boolean {
-    return this.prompt !== undefined && this.prompt.state !== 'cancelling';
+  /** A prompt runs (or waits on VS Code) that a call of the VS Code tool `name`, offered to this conversation, can be part of. */
+  takesToolCall(name: string): boolean {
+    return this.prompt !== undefined && this.prompt.state !== 'cancelling' && this.offered.includes(name);
   }
 
   /** The agent calls a bridged VS Code tool: the call goes to VS Code, and its result back to the agent. */
