@@ -359,8 +359,9 @@ async function reloadWindow(ui, request) {
   await sleep(5000);
 }
 
-/** The Scripted model, unless it is picked already (the picker then shows its options where a click would land). */
-async function pickScripted(ui) {
+/** A new chat on the Scripted model, picked unless it is already (the picker then shows its options where a click would land). */
+async function newScriptedChat(ui) {
+  await ui.newChat();
   if ((await ui.page.locator('.model-picker-item [aria-label="Models, Scripted"]').count()) === 0) await ui.pickModel('Scripted');
 }
 
@@ -399,8 +400,7 @@ export const CHAT_SCENARIOS = [
   {
     name: 'chat: consent — Allow runs the action',
     async run(ui, c, ctx) {
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       const file = join(ctx.workspace, 'allowed.txt');
       await ui.send('run touch allowed.txt');
       const question = c.note('confirmation', await ui.confirmation());
@@ -415,8 +415,7 @@ export const CHAT_SCENARIOS = [
   {
     name: 'chat: consent — Skip does not run the action',
     async run(ui, c, ctx) {
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       const file = join(ctx.workspace, 'skipped.txt');
       await ui.send('run touch skipped.txt');
       c.note('confirmation', await ui.confirmation());
@@ -428,8 +427,7 @@ export const CHAT_SCENARIOS = [
   {
     name: 'chat: consent — Stop while the confirmation shows cancels the turn; nothing of it shows later',
     async run(ui, c, ctx) {
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       const file = join(ctx.workspace, 'stopped.txt');
       await ui.send('run touch stopped.txt\nsay the rest of the stopped turn');
       c.note('confirmation', await ui.confirmation());
@@ -447,8 +445,7 @@ export const CHAT_SCENARIOS = [
   {
     name: 'chat: consent — Ask mode refuses the action and says so',
     async run(ui, c, ctx) {
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       await ui.pickMode('Ask');
       const file = join(ctx.workspace, 'asked.txt');
       await ui.send('run touch asked.txt');
@@ -461,8 +458,7 @@ export const CHAT_SCENARIOS = [
   {
     name: 'chat: consent — the confirmation tool turned off refuses the action and says so',
     async run(ui, c, ctx) {
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       await ui.toggleSymposiumTools();
       try {
         const file = join(ctx.workspace, 'disabled.txt');
@@ -479,8 +475,7 @@ export const CHAT_SCENARIOS = [
   {
     name: "chat: an agent's own options are per-model options in the picker",
     async run(ui, c) {
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       await ui.send('mode');
       c.note('before', await ui.response((t) => t.includes('ask'), 'the current mode'));
       await ui.idle();
@@ -494,8 +489,7 @@ export const CHAT_SCENARIOS = [
   {
     name: 'chat: thinking and tool activity and plans render',
     async run(ui, c) {
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       await ui.send('think weighing the options\nplan Read the code|Write the fix\ntool t1 ls -la\nsay all done');
       const text = c.note('response', await ui.response((t) => t.includes('all done'), 'the reply'));
       await ui.idle();
@@ -507,8 +501,7 @@ export const CHAT_SCENARIOS = [
   {
     name: "chat: Copilot's tools reach the agent and run in the view",
     async run(ui, c, ctx) {
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       await ui.send('mcp-list');
       const listed = c.note('listed', await ui.response((t) => t.includes('list_dir'), "the agent's list of the tools"));
       await ui.idle();
@@ -523,8 +516,7 @@ export const CHAT_SCENARIOS = [
   {
     name: "chat: the chat's title is answered without the agent",
     async run(ui, c, ctx) {
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       await ui.send('say titled conversation');
       c.note('response', await ui.response((t) => t.includes('titled conversation'), 'the reply'));
       await ui.idle();
@@ -566,8 +558,7 @@ export const CHAT_SCENARIOS = [
   {
     name: 'chat: stop, then send again at once — the new message is answered, nothing of the stopped reply shows',
     async run(ui, c) {
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       // The agent takes 1.5 s to honour the cancel and streams on meanwhile: the next prompt waits for it.
       await ui.send('ignore-cancel 1500\nstream 100 50');
       await ui.response((t) => t.includes('c3 '), 'the stream');
@@ -614,8 +605,7 @@ export const CHAT_SCENARIOS = [
   {
     name: 'chat: after a window reload the chat continues with the agent',
     async run(ui, c) {
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       await ui.send('say remember the word apricot');
       c.note('before', await ui.response((t) => t.includes('remember the word apricot'), 'the reply'));
       await ui.idle();
@@ -628,8 +618,7 @@ export const CHAT_SCENARIOS = [
   {
     name: 'chat: /compact is answered without the agent; the chat goes on in the same agent session',
     async run(ui, c, ctx) {
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       await ui.send('say remember the word quince');
       c.note('before', await ui.response((t) => t.includes('remember the word quince'), 'the reply'));
       await ui.idle();
@@ -654,8 +643,7 @@ export const CHAT_SCENARIOS = [
   {
     name: 'chat: after /compact and a window reload the chat goes on in the same agent session, found by its marker',
     async run(ui, c, ctx) {
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       await ui.send('say remember the word rowan');
       c.note('before', await ui.response((t) => t.includes('remember the word rowan'), 'the reply'));
       await ui.idle();
@@ -676,8 +664,7 @@ export const CHAT_SCENARIOS = [
   {
     name: 'chat: compaction as the context fills up runs without the agent; the turn in flight and the chat go on in the same session',
     async run(ui, c, ctx) {
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       const compactionsBefore = requestsLastWords(ctx).filter((w) => w.startsWith('The conversation has grown too large')).length;
       try {
         // The agent reports a context 97% full of a 60k window: Copilot compacts in the background from the next turn on.
@@ -717,8 +704,7 @@ export const CHAT_SCENARIOS = [
   {
     name: "chat: the context meter shows the agent's usage",
     async run(ui, c) {
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       await ui.send('usage 50000 200000\nsay measured');
       c.note('response', await ui.response((t) => t.includes('measured'), 'the reply'));
       await ui.idle();
@@ -838,8 +824,7 @@ CHAT_SCENARIOS.push(
   {
     name: "chat: an agent's edits are reviewed in VS Code — listed with Keep / Undo, and Undo restores the files",
     async run(ui, c, ctx) {
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       const created = join(ctx.workspace, 'review-new.txt');
       const changed = join(ctx.workspace, 'review-changed.txt');
       // Its middle line changes: Copilot's replace_string_in_file is given that line only.
@@ -857,8 +842,7 @@ CHAT_SCENARIOS.push(
   {
     name: "chat: an agent's edit kept with Keep stays",
     async run(ui, c, ctx) {
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       const kept = join(ctx.workspace, 'review-kept.txt');
       await ui.send('write review-kept.txt "kept\\n"\nsay edit done');
       c.note('response', await ui.response((t) => t.includes('edit done'), 'the end of the edit'));
@@ -871,8 +855,7 @@ CHAT_SCENARIOS.push(
   {
     name: "chat: an agent's question is asked in the Chat view, and the person's answer reaches it",
     async run(ui, c) {
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       await ui.send('ask Which flavour? | Vanilla | Chocolate');
       const question = c.note('question', await ui.question());
       c.includes(question, 'Which flavour?', 'the question above the input');
@@ -886,8 +869,7 @@ CHAT_SCENARIOS.push(
   {
     name: "chat: in Ask mode too, an agent's question is asked in the Chat view",
     async run(ui, c) {
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       await ui.pickMode('Ask');
       try {
         await ui.send('ask Which flavour? | Vanilla | Chocolate');
@@ -913,8 +895,7 @@ CHAT_SCENARIOS.push(
       const onPage = (page) => opened.push(page);
       context.on('page', onPage);
       try {
-        await ui.newChat();
-        await pickScripted(ui);
+        await newScriptedChat(ui);
         const dialog = ui.page.locator('.monaco-dialog-box');
         await ui.send(`ask-url ${url} Sign in to Scripted to go on`);
         const declined = c.note('dialog', await textOnceShown(dialog.first(), RESPONSE_TIMEOUT_MS));
@@ -951,8 +932,7 @@ CHAT_SCENARIOS.push(
       const file = join(ctx.workspace, 'unsaved.txt');
       writeFileSync(file, 'saved line\n');
       await ui.openFile('unsaved.txt');
-      await ui.newChat();
-      await pickScripted(ui);
+      await newScriptedChat(ui);
       // Sending a request saves the open files (agent mode does): the person types while the agent works.
       await ui.send('stream 2 4000\nread unsaved.txt');
       await ui.response((t) => t.includes('c1'), "the agent's first words");
