@@ -133,6 +133,19 @@ export function describeCatalogAgent(setup: AgentSetup): void {
   });
   const chat = (messages: readonly Message[], options?: ChatOptions): Promise<ResponsePart[]> => chatWith(target(), messages, options);
 
+  /**
+   * A model that calls WEATHER (however the agent names it) for `city` until it has `asked(view)` results, then
+   * says what the tool said; without the tool it says so.
+   */
+  const weatherScript =
+    (city: string, asked: (view: ChatView) => number = () => 1): Script =>
+    (view): Reply => {
+      const results = allToolResults(view);
+      if (results.length >= asked(view)) return textReply(`The tool said: ${results.map((r) => r.text).join(' ')}`);
+      const name = agent.bridgedToolName(view, WEATHER.name);
+      return name === undefined ? textReply('I have no weather tool.') : { content: [{ type: 'tool_call', id: `call_weather_${Date.now()}`, name, input: { city } }] };
+    };
+
   /** The processes whose environment holds our HOME: the agent and whatever it started. */
   const processesOfOurs = (): { pid: number; command: string }[] => processesWithHome(home);
 
@@ -440,12 +453,7 @@ export function describeCatalogAgent(setup: AgentSetup): void {
     "a VS Code tool called through the bridge: a tool call VS Code runs, with no permission prompt before it; its result reaches the model",
     async () => {
       const KEY = 'What is the weather in Paris?';
-      scripts.set(KEY, (view): Reply => {
-        const results = allToolResults(view);
-        if (results.length > 0) return textReply(`The tool said: ${results.map((r) => r.text).join(' ')}`);
-        const name = agent.bridgedToolName(view, WEATHER.name);
-        return name === undefined ? textReply('I have no weather tool.') : { content: [{ type: 'tool_call', id: `call_weather_${Date.now()}`, name, input: { city: 'Paris' } }] };
-      });
+      scripts.set(KEY, weatherScript('Paris'));
 
       await expectWeatherCalledThroughBridge(chat, KEY);
     },
@@ -459,13 +467,8 @@ export function describeCatalogAgent(setup: AgentSetup): void {
       const AGAIN = 'And what is it like now?';
       const SPARE = 'Say hello from the spare chat.';
       const OTHER = 'Say hello from the chat with a clock.';
-      const callOrAnswer = (view: ChatView): Reply => {
-        const results = allToolResults(view);
-        if (results.length > saidTimes(view, AGAIN)) return textReply(`The tool said: ${results.map((r) => r.text).join(' ')}`);
-        const name = agent.bridgedToolName(view, WEATHER.name);
-        return name === undefined ? textReply('I have no weather tool.') : { content: [{ type: 'tool_call', id: `call_weather_${Date.now()}`, name, input: { city: 'Lyon' } }] };
-      };
-      scripts.set(FIRST, callOrAnswer);
+      // Asked once, and again with each AGAIN.
+      scripts.set(FIRST, weatherScript('Lyon', (view) => 1 + saidTimes(view, AGAIN)));
       scripts.set(SPARE, () => textReply('Hello from the spare chat.'));
       scripts.set(OTHER, () => textReply('Hello from the chat with a clock.'));
       const tools = [WEATHER];
