@@ -20,6 +20,7 @@ import type { OpenedSession } from './session/opened-session.js';
 import { proposesEditsItMakes, readsMissingAsEmpty } from './session/file-requests.js';
 import { editsThroughConsumer } from './session/edit-tools.js';
 import { HeldToolServer, holdsMcpServersPerWorkspace } from './workspace-mcp-servers.js';
+import { LiveSessions, SessionIdInUse } from './live-sessions.js';
 import { declinedResult } from '../../tools/tool-results.js';
 import { describeElicitation, onUrlElicitation } from './session/client-requests.js';
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
@@ -49,6 +50,21 @@ interface NewSession extends NewAgentSession {
   readonly response: SessionResponse;
   readonly process: AgentProcess;
   readonly init: acp.InitializeResponse;
+  /** How the spare holds it, until a conversation does. */
+  readonly hold: Holder;
+}
+
+/** Who holds a live ACP session: a conversation, or (none) the spare; and what the agent said of itself. */
+interface Holder {
+  readonly conversation: AcpSession | undefined;
+  readonly init: acp.InitializeResponse;
+}
+
+/** The conversation holding an ACP session, on its process. */
+interface Route {
+  readonly session: AcpSession;
+  readonly process: AgentProcess;
+  readonly init: acp.InitializeResponse;
 }
 
 interface Running {
@@ -65,14 +81,13 @@ interface Running {
  */
 export class AcpAgent implements AgentStream, SessionHost {
   private running: Running | undefined;
-  private readonly sessions = new Map<string, { readonly session: AcpSession; readonly process: AgentProcess; readonly init: acp.InitializeResponse }>();
+  /** The ACP sessions live on the agent's process: who holds each, and whether a prompt runs in it. */
+  private readonly live = new LiveSessions<AgentProcess, Holder>();
   readonly name: string;
   readonly log: Logger;
   private readonly info: AgentInfoState;
   /** Which agent this is, in the index of conversations (session ids are unique per agent at best). */
   private readonly key: string;
-  /** The last step (open, close) running on each agent session. */
-  private readonly busy = new Map<string, Promise<void>>();
   /** Fires when a start of the agent answered `initialize`. */
   private readonly readySignal = new Subject<void>();
   /** The session this agent keeps open ahead of the next new conversation. */
@@ -147,7 +162,7 @@ export class AcpAgent implements AgentStream, SessionHost {
   async open(session: AcpSession, tools: BridgedToolsServer | undefined): Promise<OpenedSession> {
     const spare = await this.takenSpare(session);
     if (spare !== undefined) {
-      await this.exclusive(spare.sessionId, () => this.bind(session, spare.sessionId, spare.process, spare.init));
+      await this.live.exclusive(spare.sessionId, spare.process, () => this.bind(session, spare.sessionId, spare.process, spare.init, spare.hold));
       this.log.info(`agent ${this.name}: conversation ${session.conversationId} is ACP session ${spare.sessionId}, opened ahead as a spare`);
       this.beginning.add(session);
       return this.openedOf(spare, true);
@@ -161,10 +176,16 @@ export class AcpAgent implements AgentStream, SessionHost {
     const resumed =
       previous === undefined
         ? undefined
-        : await this.exclusive(previous, async () => {
-            const owner = this.sessions.get(previous)?.session;
-            if (owner !== undefined && owner !== session) {
-              this.log.warn(`agent ${this.name}: ACP session ${previous} is held by conversation ${owner.conversationId}; conversation ${conversationId} goes on in a new session`);
+        : await this.live.exclusive(previous, process, async () => {
+            const owner = this.live.holderOf(previous)?.holder;
+            if (owner !== undefined && owner.conversation !== session) {
+              const who = owner.conversation === undefined ? 'the spare session' : `conversation ${owner.conversation.conversationId}`;
+              this.log.warn(`agent ${this.name}: ACP session ${previous} is held by ${who}; conversation ${conversationId} goes on in a new session`);
+              return undefined;
+            }
+            // A cancelled prompt of this conversation may still run there (its session was closed meanwhile).
+            if (!(await this.live.idle(previous, process, this.options.cancelTimeoutMs))) {
+              this.log.warn(`agent ${this.name}: a cancelled prompt still runs in ACP session ${previous} after ${this.options.cancelTimeoutMs} ms; conversation ${conversationId} goes on in a new session`);
               return undefined;
             }
             const response = await this.resume(process, init, previous, mcpServers, conversationId, tools?.toolNames ?? []);
@@ -180,12 +201,8 @@ export class AcpAgent implements AgentStream, SessionHost {
       this.info.learnSession(response);
     } else {
       ({ sessionId, response } = await this.newSession(process, init, mcpServers, tools?.toolNames ?? []));
-      const holder = this.sessions.get(sessionId)?.session;
-      if (holder !== undefined && holder !== session) {
-        throw new Error(`Agent "${this.name}" opened session ${sessionId} for conversation ${conversationId}, but that session is open for another conversation: the agent hands out session ids twice.`);
-      }
       const opened = sessionId;
-      await this.exclusive(opened, () => this.bind(session, opened, process, init));
+      await this.live.exclusive(opened, process, () => this.bind(session, opened, process, init));
       this.log.info(`agent ${this.name}: conversation ${conversationId} is ACP session ${sessionId}`);
       // A conversation on this agent just began: once its first prompt ended, the next new one finds a session ready.
       this.beginning.add(session);
@@ -228,7 +245,7 @@ export class AcpAgent implements AgentStream, SessionHost {
    * tools this conversation is offered. Failing, the prompt goes on (its calls still reach it).
    */
   async serveToolsOf(session: AcpSession, sessionId: string, tools: BridgedToolsServer): Promise<void> {
-    const route = this.sessions.get(sessionId);
+    const route = this.routeOf(sessionId);
     if (route === undefined || route.session !== session || !holdsMcpServersPerWorkspace(route.init) || this.heldToolServer.holds(tools.url)) return;
     const server = this.mcpServerFor(tools, route.init);
     if (server === undefined || !('type' in server) || server.type !== 'http' || route.init.agentCapabilities?.sessionCapabilities?.resume == null) return;
@@ -236,7 +253,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     const params = { sessionId, cwd: this.options.cwd, mcpServers: [claimed], ...this.editsThroughConsumer(tools.toolNames) };
     const { agent } = route.process.connection;
     try {
-      await this.exclusive(sessionId, () => this.startupStep(route.process, 'session/resume', this.heldToolServer.opening([claimed], () => agent.request(acp.methods.agent.session.resume, params))));
+      await this.live.exclusive(sessionId, route.process, () => this.startupStep(route.process, 'session/resume', this.heldToolServer.opening([claimed], () => agent.request(acp.methods.agent.session.resume, params))));
       this.log.debug(`agent ${this.name}: conversation ${session.conversationId} gave the agent its tool server again (session/resume of ${sessionId})`);
     } catch (error) {
       this.log.info(`agent ${this.name}: conversation ${session.conversationId} could not give the agent its tool server again (${error instanceof Error ? error.message : String(error)}): its model may be shown another conversation's tools`);
@@ -249,11 +266,18 @@ export class AcpAgent implements AgentStream, SessionHost {
     const init = await initialized;
     const bridged = this.mcpServerFor(tools, init);
     const { sessionId, response } = await this.newSession(process, init, bridged === undefined ? [] : [bridged], tools.toolNames);
-    return { sessionId, response, process, init, alive: () => process.alive, close: () => this.closeAgentSession(sessionId, process, init) };
+    const hold: Holder = { conversation: undefined, init };
+    try {
+      this.live.hold(sessionId, process, hold);
+    } catch (error) {
+      throw error instanceof SessionIdInUse ? this.handedOutTwice(error, 'the spare session') : error;
+    }
+    return { sessionId, response, process, init, hold, alive: () => process.alive, close: () => this.closeAgentSession(sessionId, process, init, hold) };
   }
 
   /** What a conversation's session is told of the ACP session it opened. */
   private openedOf({ sessionId, response, process, init }: Pick<NewSession, 'sessionId' | 'response' | 'process' | 'init'>, fresh: boolean): OpenedSession {
+    const { agent } = process.connection;
     const config = currentValuesOf(response.configOptions);
     // Models reported the older way are set the older way (session/set_model), under their own config id.
     const models = sessionModelsOf(response);
@@ -262,39 +286,45 @@ export class AcpAgent implements AgentStream, SessionHost {
       sessionId,
       fresh,
       config,
-      agent: process.connection.agent,
+      agent,
+      prompt: (blocks) => {
+        const request = agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: blocks });
+        this.live.prompting(sessionId, process, request);
+        return request;
+      },
       images: init.agentCapabilities?.promptCapabilities?.image === true,
       explain: (error) => process.explain(error),
     };
   }
 
   /**
-   * `session` owns ACP session `sessionId` from now on, unless it was closed while the session opened: then
-   * the ACP session is let go at once (a cancelled turn must not hold a session its conversation's next
-   * turn will open again). Runs as a step on `sessionId` (see `exclusive`).
+   * `session` holds ACP session `sessionId` from now on (taking it from the spare that held it, if `from`),
+   * unless it was closed while the session opened: then the ACP session is let go at once (a cancelled turn
+   * must not hold a session its conversation's next turn will open again). An id that is live already (held
+   * by another, or a prompt still runs in it) is refused: the agent handed it out twice. Runs as a step on
+   * `sessionId`.
    */
-  private async bind(session: AcpSession, sessionId: string, process: AgentProcess, init: acp.InitializeResponse): Promise<void> {
+  private async bind(session: AcpSession, sessionId: string, process: AgentProcess, init: acp.InitializeResponse, from?: Holder): Promise<void> {
+    if (from !== undefined) this.live.letGo(sessionId, from);
+    const holder: Holder = { conversation: session, init };
+    try {
+      this.live.hold(sessionId, process, holder);
+    } catch (error) {
+      throw error instanceof SessionIdInUse ? this.handedOutTwice(error, `conversation ${session.conversationId}`) : error;
+    }
     if (session.closed) {
+      this.live.letGo(sessionId, holder);
       await this.closeRequest(sessionId, process, init);
       throw new Error(`conversation ${session.conversationId} closed its session while it opened`);
     }
-    this.sessions.set(sessionId, { session, process, init });
     this.options.agentSessions.rememberAgentSession(session.conversationId, this.key, sessionId);
   }
 
-  /** Runs `step` on agent session `sessionId` after whatever else runs on it (opening, closing) has finished. */
-  private exclusive<T>(sessionId: string, step: () => Promise<T>): Promise<T> {
-    const before = this.busy.get(sessionId) ?? Promise.resolve();
-    const result = before.then(step);
-    const done = result.then(
-      () => {},
-      () => {},
-    );
-    this.busy.set(sessionId, done);
-    void done.then(() => {
-      if (this.busy.get(sessionId) === done) this.busy.delete(sessionId);
-    });
-    return result;
+  /** The person's error for an agent that gave an id it had given already: its fault, said plainly. */
+  private handedOutTwice(error: SessionIdInUse, to: string): Error {
+    const why = error.how === 'held' ? 'it had already given that id to another conversation, which still holds it' : 'a prompt still runs in the session of that id';
+    this.log.warn(`agent ${this.name} gave ACP session id ${error.sessionId} to ${to}, but ${why}: refused`);
+    return new Error(`Agent "${this.name}" opened session ${error.sessionId} for this chat, but ${why}: the agent hands out session ids twice, and this chat cannot go on in a session another one uses. It may work again once the other chat is done, or after Symposium: Restart Bridge.`);
   }
 
   /**
@@ -321,7 +351,7 @@ export class AcpAgent implements AgentStream, SessionHost {
       const request: Promise<SessionResponse> = this.opening(init, mcpServers, () =>
         how === acp.methods.agent.session.resume ? agent.request(acp.methods.agent.session.resume, params) : agent.request(acp.methods.agent.session.load, params),
       );
-      const response = await this.startupStep(process, how, request.then((raw: unknown) => checkResumedSession(this.name, how, raw)));
+      const response = await this.startupStep(process, how, request.then((raw: unknown) => checkResumedSession(this.name, how, sessionId, raw)));
       this.log.info(`agent ${this.name}: conversation ${conversationId} resumed ACP session ${sessionId} (${how})`);
       return response;
     } catch (error) {
@@ -355,11 +385,11 @@ export class AcpAgent implements AgentStream, SessionHost {
    * and resumable later unless it was abandoned (a cancel the agent never ended).
    */
   forget(session: AcpSession, sessionId: string, resumable: boolean): void {
-    const route = this.sessions.get(sessionId);
-    if (route?.session !== session) return;
-    this.sessions.delete(sessionId);
+    const held = this.live.holderOf(sessionId);
+    if (held?.holder.conversation !== session) return;
+    this.live.letGo(sessionId, held.holder);
     if (!resumable) this.options.agentSessions.forgetAgentSession(session.conversationId);
-    this.closeAgentSession(sessionId, route.process, route.init);
+    this.closeAgentSession(sessionId, held.process, held.holder.init);
   }
 
   promptEnded(session: AcpSession): void {
@@ -372,12 +402,16 @@ export class AcpAgent implements AgentStream, SessionHost {
     const taken = this.takenSpares.get(session);
     this.takenSpares.delete(session);
     void taken?.then((spare) => spare.session).then((spare) => spare?.close());
-    for (const [sessionId, route] of [...this.sessions]) if (route.session === session) this.forget(session, sessionId, true);
+    for (const { sessionId, holder } of this.live.held()) if (holder.conversation === session) this.forget(session, sessionId, true);
   }
 
-  /** `session/close`, where the agent supports it; a later open of the same session waits for it. */
-  private closeAgentSession(sessionId: string, process: AgentProcess, init: acp.InitializeResponse): void {
-    void this.exclusive(sessionId, () => this.closeRequest(sessionId, process, init));
+  /**
+   * `session/close`, where the agent supports it; a later open of the same session waits for it. A spare
+   * (`spare`) lets its id go first; an id another holds by now (an agent that gave it twice) is not closed.
+   */
+  private closeAgentSession(sessionId: string, process: AgentProcess, init: acp.InitializeResponse, spare?: Holder): void {
+    if (spare !== undefined && !this.live.letGo(sessionId, spare)) return;
+    void this.live.exclusive(sessionId, process, () => (this.live.holderOf(sessionId) === undefined ? this.closeRequest(sessionId, process, init) : Promise.resolve()));
   }
 
   private async closeRequest(sessionId: string, process: AgentProcess, init: acp.InitializeResponse): Promise<void> {
@@ -411,7 +445,11 @@ export class AcpAgent implements AgentStream, SessionHost {
    * offered that tool is in a turn, if only one is; anywhere else, a call outside every turn, declined.
    */
   toolCallOutsideTurns(call: BridgedCall): Promise<CallToolResult> {
-    const inTurn = new Set([...this.sessions.values()].filter((route) => holdsMcpServersPerWorkspace(route.init) && route.session.takesToolCall(call.name)).map((route) => route.session));
+    const inTurn = new Set(
+      this.live
+        .held()
+        .flatMap(({ holder }) => (holder.conversation !== undefined && holdsMcpServersPerWorkspace(holder.init) && holder.conversation.takesToolCall(call.name) ? [holder.conversation] : [])),
+    );
     const [session] = inTurn;
     if (inTurn.size === 1 && session !== undefined) {
       this.log.debug(`agent ${this.name}: a call of ${call.name} reached the tool server of a conversation not in a turn; conversation ${session.conversationId}, the one in a turn, takes it`);
@@ -440,7 +478,7 @@ export class AcpAgent implements AgentStream, SessionHost {
         const { sessionId, update } = notification;
         if (update.sessionUpdate === 'usage_update') this.info.learnUsage(update);
         if (update.sessionUpdate === 'config_option_update') this.info.learnConfigOptions(update.configOptions);
-        const route = this.sessions.get(sessionId);
+        const route = this.routeOf(sessionId);
         if (route === undefined) this.log.debug(`agent ${this.name}: update for unknown session ${sessionId} dropped`);
         else route.session.onUpdate(update, outsidePrompt === true);
       },
@@ -452,24 +490,24 @@ export class AcpAgent implements AgentStream, SessionHost {
           this.log.warn(`agent ${this.name} sent a malformed session/request_permission (${error instanceof Error ? error.message : String(error)}): refused`);
           return Promise.reject(error);
         }
-        const route = this.sessions.get(request.sessionId);
+        const route = this.routeOf(request.sessionId);
         if (route !== undefined) return route.session.onPermission(request, signal);
         this.log.debug(`agent ${this.name}: permission request for unknown session ${request.sessionId} cancelled`);
         return Promise.resolve({ outcome: { outcome: 'cancelled' } });
       },
       onReadTextFile: async (raw) => {
         const request = checkReadTextFile(raw);
-        const route = this.routeOf(request);
+        const route = this.knownRouteOf(request);
         return route.session.onReadTextFile(request, readsMissingAsEmpty(route.init));
       },
       onWriteTextFile: async (raw, signal) => {
         const request = checkWriteTextFile(raw);
-        const route = this.routeOf(request);
+        const route = this.knownRouteOf(request);
         return route.session.onWriteTextFile(request, signal, proposesEditsItMakes(route.init));
       },
       onElicitation: async (raw, signal) => {
         const request = checkElicitation(raw);
-        const route = request.sessionId === undefined ? undefined : this.sessions.get(request.sessionId);
+        const route = request.sessionId === undefined ? undefined : this.routeOf(request.sessionId);
         if (route !== undefined) return route.session.onElicitation(request, signal);
         // Outside our sessions (request-scoped: a sign-in while a session opens) only a web page can be offered.
         const answer = request.mode === 'url' ? await onUrlElicitation(this.options.openUrl, this.name, request, signal) : { action: 'decline' };
@@ -479,11 +517,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     });
     void process.ended.then(() => {
       this.spare.drop('the agent exited');
-      for (const [sessionId, route] of this.sessions) {
-        if (route.process !== process) continue;
-        this.sessions.delete(sessionId);
-        route.session.onProcessEnded();
-      }
+      for (const { holder } of this.live.processEnded(process)) holder.conversation?.onProcessEnded();
     });
     const initialize = process.connection.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
@@ -522,9 +556,16 @@ export class AcpAgent implements AgentStream, SessionHost {
     return this.options.files === undefined ? undefined : editsThroughConsumer(offered);
   }
 
+  /** The conversation holding ACP session `sessionId`, if one does. */
+  private routeOf(sessionId: string): Route | undefined {
+    const held = this.live.holderOf(sessionId);
+    const session = held?.holder.conversation;
+    return session === undefined || held === undefined ? undefined : { session, process: held.process, init: held.holder.init };
+  }
+
   /** The conversation's session an agent's request names, or the ACP error for a session the bridge does not know. */
-  private routeOf(request: { readonly sessionId: string }): { readonly session: AcpSession; readonly init: acp.InitializeResponse } {
-    const route = this.sessions.get(request.sessionId);
+  private knownRouteOf(request: { readonly sessionId: string }): Route {
+    const route = this.routeOf(request.sessionId);
     if (route === undefined) throw acp.RequestError.sessionNotFound(request.sessionId);
     return route;
   }

@@ -43,8 +43,15 @@ function answer<A>(codec: t.Type<A, unknown, unknown>, name: string, method: str
 
 export const checkInitialize = (name: string, value: unknown): acp.InitializeResponse => answer(InitializeAnswer, name, 'initialize', value) as acp.InitializeResponse;
 export const checkNewSession = (name: string, value: unknown): acp.NewSessionResponse => answer(NewSessionAnswer, name, 'session/new', value) as acp.NewSessionResponse;
-export const checkResumedSession = (name: string, method: string, value: unknown): { configOptions?: acp.SessionConfigOption[] | null } =>
-  answer(ResumedSessionAnswer, name, method, value ?? {}) as { configOptions?: acp.SessionConfigOption[] | null };
+/** What `session/load` or `/resume` of `sessionId` answered; one that names another session did not resume it. */
+export function checkResumedSession(name: string, method: string, sessionId: string, value: unknown): { configOptions?: acp.SessionConfigOption[] | null } {
+  const checked = answer(ResumedSessionAnswer, name, method, value ?? {});
+  const answered = checked['sessionId'];
+  if (answered !== undefined && answered !== sessionId) {
+    throw new MalformedAnswerError(`Agent "${name}" answered ${method} of session ${sessionId} with another session, ${JSON.stringify(answered)}.`);
+  }
+  return checked as { configOptions?: acp.SessionConfigOption[] | null };
+}
 export const checkPrompt = (name: string, value: unknown): acp.PromptResponse => answer(PromptAnswer, name, 'session/prompt', value) as acp.PromptResponse;
 export const checkSetConfigOption = (name: string, value: unknown): acp.SetSessionConfigOptionResponse =>
   answer(SetConfigAnswer, name, 'session/set_config_option', value) as acp.SetSessionConfigOptionResponse;

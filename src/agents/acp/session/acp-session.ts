@@ -391,8 +391,8 @@ export class AcpSession implements AgentSession {
 
   private startPrompt(opened: OpenedSession, blocks: acp.ContentBlock[]): Prompt {
     const events = new EventQueue<AcpTurnEvent>(joinMessageChunks, { maxBytes: PAUSED_BUFFER_CHARS, sizeOf: bufferedSize, onOverflow: () => this.overflowedWhilePaused(prompt) });
-    const request = opened.agent
-      .request(acp.methods.agent.session.prompt, { sessionId: opened.sessionId, prompt: blocks })
+    const request = opened
+      .prompt(blocks)
       // The SDK can resolve the response before it has dispatched updates read ahead of it; they are
       // this prompt's, so they must reach it before it counts as ended.
       .then(async (response) => {

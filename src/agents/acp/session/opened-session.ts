@@ -8,6 +8,8 @@ export interface OpenedSession {
   /** The session's config option values, by config id, as far as the bridge tracks them (the model). */
   readonly config: Map<string, string>;
   readonly agent: acp.ClientContext;
+  /** `session/prompt` with these blocks; the agent knows a prompt runs in the session until it settles. */
+  prompt(blocks: acp.ContentBlock[]): Promise<unknown>;
   /** The agent accepts image blocks. */
   readonly images: boolean;
   /** A readable account of a failed request: the agent's exit and stderr when it died. */
