@@ -79,3 +79,35 @@ test('a conversation whose agent waits on a VS Code tool call keeps its session 
   a.push(replied(asked), { role: 'user', content: [{ type: 'tool_result', toolCallId: call?.type === 'tool_call' ? call.toolCallId : '', result: [{ type: 'text', value: 'found a' }] }] });
   expect(textOfParts(await bridge.chat(a, scripted, tools))).toBe('result lookup: found aa after');
 }, 60000);
+
+describe.each([
+  ['an agent that gives every session/new one id', [] as string[]],
+  ['the same agent, loading sessions', ['--load-session']],
+])('%s: each conversation still gets its own reply, or a clear error naming the agent', (_name, flags) => {
+  test('A, B, A, B', async () => {
+    bridge = new AgentBridge();
+    const scripted = agent('--session-id', 'dup-session', ...flags);
+    const a: Message[] = [];
+    const b: Message[] = [];
+    const turn = async (history: Message[], words: string): Promise<string> => {
+      history.push(user(`say ${words}`));
+      try {
+        const parts = await bridge.chat(history, scripted);
+        history.push(replied(parts));
+        return textOfParts(parts);
+      } catch (error) {
+        history.pop();
+        return `error: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    };
+    // A holds the session: its replies are whole. B's are its own words, or an error that says the agent gave
+    // one session id twice; never a silent empty reply.
+    expect(await turn(a, 'A-first')).toBe('A-first');
+    const bFirst = await turn(b, 'B-first');
+    expect(await turn(a, 'A-second')).toBe('A-second');
+    const bSecond = await turn(b, 'B-second');
+    for (const [reply, words] of [[bFirst, 'B-first'], [bSecond, 'B-second']]) {
+      if (reply !== words) expect(reply).toMatch(/^error: .*dup-session.*hands out session ids twice/);
+    }
+  }, 60000);
+});
