@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Bundles the VS Code extension with esbuild, offline, into dist/extension/:
- *   extension.cjs  src/extension/extension.ts as CommonJS (VS Code loads extensions with require; package.json says
+ *   extension.cjs  src/extension.ts as CommonJS (VS Code loads extensions with require; package.json says
  *                  "type": "module", hence .cjs), `vscode` left external.
  *   bridge.mjs     the CLI src/cli/main.ts as ESM with every dependency inside: the extension runs
  *                  `<extension host runtime> bridge.mjs vscodelm …`, and the bridge runs `bridge.mjs mcp-relay`.
@@ -72,7 +72,7 @@ await rm(outdir, { recursive: true, force: true });
 await Promise.all([
   build({
     ...common,
-    entryPoints: ['src/extension/extension.ts'],
+    entryPoints: ['src/extension.ts'],
     outfile: path.join(outdir, 'extension.cjs'),
     format: 'cjs',
     external: ['vscode'],
