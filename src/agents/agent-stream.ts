@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { Message, ResponsePart, SessionConfig, ToolDefinition } from '../protocol/messages.js';
+import type { RecentAgentSession } from '../state/conversation-store.js';
 
 /** What one request asks of a conversation's agent session. */
 export interface TurnInput {
@@ -42,6 +43,11 @@ export interface AgentStream {
    * spare session where it can. Agents with nothing to prepare do not have it.
    */
   prepare?(): void;
+  /**
+   * These conversations, used lately (latest first), will likely go on soon (a window was reloaded): the agent
+   * starts and resumes their sessions ahead, as far as there is room. Agents with nothing to resume do not have it.
+   */
+  resumeAhead?(conversations: readonly RecentAgentSession[]): void;
   /** ACP `authenticate` with one of the agent's methods; agents without sign-in do not have it. */
   authenticate?(methodId: string): Promise<void>;
   /** Ends every session and whatever process backs them. */

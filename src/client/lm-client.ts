@@ -29,6 +29,7 @@ import {
   type DocumentTextResult,
   type PrepareAgentParams,
   ProvideChatInformationResult,
+  type ResumeRecentParams,
   ProvideTokenCountResult,
   ResponsePartParams,
   type Message,
@@ -182,6 +183,11 @@ export class LmClient {
   /** Tells the bridge an agent's model was picked (`symposium/prepareAgent`): it starts the agent ahead of the first request. */
   prepareAgent(params: PrepareAgentParams): void {
     void this.connection.sendNotification(Methods.prepareAgent, params);
+  }
+
+  /** Tells the bridge the window started (`symposium/resumeRecent`): it resumes the latest conversations' sessions ahead. */
+  resumeRecent(params: ResumeRecentParams): void {
+    void this.connection.sendNotification(Methods.resumeRecent, params);
   }
 
   dispose(): void {

@@ -174,6 +174,21 @@ export type AuthenticateParams = t.TypeOf<typeof AuthenticateParams>;
 export const PrepareAgentParams = t.type({ agent: AgentDefinition }, 'PrepareAgentParams');
 export type PrepareAgentParams = t.TypeOf<typeof PrepareAgentParams>;
 
+/**
+ * `symposium/resumeRecent`: the client's window started (after a reload, or VS Code's start); the conversations
+ * used last in this workspace with these agents will likely go on soon. The bridge resumes the sessions of at most
+ * `sessions` of them, used in the last `withinHours`, ahead of their next message.
+ */
+export const ResumeRecentParams = t.type(
+  {
+    agents: t.array(AgentDefinition),
+    sessions: t.refinement(t.number, (n) => Number.isInteger(n) && n >= 0 && n <= 32, 'an integer from 0 to 32'),
+    withinHours: t.refinement(t.number, (n) => n > 0 && n <= 24 * 365, 'a number of hours above 0, at most a year'),
+  },
+  'ResumeRecentParams',
+);
+export type ResumeRecentParams = t.TypeOf<typeof ResumeRecentParams>;
+
 /** The bridge asks the client for the text an editor shows of a file (its unsaved changes included). */
 export const DocumentTextParams = t.type({ path: t.string }, 'DocumentTextParams');
 export type DocumentTextParams = t.TypeOf<typeof DocumentTextParams>;

@@ -10,6 +10,8 @@ export const Methods = {
   authenticate: 'symposium/authenticate',
   /** Not in the seed: a notification that an agent's model was picked, so the bridge starts it ahead of the first request. */
   prepareAgent: 'symposium/prepareAgent',
+  /** Not in the seed: a notification that the client's window started, so the bridge resumes recent conversations ahead. */
+  resumeRecent: 'symposium/resumeRecent',
   /** Not in the seed: a request of the bridge for the text of a file open in an editor, for an agent's reads. */
   documentText: 'symposium/documentText',
   /** Not in the seed: a request of the bridge to ask the person an agent's questions where the chat cannot. */

@@ -1,5 +1,6 @@
 import { createMessageConnection, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node.js';
 import type { Readable, Writable } from 'node:stream';
+import type * as t from 'io-ts';
 import type { AcpAgentOptions } from '../agents/acp/acp-agent.js';
 import { AgentRegistry, type AgentRegistryOptions } from '../agents/registry/agent-registry.js';
 import { ELIZA_MODEL } from '../agents/eliza/eliza-model.js';
@@ -10,6 +11,7 @@ import {
   AuthenticateParams,
   PrepareAgentParams,
   ProvideChatInformationParams,
+  ResumeRecentParams,
   ProvideTokenCountParams,
   type AgentInfoParams,
   type ProvideChatInformationResult,
@@ -25,6 +27,7 @@ import { RequestIdTracker } from './request-ids.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
 import { OutputPressure } from '../transport/output-pressure.js';
 import { ConversationStore } from '../state/conversation-store.js';
+import { OfferedToolsStore } from '../state/offered-tools.js';
 import { randomUUID } from 'node:crypto';
 import type { ContextPolicy } from '../history/context-policy.js';
 import { dispatchInMicrotasks } from './dispatch-in-microtasks.js';
@@ -72,6 +75,7 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
       ...options.acp,
       log,
       agentSessions: store,
+      offeredTools: new OfferedToolsStore(options.stateDir, log),
       gate: (stdout) => pressure.gate(stdout),
       ...(options.clientFiles ? { files: editorFiles(documentTextOf(connection, log)) } : {}),
       ...(options.acp.questions === true ? { askPerson: askQuestionsOf(connection, log), openUrl: openUrlOf(connection, log) } : {}),
@@ -97,15 +101,11 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
   connection.onRequest(BAD_FRAME_METHOD, ({ reason }: BadFrameParams) => {
     throw new ResponseError(ProtocolErrorCodes.ParseError, `The request could not be read: ${reason}.`);
   });
-  connection.onNotification(Methods.prepareAgent, (raw: unknown) => {
-    // A notification has no answer: one that cannot be read is logged, naming the field.
-    let params: PrepareAgentParams;
-    try {
-      params = decodeOrThrow(PrepareAgentParams, raw);
-    } catch (error) {
-      return log.warn(`ignored a ${Methods.prepareAgent} notification: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    agents.prepare(params.agent);
+  onNotification(connection, log, Methods.prepareAgent, PrepareAgentParams, (params) => agents.prepare(params.agent));
+  onNotification(connection, log, Methods.resumeRecent, ResumeRecentParams, ({ agents: definitions, sessions, withinHours }) => {
+    const { cwd } = options.acp;
+    const resumed = agents.resumeRecent(definitions, store.recentAgentSessions(cwd, Date.now() - withinHours * 3_600_000), sessions);
+    log.info(`the window started: ${resumed} conversation(s) of the last ${withinHours} h in ${cwd} resume ahead of their next message (at most ${sessions})`);
   });
   connection.onNotification((method) => log.debug(`ignoring unknown notification ${method}`));
   connection.onError(([error]) => log.error(`protocol error: ${error.message}`));
@@ -144,6 +144,19 @@ function registerModelRequests(connection: MessageConnection): void {
   connection.onRequest(Methods.provideTokenCount, (raw: unknown): ProvideTokenCountResult => {
     const params = invalidParams(() => decodeOrThrow(ProvideTokenCountParams, raw));
     return { count: countTokens(params.text) };
+  });
+}
+
+/** Serves a notification of `codec`'s params; one that cannot be read is logged, naming the field (a notification has no answer). */
+function onNotification<A>(connection: MessageConnection, log: Logger, method: string, codec: t.Type<A, unknown, unknown>, handle: (params: A) => void): void {
+  connection.onNotification(method, (raw: unknown) => {
+    let params: A;
+    try {
+      params = decodeOrThrow(codec, raw);
+    } catch (error) {
+      return log.warn(`ignored a ${method} notification: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    handle(params);
   });
 }
 

@@ -17,6 +17,8 @@ const StoredConversation = t.intersection([
     agentSession: t.string,
     /** Which agent that session belongs to (a digest of its definition): ids are only unique per agent, if at all. */
     agent: t.string,
+    /** The folder that session runs in: the workspace of the window that used it. */
+    workspace: t.string,
   }),
 ]);
 type StoredConversation = t.TypeOf<typeof StoredConversation>;
@@ -56,8 +58,18 @@ export interface ConversationIndex {
 export interface AgentSessionIndex {
   /** The session of `agent` the conversation had, if it is still the conversation's own. */
   agentSessionOf(conversationId: string, agent: string): string | undefined;
-  rememberAgentSession(conversationId: string, agent: string, agentSession: string): void;
+  /** The conversation is in ACP session `agentSession` of `agent`, which runs in the folder `workspace`. */
+  rememberAgentSession(conversationId: string, agent: string, agentSession: string, workspace: string): void;
   forgetAgentSession(conversationId: string): void;
+  /** The conversations used in `workspace` since `since` (ms since the epoch) with a session of theirs, latest first. */
+  recentAgentSessions(workspace: string, since: number): RecentAgentSession[];
+}
+
+/** A conversation used lately, and the agent session it had. */
+export interface RecentAgentSession {
+  readonly conversationId: string;
+  readonly agent: string;
+  readonly agentSession: string;
 }
 
 /**
@@ -112,20 +124,32 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
     return this.bySession.get(sessionKey(agent, entry.agentSession)) === conversationId ? entry.agentSession : undefined;
   }
 
-  rememberAgentSession(conversationId: string, agent: string, agentSession: string): void {
+  rememberAgentSession(conversationId: string, agent: string, agentSession: string, workspace: string): void {
     const other = this.bySession.get(sessionKey(agent, agentSession));
     if (other !== undefined && other !== conversationId) {
       this.log.warn(`agent session ${agentSession} was handed out again: conversation ${other} no longer resumes it`);
       this.forgetAgentSession(other);
     }
-    this.update(conversationId, { agentSession, agent });
+    this.update(conversationId, { agentSession, agent, workspace });
   }
 
   forgetAgentSession(conversationId: string): void {
     const entry = this.byId.get(conversationId);
     if (entry?.agentSession === undefined) return;
-    const { agentSession: _, agent: _agent, ...rest } = entry;
+    const { agentSession: _, agent: _agent, workspace: _workspace, ...rest } = entry;
     this.update(conversationId, rest, true);
+  }
+
+  recentAgentSessions(workspace: string, since: number): RecentAgentSession[] {
+    const recent: RecentAgentSession[] = [];
+    // byId runs from the least recently used to the most.
+    for (const entry of [...this.byId.values()].reverse()) {
+      if (entry.at < since) break;
+      const { agent, agentSession } = entry;
+      if (entry.workspace !== workspace || agent === undefined || agentSession === undefined) continue;
+      if (this.agentSessionOf(entry.id, agent) === agentSession) recent.push({ conversationId: entry.id, agent, agentSession });
+    }
+    return recent;
   }
 
   /** Writes what is pending now, and to the disk itself (at exit). */

@@ -5,7 +5,7 @@
  * and a real agent process.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AgentSecrets, secretKey, secretLookingNames, withSecrets, type SecretStore } from '../../src/extension/keys/agent-secrets.js';
@@ -195,7 +195,10 @@ describe('a stored key on its way to the agent (the extension\'s BridgeProcess, 
     }
     expect(logged.join('\n')).toMatch(/agent Reporter/);
     expect(logged.join('\n')).not.toContain(SECRET);
-    for (const file of readdirSync(stateDir)) expect(readFileSync(path.join(stateDir, file), 'utf8')).not.toContain(SECRET);
+    for (const file of readdirSync(stateDir, { recursive: true, encoding: 'utf8' })) {
+      const at = path.join(stateDir, file);
+      if (statSync(at).isFile()) expect(readFileSync(at, 'utf8')).not.toContain(SECRET);
+    }
     expect(readdirSync(stateDir)).toContain('conversations.json');
   });
 });

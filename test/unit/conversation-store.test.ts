@@ -18,11 +18,34 @@ describe('ConversationStore', () => {
   test('what one bridge remembered, the next one finds in the same folder', () => {
     const first = new ConversationStore(dir, log);
     first.rememberLink('conv-1', 'link-a');
-    first.rememberAgentSession('conv-1', 'agent', 'acp-1');
+    first.rememberAgentSession('conv-1', 'agent', 'acp-1', '/work');
     first.flush();
     const second = new ConversationStore(dir, log);
     expect(second.conversationAt('link-a')).toBe('conv-1');
     expect(second.agentSessionOf('conv-1', 'agent')).toBe('acp-1');
+  });
+
+  test('the conversations used lately in a workspace, latest first, with sessions still theirs', () => {
+    const first = new ConversationStore(dir, log);
+    first.rememberAgentSession('old', 'agent', 's0', '/work');
+    // The next millisecond: what follows is later than 'old'.
+    const since = Date.now() + 1;
+    while (Date.now() < since);
+    first.rememberAgentSession('a', 'agent', 's1', '/work');
+    first.rememberAgentSession('elsewhere', 'agent', 's2', '/other');
+    first.rememberAgentSession('b', 'other-agent', 's3', '/work');
+    first.rememberLink('no-session', 'link-x');
+    first.rememberAgentSession('c', 'agent', 's4', '/work');
+    // An id the agent handed out again belongs to the conversation that got it last.
+    first.rememberAgentSession('d', 'agent', 's1', '/work');
+    first.flush();
+    const second = new ConversationStore(dir, log);
+    expect(second.recentAgentSessions('/work', since)).toEqual([
+      { conversationId: 'd', agent: 'agent', agentSession: 's1' },
+      { conversationId: 'c', agent: 'agent', agentSession: 's4' },
+      { conversationId: 'b', agent: 'other-agent', agentSession: 's3' },
+    ]);
+    expect(second.recentAgentSessions('/work', 0).map((r) => r.conversationId)).toEqual(['d', 'c', 'b', 'old']);
   });
 
   test('the writes while requests come in are made durable by the write at exit, even with nothing new', async () => {
@@ -59,7 +82,7 @@ describe('ConversationStore', () => {
     const store = new ConversationStore(undefined, log, 2);
     store.rememberLink('one', 'l1');
     store.rememberLink('two', 'l2');
-    store.rememberAgentSession('one', 'agent', 's1'); // one is now the most recently used
+    store.rememberAgentSession('one', 'agent', 's1', '/work'); // one is now the most recently used
     store.rememberLink('three', 'l3');
     expect(store.conversationAt('l2')).toBeUndefined();
     expect(store.conversationAt('l1')).toBe('one');
@@ -69,7 +92,7 @@ describe('ConversationStore', () => {
   test('a forgotten agent session is not resumed, but the conversation is still found', () => {
     const store = new ConversationStore(dir, log);
     store.rememberLink('conv-1', 'link-a');
-    store.rememberAgentSession('conv-1', 'agent', 'acp-1');
+    store.rememberAgentSession('conv-1', 'agent', 'acp-1', '/work');
     store.forgetAgentSession('conv-1');
     store.flush();
     const reopened = new ConversationStore(dir, log);

@@ -146,4 +146,38 @@ describe('SessionPool', () => {
     expect(pool.spareCount).toBe(0);
     expect(pool.holdSpare('k', () => {})).toBeDefined();
   });
+
+  test('a session resumed ahead keeps its agent in use, closes after idleMs unused, and is given back when its conversation takes it', () => {
+    const idle: string[] = [];
+    const evicted: string[] = [];
+    const pool = new SessionPool({ idleMs: 60_000, maxOpen: 2, onAgentIdle: (key, isIdle) => idle.push(`${key} ${isIdle}`) });
+    const kept = pool.holdAhead('k', () => evicted.push('kept'));
+    pool.holdAhead('k', () => evicted.push('unused'));
+    expect(pool.openOf('k')).toBe(2);
+    expect(idle).toEqual(['k false']);
+    // Full: no third.
+    expect(pool.holdAhead('k', () => evicted.push('third'))).toBeUndefined();
+    // Its conversation takes the first before the idle close; the other is closed as any idle session.
+    kept!.free();
+    jest.advanceTimersByTime(60_000);
+    expect(evicted).toEqual(['unused']);
+    expect(pool.openOf('k')).toBe(0);
+    expect(pool.spareCount).toBe(0);
+    expect(idle).toEqual(['k false', 'k true']);
+  });
+
+  test('a session resumed ahead makes room for a conversation that needs it, once', () => {
+    const agent = new Agent();
+    const evicted: string[] = [];
+    const pool = new SessionPool({ idleMs: 60_000, maxOpen: 1 });
+    const ahead = pool.holdAhead('k', () => evicted.push('ahead'));
+    pool.session('other', agent.open('b')).turn(INPUT).subscribe();
+    expect(evicted).toEqual(['ahead']);
+    expect(pool.openOf('k')).toBe(0);
+    // Given back after it went: nothing is counted twice, and the idle close does not fire later.
+    ahead!.free();
+    jest.advanceTimersByTime(60_000);
+    expect(evicted).toEqual(['ahead']);
+    expect(pool.openOf('k')).toBe(0);
+  });
 });

@@ -1,6 +1,4 @@
 import * as acp from '@agentclientprotocol/sdk';
-import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../protocol/canonical-json.js';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../../log/logger.js';
 import type { AgentCommand } from '../../protocol/messages.js';
@@ -21,6 +19,10 @@ import { proposesEditsItMakes, readsMissingAsEmpty } from './session/file-reques
 import { editsThroughConsumer } from './session/edit-tools.js';
 import { HeldToolServer, holdsMcpServersPerWorkspace } from './workspace-mcp-servers.js';
 import { LiveSessions, SessionIdInUse } from './live-sessions.js';
+import { SessionsResumedAhead } from './resumed-ahead.js';
+import { agentIndexKey } from './agent-index-key.js';
+import type { OfferedToolsStore } from '../../state/offered-tools.js';
+import type { RecentAgentSession } from '../../state/conversation-store.js';
 import { declinedResult } from '../../tools/tool-results.js';
 import { describeElicitation, onUrlElicitation } from './session/client-requests.js';
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
@@ -40,6 +42,14 @@ export interface AcpAgentOptions extends AcpSessionOptions {
   readonly agentSessions: AgentSessionIndex;
   /** Holds an agent's output back while the consumer is behind (backpressure); none: read at once. */
   readonly gate?: (stdout: Readable) => void;
+  /** The tools the agent was last offered in this workspace, for sessions resumed ahead; none: they offer none. */
+  readonly offeredTools?: OfferedToolsStore;
+}
+
+/** Room in the session pool for sessions opened ahead of need: a spare, a conversation's resumed ahead. */
+export interface PoolRoom {
+  readonly spare?: (evict: () => void) => SpareRoom | undefined;
+  readonly ahead?: (evict: () => void) => SpareRoom | undefined;
 }
 
 /** The ACP error code for "authenticate first". */
@@ -50,8 +60,10 @@ interface NewSession extends NewAgentSession {
   readonly response: SessionResponse;
   readonly process: AgentProcess;
   readonly init: acp.InitializeResponse;
-  /** How the spare holds it, until a conversation does. */
+  /** How it is held (as the spare, or ahead of its conversation) until a conversation holds it. */
   readonly hold: Holder;
+  /** It has seen nothing of a conversation (a spare); not so one resumed ahead. */
+  readonly fresh: boolean;
 }
 
 /** Who holds a live ACP session: a conversation, or (none) the spare; and what the agent said of itself. */
@@ -92,8 +104,10 @@ export class AcpAgent implements AgentStream, SessionHost {
   private readonly readySignal = new Subject<void>();
   /** The session this agent keeps open ahead of the next new conversation. */
   private readonly spare: SpareSession<NewSession>;
-  /** Spares conversations took, until their sessions open with them. */
-  private readonly takenSpares = new Map<AcpSession, Promise<TakenSpare<NewSession>>>();
+  /** Sessions opened ahead (spares, or their own resumed ahead) that conversations took, until their sessions open with them. */
+  private readonly takenAhead = new Map<AcpSession, Promise<TakenSpare<NewSession>>>();
+  /** Sessions of conversations used lately, resumed before their next turn (after a window reload). */
+  private readonly resumedAhead: SessionsResumedAhead<NewSession>;
   /**
    * Conversations that just began, whose first prompt the next spare waits for: opened at once, it would
    * compete with that prompt for the agent (Claude Code's first answer came ~70 ms later).
@@ -103,26 +117,44 @@ export class AcpAgent implements AgentStream, SessionHost {
   private readonly heldToolServer = new HeldToolServer();
 
   /**
-   * `onInfo` hears what is learned about the agent: its models, image support, context window. `spares`
-   * gives room in the session pool for a spare session (none: the agent keeps no spare).
+   * `onInfo` hears what is learned about the agent: its models, image support, context window. `room` gives
+   * room in the session pool for a spare session and for sessions resumed ahead (none: it opens none ahead).
    */
   constructor(
     private readonly command: AgentCommand,
     readonly options: AcpAgentOptions,
     onInfo: (info: AgentInfo) => void = () => {},
-    spares: (evict: () => void) => SpareRoom | undefined = () => undefined,
+    room: PoolRoom = {},
   ) {
     this.name = command.name;
     this.log = options.log;
     this.info = new AgentInfoState(onInfo);
-    this.key = createHash('sha256').update(canonicalJson(command)).digest('base64url').slice(0, 16);
+    this.key = agentIndexKey(command);
     this.spare = new SpareSession<NewSession>({
       name: this.name,
       log: this.log,
       newSession: (tools) => this.newSpareSession(tools),
-      hold: spares,
+      hold: room.spare ?? (() => undefined),
       toolCallOutsideTurns: (call) => this.toolCallOutsideTurns(call),
     });
+    this.resumedAhead = new SessionsResumedAhead<NewSession>({
+      name: this.name,
+      log: this.log,
+      resume: (conversationId, agentSession, tools) => this.resumeAheadSession(conversationId, agentSession, tools),
+      hold: room.ahead ?? (() => undefined),
+      toolCallOutsideTurns: (call) => this.toolCallOutsideTurns(call),
+    });
+  }
+
+  /**
+   * Conversations used lately in this workspace (latest first) will likely go on soon (a window was reloaded):
+   * the agent starts, and their sessions are resumed ahead, as far as the session pool has room.
+   */
+  resumeAhead(conversations: readonly RecentAgentSession[]): void {
+    const offered = this.options.offeredTools?.last(this.key, this.options.cwd) ?? [];
+    for (const { conversationId, agentSession } of conversations) {
+      if (!this.resumedAhead.resume(conversationId, agentSession, offered)) this.log.debug(`agent ${this.name}: conversation ${conversationId} is not resumed ahead (resumed already, or no room in the session pool)`);
+    }
   }
 
   /** The agent's model was picked: it starts now, and opens a spare session if a conversation on it began before. */
@@ -135,10 +167,11 @@ export class AcpAgent implements AgentStream, SessionHost {
   }
 
   toolServer(session: AcpSession, offered: readonly ToolDefinition[], onCall: (call: BridgedCall) => Promise<CallToolResult>): Promise<BridgedToolsServer> {
+    this.options.offeredTools?.remember(this.key, this.options.cwd, offered);
     const isNew = this.options.agentSessions.agentSessionOf(session.conversationId, this.key) === undefined;
-    const taken = isNew ? this.spare.take(offered, onCall) : undefined;
+    const taken = isNew ? this.spare.take(offered, onCall) : this.resumedAhead.take(session.conversationId, offered, onCall);
     if (taken === undefined) return BridgedToolsServer.start(onCall, this.log);
-    this.takenSpares.set(session, taken);
+    this.takenAhead.set(session, taken);
     return taken.then((spare) => spare.tools);
   }
 
@@ -160,12 +193,12 @@ export class AcpAgent implements AgentStream, SessionHost {
    * `session/load`) when the agent can, else a new one, which is `fresh`: it has seen nothing.
    */
   async open(session: AcpSession, tools: BridgedToolsServer | undefined): Promise<OpenedSession> {
-    const spare = await this.takenSpare(session);
+    const spare = await this.takenAheadOf(session);
     if (spare !== undefined) {
       await this.live.exclusive(spare.sessionId, spare.process, () => this.bind(session, spare.sessionId, spare.process, spare.init, spare.hold));
-      this.log.info(`agent ${this.name}: conversation ${session.conversationId} is ACP session ${spare.sessionId}, opened ahead as a spare`);
-      this.beginning.add(session);
-      return this.openedOf(spare, true);
+      this.log.info(`agent ${this.name}: conversation ${session.conversationId} is ACP session ${spare.sessionId}, ${spare.fresh ? 'opened ahead as a spare' : 'resumed ahead'}`);
+      if (spare.fresh) this.beginning.add(session);
+      return this.openedOf(spare, spare.fresh);
     }
     const { process, initialized } = this.start();
     const init = await initialized;
@@ -210,11 +243,11 @@ export class AcpAgent implements AgentStream, SessionHost {
     return this.openedOf({ sessionId, response, process, init }, resumed === undefined);
   }
 
-  /** The spare `session` took, once its ACP session is open: undefined when it took none, or the spare failed. */
-  private async takenSpare(session: AcpSession): Promise<NewSession | undefined> {
-    const taken = this.takenSpares.get(session);
+  /** The session opened ahead (a spare, or its own resumed) `session` took, once open: undefined when it took none, or it failed. */
+  private async takenAheadOf(session: AcpSession): Promise<NewSession | undefined> {
+    const taken = this.takenAhead.get(session);
     if (taken === undefined) return undefined;
-    this.takenSpares.delete(session);
+    this.takenAhead.delete(session);
     return (await taken).session;
   }
 
@@ -272,7 +305,26 @@ export class AcpAgent implements AgentStream, SessionHost {
     } catch (error) {
       throw error instanceof SessionIdInUse ? this.handedOutTwice(error, 'the spare session') : error;
     }
-    return { sessionId, response, process, init, hold, alive: () => process.alive, close: () => this.closeAgentSession(sessionId, process, init, hold) };
+    return { sessionId, response, process, init, hold, fresh: true, alive: () => process.alive, close: () => this.closeAgentSession(sessionId, process, init, hold) };
+  }
+
+  /** A conversation's ACP session resumed ahead of its next turn, with `tools`; it fails when the agent cannot resume it. */
+  private async resumeAheadSession(conversationId: string, agentSession: string, tools: BridgedToolsServer): Promise<NewSession> {
+    const { process, initialized } = this.start();
+    const init = await initialized;
+    const capabilities = init.agentCapabilities;
+    if (capabilities?.sessionCapabilities?.resume == null && capabilities?.loadSession !== true) throw new Error('the agent cannot resume sessions');
+    const bridged = this.mcpServerFor(tools, init);
+    return this.live.exclusive(agentSession, process, async () => {
+      if (this.live.holderOf(agentSession) !== undefined) throw new Error(`ACP session ${agentSession} is open already`);
+      const response = await this.resume(process, init, agentSession, bridged === undefined ? [] : [bridged], conversationId, tools.toolNames);
+      if (response === undefined) throw new Error(`the agent did not resume ACP session ${agentSession}`);
+      this.info.learnConfigOptions(response.configOptions);
+      this.info.learnSession(response);
+      const hold: Holder = { conversation: undefined, init };
+      this.live.hold(agentSession, process, hold);
+      return { sessionId: agentSession, response, process, init, hold, fresh: false, alive: () => process.alive, close: () => this.closeAgentSession(agentSession, process, init, hold) };
+    });
   }
 
   /** What a conversation's session is told of the ACP session it opened. */
@@ -317,7 +369,7 @@ export class AcpAgent implements AgentStream, SessionHost {
       await this.closeRequest(sessionId, process, init);
       throw new Error(`conversation ${session.conversationId} closed its session while it opened`);
     }
-    this.options.agentSessions.rememberAgentSession(session.conversationId, this.key, sessionId);
+    this.options.agentSessions.rememberAgentSession(session.conversationId, this.key, sessionId, this.options.cwd);
   }
 
   /** The person's error for an agent that gave an id it had given already: its fault, said plainly. */
@@ -399,8 +451,8 @@ export class AcpAgent implements AgentStream, SessionHost {
   /** Every ACP session `session` holds is closed, now: its conversation may open one again at once. */
   release(session: AcpSession): void {
     this.beginning.delete(session);
-    const taken = this.takenSpares.get(session);
-    this.takenSpares.delete(session);
+    const taken = this.takenAhead.get(session);
+    this.takenAhead.delete(session);
     void taken?.then((spare) => spare.session).then((spare) => spare?.close());
     for (const { sessionId, holder } of this.live.held()) if (holder.conversation === session) this.forget(session, sessionId, true);
   }
@@ -462,6 +514,7 @@ export class AcpAgent implements AgentStream, SessionHost {
 
   dispose(): void {
     this.spare.drop('the agent stops');
+    this.resumedAhead.drop(undefined, 'the agent stops');
     this.running?.process.kill();
     this.running = undefined;
   }
@@ -517,6 +570,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     });
     void process.ended.then(() => {
       this.spare.drop('the agent exited');
+      this.resumedAhead.drop(undefined, 'the agent exited');
       for (const { holder } of this.live.processEnded(process)) holder.conversation?.onProcessEnded();
     });
     const initialize = process.connection.agent.request(acp.methods.agent.initialize, {

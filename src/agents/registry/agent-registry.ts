@@ -5,6 +5,8 @@ import { ElizaAgent } from '../eliza/eliza-agent.js';
 import { canonicalJson } from '../../protocol/canonical-json.js';
 import type { AgentDefinition, AgentInfo } from '../../protocol/messages.js';
 import { SessionPool } from './session-pool.js';
+import type { RecentAgentSession } from '../../state/conversation-store.js';
+import { agentIndexKey } from '../acp/agent-index-key.js';
 
 export interface AgentRegistryOptions {
   /** Pause between Eliza's streamed words. */
@@ -62,6 +64,20 @@ export class AgentRegistry {
     this.streamOf(definition).stream.prepare?.();
   }
 
+  /**
+   * Of `recent` (conversations used lately, latest first), the latest `count` with one of `agents` will likely go
+   * on soon: their agents start and resume their sessions ahead. Returns how many were chosen.
+   */
+  resumeRecent(agents: readonly AgentDefinition[], recent: readonly RecentAgentSession[], count: number): number {
+    const byIndexKey = new Map(agents.flatMap((agent) => ('mcp_server' in agent ? [[agentIndexKey(agent.mcp_server), agent] as const] : [])));
+    const chosen = recent.filter((conversation) => byIndexKey.has(conversation.agent)).slice(0, count);
+    for (const [indexKey, definition] of byIndexKey) {
+      const conversations = chosen.filter((conversation) => conversation.agent === indexKey);
+      if (conversations.length > 0) this.streamOf(definition).stream.resumeAhead?.(conversations);
+    }
+    return chosen.length;
+  }
+
   /** How many agent sessions and agent streams are open now. */
   get counts(): { readonly sessions: number; readonly agents: number } {
     return { sessions: this.pool.openCount, agents: this.streams.size };
@@ -106,7 +122,8 @@ export class AgentRegistry {
     }
     const command = definition.mcp_server;
     const onInfo = (info: AgentInfo) => this.options.onAgentInfo?.(definition, info);
-    const spares = (evict: () => void) => this.pool.holdSpare(this.keyOf(definition), evict);
-    return new LazyAgentStream(async () => new (await import('../acp/acp-agent.js')).AcpAgent(command, this.options.acp, onInfo, spares));
+    const key = this.keyOf(definition);
+    const room = { spare: (evict: () => void) => this.pool.holdSpare(key, evict), ahead: (evict: () => void) => this.pool.holdAhead(key, evict) };
+    return new LazyAgentStream(async () => new (await import('../acp/acp-agent.js')).AcpAgent(command, this.options.acp, onInfo, room));
   }
 }

@@ -1,6 +1,7 @@
 import { from, switchMap, type Observable } from 'rxjs';
 import type { ResponsePart } from '../../protocol/messages.js';
 import type { AgentSession, AgentStream, TurnInput } from '../agent-stream.js';
+import type { RecentAgentSession } from '../../state/conversation-store.js';
 
 /**
  * An agent stream whose code is loaded on first use: the ACP SDK costs a noticeable share of the
@@ -27,6 +28,10 @@ export class LazyAgentStream implements AgentStream {
 
   prepare(): void {
     void this.stream().then((stream) => stream.prepare?.(), () => {});
+  }
+
+  resumeAhead(conversations: readonly RecentAgentSession[]): void {
+    void this.stream().then((stream) => stream.resumeAhead?.(conversations), () => {});
   }
 
   async authenticate(methodId: string): Promise<void> {

@@ -52,6 +52,38 @@ export class SessionPool {
   }
 
   /**
+   * Room for a conversation's session resumed ahead of its next turn (after a window reload), held as a spare's
+   * is (and the first to go when a conversation needs room); and, as an idle session, it keeps its agent in use
+   * and is closed after `idleMs` unless its conversation took it first (`free`).
+   */
+  holdAhead(agentKey: string, evict: () => void): SpareSlot | undefined {
+    let timer: NodeJS.Timeout | undefined;
+    let held = true;
+    const letGo = (): boolean => {
+      if (!held) return false;
+      held = false;
+      clearTimeout(timer);
+      this.used(agentKey, -1);
+      return true;
+    };
+    const slot = this.holdSpare(agentKey, () => {
+      if (letGo()) evict();
+    });
+    if (slot === undefined) return undefined;
+    this.used(agentKey, +1);
+    timer = setTimeout(() => {
+      slot.free();
+      if (letGo()) evict();
+    }, this.options.idleMs).unref();
+    return {
+      free: () => {
+        slot.free();
+        letGo();
+      },
+    };
+  }
+
+  /**
    * Room for one spare session of an agent; `evict` closes the spare when a conversation needs the room. A
    * full pool makes room as for a new conversation, by closing its least recently used idle session (whose
    * conversation resumes it when it goes on), never a busy one or another agent's spare: undefined when it
@@ -76,11 +108,18 @@ export class SessionPool {
       this.evictSpares((spare) => spare.agentKey !== session.agentKey);
       this.releaseIdle();
       this.evictSpares(() => true);
-      const count = (this.openByAgent.get(session.agentKey) ?? 0) + 1;
-      this.openByAgent.set(session.agentKey, count);
-      if (count === 1) this.options.onAgentIdle?.(session.agentKey, false);
+      this.used(session.agentKey, +1);
     }
     this.open.add(session);
+  }
+
+  /** One more (or one less) session keeps the agent in use; the agent is told when it has none, or one again. */
+  private used(agentKey: string, change: 1 | -1): void {
+    const count = (this.openByAgent.get(agentKey) ?? 0) + change;
+    if (count > 0) this.openByAgent.set(agentKey, count);
+    else this.openByAgent.delete(agentKey);
+    if (change === 1 && count === 1) this.options.onAgentIdle?.(agentKey, false);
+    if (change === -1 && count === 0) this.options.onAgentIdle?.(agentKey, true);
   }
 
   /** Closes the least recently used idle sessions while one more would be over `maxOpen`. */
@@ -108,13 +147,7 @@ export class SessionPool {
 
   /** `session` closed its agent session. */
   released(session: PooledSession): void {
-    if (!this.open.delete(session)) return;
-    const count = (this.openByAgent.get(session.agentKey) ?? 1) - 1;
-    if (count > 0) this.openByAgent.set(session.agentKey, count);
-    else {
-      this.openByAgent.delete(session.agentKey);
-      this.options.onAgentIdle?.(session.agentKey, true);
-    }
+    if (this.open.delete(session)) this.used(session.agentKey, -1);
   }
 
   get idleMs(): number {
