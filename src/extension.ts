@@ -33,6 +33,10 @@ const SECTION = 'symposium';
 const BRIDGE_PATH = 'dist/extension/bridge.mjs';
 const LEARNED_KEY = 'symposium.learnedAgents';
 const START_NOTICE_MS = 3000;
+/** After start-up, when the window is idle, the chats VS Code restored resume their sessions ahead. */
+const RESUME_RECENT_DELAY_MS = 2000;
+/** Conversations older than this are not resumed ahead: nobody is likely to go on with them at once. */
+const RESUME_RECENT_WITHIN_HOURS = 72;
 
 let shutdown: (() => Promise<void>) | undefined;
 
@@ -184,6 +188,8 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
   );
   applyEnablement();
+  const resumeRecent = setTimeout(() => provider?.resumeRecent(config().get<number>('resumeRecentChats', 3), RESUME_RECENT_WITHIN_HOURS), RESUME_RECENT_DELAY_MS);
+  context.subscriptions.push({ dispose: () => clearTimeout(resumeRecent) });
 }
 
 export async function deactivate(): Promise<void> {

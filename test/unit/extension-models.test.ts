@@ -375,6 +375,7 @@ describe('package.json, the extension manifest', () => {
       'symposium.enableExperimentalLM',
       'symposium.logLevel',
       'symposium.registry',
+      'symposium.resumeRecentChats',
       'symposium.reviewAgentEdits',
       'symposium.startNotice',
     ]);

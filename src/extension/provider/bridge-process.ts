@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { CancellationTokenSource, ResponseError, type CancellationToken } from 'vscode-jsonrpc/node.js';
 import { LmClient } from '../../client/lm-client.js';
 import { ProtocolErrorCodes } from '../../protocol/errors.js';
-import type { AgentInfoParams, AskQuestionsParams, AskQuestionsResult, AuthenticateParams, OpenUrlParams, OpenUrlResult, PrepareAgentParams, ProvideChatResponseParams, ResponsePart } from '../../protocol/messages.js';
+import type { AgentInfoParams, AskQuestionsParams, AskQuestionsResult, AuthenticateParams, OpenUrlParams, OpenUrlResult, PrepareAgentParams, ProvideChatResponseParams, ResponsePart, ResumeRecentParams } from '../../protocol/messages.js';
 import type { ExtensionLog } from '../../log/extension-log.js';
 
 const STDERR_LINES_KEPT = 20;
@@ -124,6 +124,11 @@ export class BridgeProcess {
   /** An agent's model was picked: the bridge (started if needed) starts the agent ahead of the first request. */
   prepareAgent(params: PrepareAgentParams): void {
     this.ensureRunning().client.prepareAgent(params);
+  }
+
+  /** The window started: the bridge (started if needed) resumes the latest conversations' sessions ahead. */
+  resumeRecent(params: ResumeRecentParams): void {
+    this.ensureRunning().client.resumeRecent(params);
   }
 
   /** Starts the bridge now if it does not run (requests start it anyway). */

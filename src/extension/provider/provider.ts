@@ -19,7 +19,8 @@ import { sideRequestAnswer } from './side-requests.js';
 import { signIn, type SignInUi } from '../keys/sign-in.js';
 import { ensureAgentInstalled } from '../agents/archive-progress.js';
 import { startingAgentOf } from '../../protocol/starting-notice.js';
-import type { ResponsePart } from '../../protocol/messages.js';
+import type { AgentDefinition, ResponsePart } from '../../protocol/messages.js';
+import { canonicalJson } from '../../protocol/canonical-json.js';
 
 /** `LanguageModelThinkingPart` is a proposed API: present in some VS Code builds, absent in others. */
 type ThinkingPartClass = new (value: string | string[], id?: string, metadata?: { readonly [key: string]: unknown }) => object;
@@ -57,6 +58,19 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
   private readonly ready = new Map<string, ModelWithAgent>();
 
   constructor(private readonly deps: ProviderDeps) {}
+
+  /**
+   * The window started: the latest `sessions` conversations of this workspace with a ready agent, used in the
+   * last `withinHours`, resume their sessions ahead of their next message (the chats VS Code restored).
+   */
+  resumeRecent(sessions: number, withinHours: number): void {
+    if (sessions <= 0) return;
+    const agents = new Map<string, AgentDefinition>();
+    for (const { agent, state } of modelsOf(this.deps.settings())) if ('mcp_server' in agent && state.kind === 'ready') agents.set(canonicalJson(agent), agent);
+    if (agents.size === 0) return;
+    this.deps.log.info(`the window started: the latest ${sessions} conversation(s) of the last ${withinHours} h resume ahead`);
+    this.deps.bridge.resumeRecent({ agents: [...agents.values()], sessions, withinHours });
+  }
 
   /** The settings changed: VS Code asks for the models again. */
   refresh(): void {
