@@ -14,6 +14,7 @@ import { tokenCounting } from './rows/tokens.js';
 import { toolRoundTrip } from './rows/tools.js';
 import { vscodeHost } from './rows/vscode-host.js';
 import { newChat } from './rows/new-chat.js';
+import { afterReload } from './rows/after-reload.js';
 import { now, type Row } from './lib.js';
 
 const ROWS: [string, () => Row[] | Promise<Row[]>][] = [
@@ -26,6 +27,7 @@ const ROWS: [string, () => Row[] | Promise<Row[]>][] = [
   ['7', toolRoundTrip],
   ['8', vscodeHost],
   ['9', newChat],
+  ['10', afterReload],
 ];
 /** Rows that run only when named: they need more than Node (the VS Code host). */
 const ON_REQUEST = new Set(['8']);

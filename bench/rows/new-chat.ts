@@ -25,7 +25,7 @@ const GAP_MS = 70;
 const BAR_MS = 50;
 
 /** An agent run by this Node: its script and arguments, and its environment. */
-interface Program {
+export interface Program {
   readonly label: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
@@ -140,7 +140,7 @@ async function direct(program: Program, mcpServers: McpServer[]): Promise<Row> {
 }
 
 /** claude-agent-acp (a devDependency) offline against a mock of the Anthropic API, in a fresh HOME. */
-async function withClaude(run: (claude: Program) => Promise<void>): Promise<void> {
+export async function withClaude(run: (claude: Program) => Promise<void>): Promise<void> {
   const home = mkdtempSync(path.join(tmpdir(), 'bench-claude-'));
   mkdirSync(path.join(home, '.claude'), { recursive: true });
   const mock = await AnthropicMock.start({ respond: () => textReply('hello') });
