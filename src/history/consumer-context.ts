@@ -38,22 +38,47 @@ const CONTEXT_TAGS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Messages a consumer adds by itself, which nobody typed: Cline 4.x appends this one as a user message of
- * its own whenever a prompt would end on tool results (Copilot's models refuse such a prompt), and keeps it
- * in no later request. It belongs with the tool results it follows: context, not words of the person.
+ * Messages a consumer adds by itself, which nobody typed, by how they begin. They are context, not words of the
+ * person: an agent prompted with them spends a turn answering the consumer's bookkeeping.
  */
-const CONSUMER_NOTES: readonly string[] = ['Above is the result of calling one or more tools.'];
+const CONSUMER_NOTES: readonly string[] = [
+  // Cline 4.x appends this one as a user message of its own whenever a prompt would end on tool results (Copilot's
+  // models refuse such a prompt), and keeps it in no later request. It belongs with the tool results it follows.
+  'Above is the result of calling one or more tools.',
+  // Roo Code, Kilo Code legacy and Cline 3.x, after a reply that called none of their tools (formatResponse.noToolsUsed).
+  '[ERROR] You did not use a tool in your previous response!',
+  // The same, resuming a task; words the person typed then come wrapped in <user_message>, read before this.
+  '[TASK RESUMPTION]',
+  // Kilo Code legacy and Cline 3.x, after dropping part of the history to fit the model's window.
+  '[NOTE] Some previous conversation history with the user has been removed',
+];
 
 /** Whether `text` is a note a consumer added by itself (see CONSUMER_NOTES). */
 export function isConsumerNote(text: string): boolean {
-  return CONSUMER_NOTES.some((note) => text.startsWith(note));
+  return CONSUMER_NOTES.some((note) => text.startsWith(note)) || GUIDANCE.test(text);
+}
+
+/**
+ * Roo Code's note after its "Roo is having trouble…" stop (formatResponse.tooManyMistakes, and Kilo Code legacy's
+ * with native tools): JSON whose `feedback` is what the person typed then, if anything.
+ */
+const GUIDANCE = /^\{"status":"guidance"[,}]/;
+
+function guidanceFeedback(text: string): string {
+  try {
+    const { feedback } = JSON.parse(text) as { feedback?: unknown };
+    return typeof feedback === 'string' ? feedback.trim() : '';
+  } catch {
+    return '';
+  }
 }
 
 /**
  * Tags consumers wrap the person's own words in: Copilot's `<userRequest>`, Cline 4.x's
- * `<user_input mode="act">`, Roo Code's and Kilo Code's `<user_message>`. The last one in a text holds them.
+ * `<user_input mode="act">`, Roo Code's and Kilo Code's `<user_message>`, and the `<feedback>` in which Kilo Code
+ * legacy and Cline 3.x give what the person typed at a completion or a stop. The last one in a text holds them.
  */
-const WORDS_TAGS: readonly string[] = ['userRequest', 'user_input', 'user_message'];
+const WORDS_TAGS: readonly string[] = ['userRequest', 'user_input', 'user_message', 'feedback'];
 /** An opening tag; attributes are bounded so that a stray `<` never makes a scan run to the end. */
 const OPEN_TAG = /<([A-Za-z][\w-]*)(?:\s[^<>]{0,500})?>/y;
 
@@ -65,9 +90,12 @@ export interface ConsumerText {
 }
 
 export function splitConsumerText(text: string): ConsumerText {
+  const words = wrappedWords(text);
+  if (words !== undefined) return words;
   const trimmed = text.trim();
+  if (GUIDANCE.test(trimmed)) return { request: guidanceFeedback(trimmed), context: [] };
   if (isConsumerNote(trimmed)) return { request: '', context: [trimmed] };
-  return wrappedWords(text) ?? copilotContextOnly(text) ?? stripContextBlocks(text);
+  return copilotContextOnly(text) ?? stripContextBlocks(text);
 }
 
 /** The words inside the last of the WORDS_TAGS blocks in `text`, and what is around them as context. */
