@@ -138,11 +138,21 @@ describe("what consumers send besides the person's words", () => {
   });
 
   test("Kilo Code legacy's retry, with its note on tool calls written as text, and the consumers' other notes are context", () => {
-    const kiloRetry = `[ERROR] You did not use a tool in your previous response! Please retry with a tool use.\n\n# Next Steps\n(This is an automated message, so do not respond to it conversationally.)\n\n[ERROR] You are outputting tool calls as text (e.g. '[Tool Use: ...]'). This is invalid.`;
-    for (const note of [kiloRetry, '[TASK RESUMPTION] Resuming task...', '[NOTE] Some previous conversation history with the user has been removed to maintain optimal context window length.']) {
-      expect(splitConsumerText(note)).toEqual({ request: '', context: [note] });
+    const kiloRetry = `[ERROR] You did not use a tool in your previous response! Please retry with a tool use.\n\n# Next Steps\n(This is an automated message, so do not respond to it conversationally.)\n\n[ERROR] You are outputting tool calls as text (e.g. '[Tool Use: ...]'). This is invalid. You MUST use the native tool calling capability provided by the API. Do not write the tool use in the text response.`;
+    const truncated = '[NOTE] Some previous conversation history with the user has been removed to maintain optimal context window length. The initial user task and the most recent exchanges have been retained for continuity, while intermediate conversation history has been removed. Please keep this in mind as you continue assisting the user.';
+    for (const note of [kiloRetry, '[TASK RESUMPTION] Resuming task...', truncated]) {
+      expect(splitConsumerText(note).request).toBe('');
       expect(identityOf(user(note))).toBeUndefined();
     }
+  });
+
+  test('a note read joined with what follows it (consumers send them as parts of one message) leaves the rest to be read', () => {
+    const retry = roo('no-tools-used').messages.at(-1)!;
+    const joined = textsOf(retry).join('');
+    expect(splitConsumerText(joined).request).toBe('');
+    expect(splitConsumerText(`${textsOf(retry)[0]}\nFix the tests`).request).toBe('Fix the tests');
+    // Hostile input of many notes is read in linear time.
+    expect(splitConsumerText(`${textsOf(retry)[0]}`.repeat(20_000)).request).toBe('');
   });
 
   test('what the person typed at "Roo is having trouble…" comes inside its guidance note: those words are theirs (recorded)', () => {
@@ -150,6 +160,8 @@ describe("what consumers send besides the person's words", () => {
     expect(textsOf(guided)[1]).toBe('{"status":"guidance","feedback":"history"}');
     expect(identityOf(guided)).toEqual(user('history'));
     expect(applyContextPolicy([guided], 'user')).toEqual([user('history')]);
+    // As the history reads it: its texts joined.
+    expect(normalizeMessages([guided]).map(identityOf)).toEqual([user('history')]);
   });
 
   test("Kilo Code legacy's guidance and feedback, as JSON and as <feedback>, carry the person's words; without any, none", () => {
