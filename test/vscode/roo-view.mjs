@@ -204,7 +204,6 @@ export const ROO_SCENARIOS = [
   {
     name: "roo: a task with the agent completes in one request, and the agent gets the person's words once",
     async run(ui, note, ctx) {
-      await ui.open();
       const { answer, sent } = await completedTask(ui, note, ctx, 'say hello from roo');
       check(answer.includes('hello from roo'), `the agent's answer is not shown: ${JSON.stringify(answer.slice(0, 1500))}`);
       check(sent.length === 1, `the task took ${sent.length} requests`);
@@ -242,6 +241,45 @@ export const ROO_SCENARIOS = [
     },
   },
   {
+    name: "roo: an agent's question is asked with Roo's ask_followup_question; the suggestion clicked reaches the agent",
+    async run(ui, note, ctx) {
+      await ui.send('ask Which flavour? | Vanilla | Chocolate');
+      const f = await ui.frame();
+      const suggestion = f.getByRole('button', { name: 'Chocolate' }).first();
+      await suggestion.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+      note('question', await ui.answer((t) => t.includes('Vanilla'), 'the question'));
+      await ui.screenshot('roo-question-followup');
+      await suggestion.click();
+      const answer = note('answer', await ui.completed());
+      check(answer.includes('answer: accept {"choice":"choice-2"}'), `the agent got another answer: ${JSON.stringify(answer.slice(0, 800))}`);
+      check(!answer.includes('Model Response Incomplete'), 'Roo marked the answer incomplete');
+      note('requests', requests(ctx.requests).length);
+    },
+  },
+  {
+    name: "roo: an agent's file write goes through Roo's write_to_file and its approval; Save writes it",
+    async run(ui, note, ctx) {
+      await ui.send('write notes.md "# Notes\\nwritten by the agent\\n"');
+      const f = await ui.frame();
+      const save = f.getByRole('button', { name: 'Save', exact: true }).first();
+      await save.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+      // Save is enabled once Roo's diff view shows the whole text.
+      for (const deadline = Date.now() + ANSWER_TIMEOUT_MS; !(await save.isEnabled()); ) {
+        check(Date.now() < deadline, "Roo's Save button stayed disabled");
+        await sleep(200);
+      }
+      note('approval', await ui.answer((t) => t.includes('notes.md'), 'the approval'));
+      // Roo opens its diff on an empty file of that name: the text lands only on Save.
+      check(!readFileSync(join(ctx.workspace, 'notes.md'), 'utf8').includes('written by the agent'), 'the text was written before Save');
+      await ui.screenshot('roo-write-approval');
+      await save.click();
+      const answer = note('answer', await ui.completed());
+      check(answer.includes('wrote notes.md'), `the agent did not hear the write landed: ${JSON.stringify(answer.slice(0, 800))}`);
+      const written = readFileSync(join(ctx.workspace, 'notes.md'), 'utf8');
+      check(written === '# Notes\nwritten by the agent\n', `notes.md reads ${JSON.stringify(written)}`);
+    },
+  },
+  {
     name: 'roo: a task with Eliza completes in one request, and a reply continues her conversation',
     async run(ui, note, ctx) {
       await ui.pickProfile('scripted', 'eliza');
@@ -257,6 +295,7 @@ export const ROO_SCENARIOS = [
 /** Runs the Roo scenarios on `page`; each result is {name, passed, ms, error, details}. */
 export async function runRoo(page, ctx, log) {
   const ui = new RooView(page, ctx.artifacts);
+  await ui.open();
   const only = (process.env.SYMPOSIUM_VSCODE_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
   const results = [];
   for (const scenario of ROO_SCENARIOS) {
