@@ -38,22 +38,81 @@ const CONTEXT_TAGS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Messages a consumer adds by itself, which nobody typed: Cline 4.x appends this one as a user message of
- * its own whenever a prompt would end on tool results (Copilot's models refuse such a prompt), and keeps it
- * in no later request. It belongs with the tool results it follows: context, not words of the person.
+ * Notes a consumer adds by itself, which nobody typed: each from how it begins to how it ends (the end of the text
+ * where no end is known). They are context, not words of the person: an agent prompted with them spends a turn
+ * answering the consumer's bookkeeping. A request's adjacent texts are read joined, so a note may have more after it.
  */
-const CONSUMER_NOTES: readonly string[] = ['Above is the result of calling one or more tools.'];
+const CONSUMER_NOTES: readonly { readonly begins: string; readonly ends?: string }[] = [
+  // Cline 4.x appends this one as a user message of its own whenever a prompt would end on tool results (Copilot's
+  // models refuse such a prompt), and keeps it in no later request. It belongs with the tool results it follows.
+  { begins: 'Above is the result of calling one or more tools.' },
+  // Roo Code, Kilo Code legacy and Cline 3.x, after a reply that called none of their tools (formatResponse.noToolsUsed).
+  { begins: '[ERROR] You did not use a tool in your previous response!', ends: '(This is an automated message, so do not respond to it conversationally.)' },
+  // Kilo Code legacy adds this to it after a reply that wrote a tool call as text.
+  { begins: '[ERROR] You are outputting tool calls as text', ends: 'Do not write the tool use in the text response.' },
+  // Resuming a task; words the person typed then come wrapped in <user_message>, read first.
+  { begins: '[TASK RESUMPTION]' },
+  // Kilo Code legacy and Cline 3.x, after dropping part of the history to fit the model's window.
+  { begins: '[NOTE] Some previous conversation history with the user has been removed', ends: 'as you continue assisting the user.' },
+];
 
-/** Whether `text` is a note a consumer added by itself (see CONSUMER_NOTES). */
+/** Whether `text` begins with a note a consumer added by itself (see CONSUMER_NOTES and GUIDANCE). */
 export function isConsumerNote(text: string): boolean {
-  return CONSUMER_NOTES.some((note) => text.startsWith(note));
+  return noteEnd(text, 0) !== undefined;
+}
+
+/**
+ * Roo Code's note after its "Roo is having trouble…" stop (formatResponse.tooManyMistakes, and Kilo Code legacy's
+ * with native tools): one line of JSON whose `feedback` is what the person typed then, if anything.
+ */
+const GUIDANCE = /\{"status":"guidance"[,}]/y;
+
+/** Where the note that begins at `at` in `text` ends, if one does. */
+function noteEnd(text: string, at: number): number | undefined {
+  GUIDANCE.lastIndex = at;
+  if (GUIDANCE.test(text)) return jsonObjectEnd(text, at);
+  for (const { begins, ends } of CONSUMER_NOTES) {
+    if (!text.startsWith(begins, at)) continue;
+    const end = ends === undefined ? -1 : text.indexOf(ends, at + begins.length);
+    return end < 0 ? text.length : end + ends!.length;
+  }
+  return undefined;
+}
+
+/** The person's words in a guidance note: its `feedback`. */
+function guidanceFeedback(note: string): string {
+  GUIDANCE.lastIndex = 0;
+  if (!GUIDANCE.test(note)) return '';
+  try {
+    const { feedback } = JSON.parse(note) as { feedback?: unknown };
+    return typeof feedback === 'string' ? feedback.trim() : '';
+  } catch {
+    return '';
+  }
+}
+
+/** Where the JSON object that begins at `from` in `text` ends (the end of the text if it does not). */
+function jsonObjectEnd(text: string, from: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let at = from; at < text.length; at++) {
+    const c = text[at];
+    if (inString) {
+      if (c === '\\') at++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return at + 1;
+  }
+  return text.length;
 }
 
 /**
  * Tags consumers wrap the person's own words in: Copilot's `<userRequest>`, Cline 4.x's
- * `<user_input mode="act">`, Roo Code's and Kilo Code's `<user_message>`. The last one in a text holds them.
+ * `<user_input mode="act">`, Roo Code's and Kilo Code's `<user_message>`, and the `<feedback>` in which Kilo Code
+ * legacy and Cline 3.x give what the person typed at a completion or a stop. The last one in a text holds them.
  */
-const WORDS_TAGS: readonly string[] = ['userRequest', 'user_input', 'user_message'];
+const WORDS_TAGS: readonly string[] = ['userRequest', 'user_input', 'user_message', 'feedback'];
 /** An opening tag; attributes are bounded so that a stray `<` never makes a scan run to the end. */
 const OPEN_TAG = /<([A-Za-z][\w-]*)(?:\s[^<>]{0,500})?>/y;
 
@@ -65,9 +124,21 @@ export interface ConsumerText {
 }
 
 export function splitConsumerText(text: string): ConsumerText {
-  const trimmed = text.trim();
-  if (isConsumerNote(trimmed)) return { request: '', context: [trimmed] };
-  return wrappedWords(text) ?? copilotContextOnly(text) ?? stripContextBlocks(text);
+  const wrapped = wrappedWords(text);
+  if (wrapped !== undefined) return wrapped;
+  // The notes the text begins with (in a linear scan: hostile input cannot make it quadratic), then the rest.
+  const notes: string[] = [];
+  let at = skipSpace(text, 0);
+  for (let end = noteEnd(text, at); end !== undefined; end = noteEnd(text, at)) {
+    notes.push(text.slice(at, end));
+    at = skipSpace(text, end);
+  }
+  if (notes.length === 0) return copilotContextOnly(text) ?? stripContextBlocks(text);
+  const rest = text.slice(at);
+  const { request, context } = copilotContextOnly(rest) ?? stripContextBlocks(rest);
+  // A guidance note holds the person's words; the others none.
+  const words = [...notes.map(guidanceFeedback), request].filter((w) => w !== '');
+  return { request: words.join('\n'), context: [...notes, ...context] };
 }
 
 /** The words inside the last of the WORDS_TAGS blocks in `text`, and what is around them as context. */

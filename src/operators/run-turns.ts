@@ -3,7 +3,9 @@ import { ProtocolErrorCodes } from '../protocol/errors.js';
 import type { AgentSession, TurnInput } from '../agents/agent-stream.js';
 import type { ResponseEvent, Turn, TurnDecision } from '../events/chat-events.js';
 import { respondTo } from './respond-to.js';
+import { endFinishedTurn } from './end-finished-turn.js';
 import { applyContextPolicy, type ContextPolicy } from '../history/context-policy.js';
+import { completionCall, completionRepliesAsWords, offersCompletionTool } from '../tools/consumer-completion.js';
 
 /** Requests answered without an agent: refused ones, and the summaries the history answers itself. */
 const AT_ONCE = Symbol('answered at once');
@@ -39,19 +41,23 @@ function runConversation(turns: Observable<Turn>, openSession: (turn: Turn) => A
     switchMap((turn) => {
       session ??= openSession(turn);
       const { request, supersedes } = turn;
+      const tools = request.params.options?.tools ?? [];
       const input: TurnInput = {
-        newMessages: applyContextPolicy(turn.newMessages, policy),
+        newMessages: applyContextPolicy(completionRepliesAsWords(turn.newMessages), policy),
         // The whole history is read only by a session that has not seen it (its first prompt): filtering
         // it on every turn would cost time linear in the conversation's length each time.
         get history() {
-          return applyContextPolicy(turn.history, policy);
+          return applyContextPolicy(completionRepliesAsWords(turn.history), policy);
         },
         canceled: turn.canceled,
         askedKept: turn.askedKept,
-        tools: request.params.options?.tools ?? [],
+        tools,
         config: request.params.config ?? {},
       };
-      const responded = session.turn(input).pipe(respondTo(request));
+      const parts = session.turn(input);
+      // A consumer that ends a task only through its completion tool (Roo Code) gets a finished turn so.
+      const answered = offersCompletionTool(tools) ? parts.pipe(endFinishedTurn(completionCall)) : parts;
+      const responded = answered.pipe(respondTo(request));
       if (supersedes === undefined) return responded;
       return concat(of<ResponseEvent>({ kind: 'cancelled', requestId: supersedes, reason: 'A newer request in the same conversation replaced this one.' }), responded);
     }),

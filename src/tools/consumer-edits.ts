@@ -2,8 +2,12 @@
  * An agent's file write as a call of the consumer's own edit tool, so that the consumer makes the edit and
  * reviews it (Copilot's agent mode lists it with Keep / Undo). Copilot Chat's tools: `create_file
  * {filePath, content}` refuses a file that exists with content; `replace_string_in_file {filePath,
- * oldString, newString}` needs `oldString` to match the editor's text exactly, once.
+ * oldString, newString}` needs `oldString` to match the editor's text exactly, once. Roo Code's (and Kilo Code
+ * legacy's) `write_to_file {path, content}` writes a whole file, the path relative to the workspace, after its
+ * own diff view and approval.
  */
+import { relative } from 'node:path';
+
 export interface ConsumerEdit {
   readonly name: string;
   readonly arguments: Record<string, unknown>;
@@ -11,17 +15,21 @@ export interface ConsumerEdit {
 
 export const CREATE_FILE_TOOL = 'create_file';
 export const REPLACE_STRING_TOOL = 'replace_string_in_file';
+export const WRITE_TO_FILE_TOOL = 'write_to_file';
 
 /**
- * The call that turns the file at `path` from `current` (undefined: there is none) into `content`, among the
- * tools `offered`; undefined when none of them can make it. A change replaces only the lines that changed (see
- * changedLines), so that a one-line edit of a long file is a small call in the chat's history.
+ * The call that turns the file at `path` (in the workspace `root`) from `current` (undefined: there is none) into
+ * `content`, among the tools `offered`; undefined when none of them can make it. With Copilot's tools a change
+ * replaces only the lines that changed (see changedLines), so that a one-line edit of a long file is a small call
+ * in the chat's history; Roo's `write_to_file` takes the whole text.
  */
-export function consumerEdit(offered: readonly string[], path: string, current: string | undefined, content: string): ConsumerEdit | undefined {
+export function consumerEdit(offered: readonly string[], root: string, path: string, current: string | undefined, content: string): ConsumerEdit | undefined {
   if (current === undefined || current === '') {
-    return offered.includes(CREATE_FILE_TOOL) ? { name: CREATE_FILE_TOOL, arguments: { filePath: path, content } } : undefined;
+    if (offered.includes(CREATE_FILE_TOOL)) return { name: CREATE_FILE_TOOL, arguments: { filePath: path, content } };
+  } else if (offered.includes(REPLACE_STRING_TOOL)) {
+    return { name: REPLACE_STRING_TOOL, arguments: { filePath: path, ...changedLines(current, content) } };
   }
-  return offered.includes(REPLACE_STRING_TOOL) ? { name: REPLACE_STRING_TOOL, arguments: { filePath: path, ...changedLines(current, content) } } : undefined;
+  return offered.includes(WRITE_TO_FILE_TOOL) ? { name: WRITE_TO_FILE_TOOL, arguments: { path: relative(root, path), content } } : undefined;
 }
 
 /** How many lines around a change are tried for a stretch that occurs once, before the whole text is replaced. */
@@ -60,5 +68,5 @@ function occursOnce(text: string, part: string): boolean {
 
 /** Whether the consumer offers the tools with which any file can be written: a new one, and a change. */
 export function offersEditTools(offered: readonly string[]): boolean {
-  return offered.includes(CREATE_FILE_TOOL) && offered.includes(REPLACE_STRING_TOOL);
+  return (offered.includes(CREATE_FILE_TOOL) && offered.includes(REPLACE_STRING_TOOL)) || offered.includes(WRITE_TO_FILE_TOOL);
 }

@@ -3,11 +3,15 @@
  * and that tool's answer back as the form's content. VS Code's `vscode_askQuestions` shows questions above
  * the Chat input: `{questions: [{header, question, message?, options?: [{label}], multiSelect?,
  * allowFreeformInput?}]}`, answered `{"answers": {"<header>": {selected: string[], freeText: string | null,
- * skipped: boolean}}}`.
+ * skipped: boolean}}}`. Roo Code's (and Kilo Code legacy's) `ask_followup_question {question, follow_up:
+ * [{text}]}` asks one question with suggested answers as buttons; the answer, clicked or typed, comes back as
+ * `<user_message>…</user_message>`.
  */
 import type { Question } from '../protocol/messages.js';
+import { splitConsumerText } from '../history/consumer-context.js';
 
 export const ASK_QUESTIONS_TOOL = 'vscode_askQuestions';
+export const FOLLOWUP_QUESTION_TOOL = 'ask_followup_question';
 
 /** Asks the person through the client's own prompts; resolves with the answers as `vscode_askQuestions` gives them, or undefined. */
 export type AskPerson = (agent: string, questions: readonly Question[], signal: AbortSignal) => Promise<string | undefined>;
@@ -40,7 +44,19 @@ export interface ConsumerQuestions {
   /** The arguments of `vscode_askQuestions`. */
   readonly arguments: { readonly questions: Question[] };
   /** The answer text of the tool as the form's content; undefined when it cannot be read. */
-  answer(text: string): { readonly content: Record<string, FormValue>; readonly answered: boolean } | undefined;
+  answer(text: string): FormAnswer | undefined;
+  /** The same form through `ask_followup_question`, which asks one question: none for a form of several fields. */
+  readonly followUp: { readonly arguments: FollowUpArguments; answer(text: string): FormAnswer } | undefined;
+}
+
+export interface FormAnswer {
+  readonly content: Record<string, FormValue>;
+  readonly answered: boolean;
+}
+
+export interface FollowUpArguments {
+  readonly question: string;
+  readonly follow_up: readonly { readonly text: string }[];
 }
 
 /** The call that asks the form's questions: one question per field, in the form's order. */
@@ -66,8 +82,10 @@ export function consumerQuestions(message: string, properties: Readonly<Record<s
       ...(field.type === 'boolean' || field.enum != null || field.oneOf != null ? { allowFreeformInput: false } : {}),
     };
   });
+  const [only] = fields.values();
   return {
     arguments: { questions },
+    followUp: fields.size !== 1 || only === undefined ? undefined : followUpOf(questions[0]!, only),
     answer: (text) => {
       const answers = answersIn(text);
       if (answers === undefined) return undefined;
@@ -80,6 +98,21 @@ export function consumerQuestions(message: string, properties: Readonly<Record<s
         answered = true;
       }
       return { content, answered };
+    },
+  };
+}
+
+/** The form's one question as `ask_followup_question`: its options as suggestions; the answer a label or free text. */
+function followUpOf(question: Question, field: Field): ConsumerQuestions['followUp'] {
+  // The agent's whole message where the question was clipped to VS Code's limit, which Roo does not have.
+  const clipped = question.message !== undefined && question.question.endsWith('…') && question.message.startsWith(question.question.slice(0, -1));
+  const text = question.message === undefined || clipped ? (question.message ?? question.question) : `${question.message}\n\n${question.question}`;
+  return {
+    arguments: { question: text, follow_up: (question.options ?? []).map((o) => ({ text: o.label })) },
+    answer: (result) => {
+      const said = splitConsumerText(result).request;
+      const value = valueOf(field, field.values.has(said) ? { selected: [said] } : { freeText: said });
+      return value === undefined ? { content: {}, answered: false } : { content: { [field.key]: value }, answered: true };
     },
   };
 }

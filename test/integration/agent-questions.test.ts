@@ -2,7 +2,7 @@
  * An agent's questions to the person (ACP elicitation) through the real bridge: the built `symposium-lm
  * vscodelm` driven by LmClient, the scripted agent asking with its `ask` and `ask-url` commands. Where the
  * request offers VS Code's `vscode_askQuestions`, a form is a call of that tool, answered as VS Code answers
- * it; elsewhere the client's own prompts ask it, or it is declined, and a person who moves on without
+ * it (Roo Code's `ask_followup_question` likewise, for a form of one question); elsewhere the client's own prompts ask it, or it is declined, and a person who moves on without
  * answering (or stops) cancels it. A web page to open (URL mode) is the client's to offer.
  */
 import { CancellationTokenSource, type CancellationToken } from 'vscode-jsonrpc/node.js';
@@ -57,6 +57,17 @@ test("a question becomes a call of VS Code's vscode_askQuestions; the person's p
     parameters: { questions: [{ header: 'Choice', question: 'Which flavour?', options: [{ label: 'Vanilla' }, { label: 'Chocolate' }], allowFreeformInput: false }] },
   });
   const rest = await bridge.chat([...first, replied(asked), picking(call!, 'Chocolate')], AGENT, [ASK_QUESTIONS]);
+  expect(textOfParts(rest)).toBe('answer: accept {"choice":"choice-2"}');
+});
+
+test("where the request offers Roo Code's ask_followup_question, a question is a call of it; the suggestion clicked reaches the agent", async () => {
+  const followUp = [{ name: 'ask_followup_question', description: 'Asks the user', inputSchema: { type: 'object', properties: { question: { type: 'string' }, follow_up: { type: 'array' } } } }];
+  const first = [user(ASK)];
+  const asked = await bridge.chat(first, AGENT, followUp);
+  const [call] = toolCallsOf(asked);
+  expect(call).toMatchObject({ toolName: 'ask_followup_question', parameters: { question: 'Which flavour?', follow_up: [{ text: 'Vanilla' }, { text: 'Chocolate' }] } });
+  // Roo's answer, as it sends it back.
+  const rest = await bridge.chat([...first, replied(asked), resultOf(call!.toolCallId, '<user_message>\nChocolate\n</user_message>')], AGENT, followUp);
   expect(textOfParts(rest)).toBe('answer: accept {"choice":"choice-2"}');
 });
 

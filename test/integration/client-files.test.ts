@@ -5,7 +5,7 @@
  * becomes a call of the consumer's own edit tool when the request offers one, which the test then runs as
  * Copilot would; otherwise the bridge writes the file.
  */
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { textOfParts } from '../../src/client/lm-client.js';
@@ -95,6 +95,19 @@ describe('writes', () => {
     const next = await bridge.chat([...first, replied(asked), user('say something else')], AGENT, EDIT_TOOLS);
     expect(textOfParts(next)).toBe('something else');
     expect(existsSync(path.join(workspace, 'notes.txt'))).toBe(false);
+  });
+
+  test("where the request offers Roo Code's write_to_file, the write is a call of it, the path relative to the workspace", async () => {
+    const roo = [{ name: 'write_to_file', description: 'Writes a file', inputSchema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } } }];
+    const first = [user('write docs/notes.md "# Notes\\n"')];
+    const asked = await bridge.chat(first, AGENT, roo);
+    const [call] = toolCallsOf(asked);
+    expect(call).toMatchObject({ toolName: 'write_to_file', parameters: { path: path.join('docs', 'notes.md'), content: '# Notes\n' } });
+    // Roo writes it once the person chose Save.
+    mkdirSync(path.join(workspace, 'docs'));
+    writeFileSync(path.join(workspace, 'docs', 'notes.md'), '# Notes\n');
+    const rest = await bridge.chat([...first, replied(asked), resultOf(call!.toolCallId, '{"path":"docs/notes.md","operation":"created"}')], AGENT, roo);
+    expect(textOfParts(rest)).toBe('wrote docs/notes.md');
   });
 
   test('where the request offers no edit tool (Ask mode, Cline, the CLI) the bridge writes the file', async () => {

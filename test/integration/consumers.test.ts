@@ -2,13 +2,14 @@
  * Conversations as real consumers make them, through the built bridge and the scripted ACP agent: a chat that
  * switches agents (Copilot sends the whole chat, with the first agent's markers, to the one picked), Cline's
  * requests (its system prompt as a first Assistant message, its note after tool results), each shaped as those
- * consumers were recorded sending them (test/fixtures/cline/, test/fixtures/copilot/).
+ * consumers were recorded sending them (test/fixtures/cline/, test/fixtures/copilot/); Roo Code's (its automated
+ * retries, its completion tool and the reply to it, test/fixtures/roo/).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { textOfParts } from '../../src/client/lm-client.js';
-import type { AgentDefinition, Message, ResponsePart } from '../../src/protocol/messages.js';
-import { AgentBridge, SCRIPTED_AGENT, replied, resultOf, toolCallsOf, user } from './agent-bridge.js';
+import type { AgentDefinition, Message, Part, ResponsePart, ToolCallPart } from '../../src/protocol/messages.js';
+import { AgentBridge, SCRIPTED_AGENT, assistantOf, rejection, replied, resultOf, toolCallsOf, user } from './agent-bridge.js';
 
 const agent = (name: string, flags: string[] = []): AgentDefinition => ({ mcp_server: { name, command: process.execPath, args: [SCRIPTED_AGENT, ...flags], env: [] } });
 const PARROT = agent('parrot');
@@ -134,5 +135,79 @@ describe("Cline's requests", () => {
     const before = seen(next);
     expect(before).toHaveLength(1);
     expect(before[0]!.endsWith('mcp-call read_files {"files":[{"path":"/w/README.md"}]}\nsay the end')).toBe(true);
+  });
+});
+
+describe("Roo Code's requests", () => {
+  const roo = (name: string): Recorded => JSON.parse(readFileSync(path.resolve('test/fixtures/roo', `${name}.json`), 'utf8')) as Recorded;
+  const ELIZA: AgentDefinition = { eliza: { deterministic: true } };
+  /** Two of the tools Roo offers (13 in code mode), with the schema of its completion tool. */
+  const ROO_TOOLS = [
+    { name: 'read_file', description: 'Reads a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
+    { name: 'attempt_completion', description: 'Completes the task', inputSchema: { type: 'object', properties: { result: { type: 'string' } }, required: ['result'] } },
+  ];
+  /** Roo's environment details, the last text of each of its requests. */
+  const environment = (): Part => roo('reply-after-completion').messages.at(-1)!.content.at(-1)!;
+  /** The person's reply after "Task Completed", as Roo sends it: the completion call's result, its environment after it. */
+  const replyTo = (completion: ToolCallPart, words: string): Message => ({
+    role: 'user',
+    content: [{ type: 'tool_result', toolCallId: completion.toolCallId, result: [{ type: 'text', value: `<user_message>\n${words}\n</user_message>` }] }, environment()],
+  });
+  const completionOf = (parts: readonly ResponsePart[]): ToolCallPart => {
+    const calls = toolCallsOf(parts);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ toolName: 'attempt_completion', parameters: { result: expect.any(String) } });
+    return calls[0]!;
+  };
+
+  test('a task ends with a call of attempt_completion after the answer; the reply to it continues the agent session', async () => {
+    bridge = new AgentBridge();
+    const first = roo('first-task').messages;
+    const answered = await bridge.chat(first, SCRIPTED, ROO_TOOLS);
+    expect(textOfParts(answered)).toBe('hello from roo');
+    expect(answered.at(-1)).toEqual(completionOf(answered));
+    // Roo gives the reply back text first, then its call; the person's words come as that call's result.
+    const asked = [...first, replied(answered), replyTo(completionOf(answered), 'history')];
+    const next = await bridge.chat(asked, SCRIPTED, ROO_TOOLS);
+    expect(JSON.parse(textOfParts(next))).toEqual(['say hello from roo']);
+    completionOf(next);
+  });
+
+  test("Roo's retry and its guidance note reach no agent as a prompt; the words the person typed into the guidance do", async () => {
+    bridge = new AgentBridge();
+    // The recorded task, before the bridge ended turns with a completion: the agent's text answer, then Roo's retry.
+    const recorded = roo('no-tools-used').messages;
+    const [prompt, task] = recorded;
+    const answered = await bridge.chat([prompt!, task!], SCRIPTED);
+    expect(textOfParts(answered)).toBe('hello from roo');
+    const said = [prompt!, task!, assistantOf(answered)];
+    // The retry says nothing new: refused like any request that repeats the conversation, the agent not asked.
+    expect((await rejection(bridge.chat([...said, recorded.at(-1)!], SCRIPTED, ROO_TOOLS))).message).toMatch(/^Nothing new to answer/);
+    const guidance = roo('too-many-mistakes').messages.at(-1)!;
+    const guided = await bridge.chat([...said, guidance], SCRIPTED, ROO_TOOLS);
+    expect(JSON.parse(textOfParts(guided))).toEqual(['say hello from roo']);
+  });
+
+  test("a tool round trip through Roo's read_file ends with the completion only once the agent's turn is over", async () => {
+    bridge = new AgentBridge();
+    const [prompt] = roo('first-task').messages;
+    const asked = [prompt!, user('<user_message>\nmcp-call read_file {"path":"README.md"}\nsay the end\n</user_message>')];
+    const called = await bridge.chat(asked, MCP_AGENT, ROO_TOOLS);
+    const [call] = toolCallsOf(called);
+    expect(call).toMatchObject({ toolName: 'read_file', parameters: { path: 'README.md' } });
+    const answered = await bridge.chat([...asked, replied(called), resultOf(call!.toolCallId, 'File: README.md\n1 | A workspace.')], MCP_AGENT, ROO_TOOLS);
+    expect(textOfParts(answered)).toBe('result read_file: File: README.md\n1 | A workspace.the end');
+    completionOf(answered);
+  });
+
+  test('Eliza ends a task the same way, and hears the reply', async () => {
+    bridge = new AgentBridge();
+    const [prompt] = roo('first-task').messages;
+    const asked = [prompt!, user('<user_message>\nI am worried about my exams\n</user_message>')];
+    const answered = await bridge.chat(asked, ELIZA, ROO_TOOLS);
+    expect(textOfParts(answered)).not.toBe('');
+    const next = await bridge.chat([...asked, replied(answered), replyTo(completionOf(answered), 'list tools')], ELIZA, ROO_TOOLS);
+    expect(textOfParts(next)).toBe('Tools offered: read_file, attempt_completion.');
+    completionOf(next);
   });
 });

@@ -1,9 +1,14 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { splitConsumerText } from '../../src/history/consumer-context.js';
 import { identityOf, normalizeMessages } from '../../src/history/normalize.js';
 import { applyContextPolicy } from '../../src/history/context-policy.js';
 import type { Message } from '../../src/protocol/messages.js';
 
 const user = (value: string): Message => ({ role: 'user', content: [{ type: 'text', value }] });
+/** A request Roo Code 3.52 sent, recorded in the real VS Code host (test/fixtures/roo/). */
+const roo = (name: string): { messages: Message[] } => JSON.parse(readFileSync(path.resolve('test/fixtures/roo', `${name}.json`), 'utf8')) as { messages: Message[] };
+const textsOf = (message: Message): string[] => message.content.flatMap((p) => (p.type === 'text' ? [p.value] : []));
 
 describe('splitConsumerText', () => {
   test("Copilot's <userRequest> is the user's words; everything around it is context", () => {
@@ -123,6 +128,48 @@ describe("what consumers send besides the person's words", () => {
     expect(splitConsumerText(NOTE)).toEqual({ request: '', context: [NOTE] });
     expect(identityOf(user(NOTE))).toBeUndefined();
     expect(applyContextPolicy([user(NOTE)], 'user')).toEqual([]);
+  });
+
+  test("Roo Code's retry after a reply that called none of its tools is the consumer's: no identity, no words for the agent (recorded)", () => {
+    const retry = roo('no-tools-used').messages.at(-1)!;
+    expect(textsOf(retry)[0]).toMatch(/^\[ERROR\] You did not use a tool in your previous response!/);
+    expect(identityOf(retry)).toBeUndefined();
+    expect(applyContextPolicy([retry], 'user')).toEqual([]);
+  });
+
+  test("Kilo Code legacy's retry, with its note on tool calls written as text, and the consumers' other notes are context", () => {
+    const kiloRetry = `[ERROR] You did not use a tool in your previous response! Please retry with a tool use.\n\n# Next Steps\n(This is an automated message, so do not respond to it conversationally.)\n\n[ERROR] You are outputting tool calls as text (e.g. '[Tool Use: ...]'). This is invalid. You MUST use the native tool calling capability provided by the API. Do not write the tool use in the text response.`;
+    const truncated = '[NOTE] Some previous conversation history with the user has been removed to maintain optimal context window length. The initial user task and the most recent exchanges have been retained for continuity, while intermediate conversation history has been removed. Please keep this in mind as you continue assisting the user.';
+    for (const note of [kiloRetry, '[TASK RESUMPTION] Resuming task...', truncated]) {
+      expect(splitConsumerText(note).request).toBe('');
+      expect(identityOf(user(note))).toBeUndefined();
+    }
+  });
+
+  test('a note read joined with what follows it (consumers send them as parts of one message) leaves the rest to be read', () => {
+    const retry = roo('no-tools-used').messages.at(-1)!;
+    const joined = textsOf(retry).join('');
+    expect(splitConsumerText(joined).request).toBe('');
+    expect(splitConsumerText(`${textsOf(retry)[0]}\nFix the tests`).request).toBe('Fix the tests');
+    // Hostile input of many notes is read in linear time.
+    expect(splitConsumerText(`${textsOf(retry)[0]}`.repeat(20_000)).request).toBe('');
+  });
+
+  test('what the person typed at "Roo is having trouble…" comes inside its guidance note: those words are theirs (recorded)', () => {
+    const guided = roo('too-many-mistakes').messages.at(-1)!;
+    expect(textsOf(guided)[1]).toBe('{"status":"guidance","feedback":"history"}');
+    expect(identityOf(guided)).toEqual(user('history'));
+    expect(applyContextPolicy([guided], 'user')).toEqual([user('history')]);
+    // As the history reads it: its texts joined.
+    expect(normalizeMessages([guided]).map(identityOf)).toEqual([user('history')]);
+  });
+
+  test("Kilo Code legacy's guidance and feedback, as JSON and as <feedback>, carry the person's words; without any, none", () => {
+    expect(splitConsumerText('{"status":"guidance","message":"You seem to be having trouble proceeding","feedback":"try the tests"}').request).toBe('try the tests');
+    expect(splitConsumerText('You seem to be having trouble proceeding. The user has provided the following feedback to help guide you:\n<feedback>\ntry the tests\n</feedback>').request).toBe('try the tests');
+    expect(splitConsumerText('{"status":"guidance"}').request).toBe('');
+    // JSON of another shape is what the person typed.
+    expect(splitConsumerText('{"status":"ok"}').request).toBe('{"status":"ok"}');
   });
 
   test("Cline's notice that the person switched modes is context around their words", () => {

@@ -1,14 +1,23 @@
-import { changedLines, consumerEdit } from '../../src/tools/consumer-edits.js';
+import { changedLines, consumerEdit, offersEditTools } from '../../src/tools/consumer-edits.js';
 
 const COPILOT = ['read_file', 'create_file', 'replace_string_in_file', 'run_in_terminal'];
 
 test('a new or empty file is created with create_file', () => {
-  expect(consumerEdit(COPILOT, '/w/a.ts', undefined, 'x')).toEqual({ name: 'create_file', arguments: { filePath: '/w/a.ts', content: 'x' } });
-  expect(consumerEdit(COPILOT, '/w/a.ts', '', 'x')).toEqual({ name: 'create_file', arguments: { filePath: '/w/a.ts', content: 'x' } });
+  expect(consumerEdit(COPILOT, '/w', '/w/a.ts', undefined, 'x')).toEqual({ name: 'create_file', arguments: { filePath: '/w/a.ts', content: 'x' } });
+  expect(consumerEdit(COPILOT, '/w', '/w/a.ts', '', 'x')).toEqual({ name: 'create_file', arguments: { filePath: '/w/a.ts', content: 'x' } });
 });
 
 test('an existing file is changed with replace_string_in_file', () => {
-  expect(consumerEdit(COPILOT, '/w/a.ts', 'old\n', 'new\n')).toEqual({ name: 'replace_string_in_file', arguments: { filePath: '/w/a.ts', oldString: 'old\n', newString: 'new\n' } });
+  expect(consumerEdit(COPILOT, '/w', '/w/a.ts', 'old\n', 'new\n')).toEqual({ name: 'replace_string_in_file', arguments: { filePath: '/w/a.ts', oldString: 'old\n', newString: 'new\n' } });
+});
+
+test("Roo Code's write_to_file writes a new file and a change whole, the path relative to the workspace; Copilot's tools come first", () => {
+  const ROO = ['read_file', 'write_to_file', 'apply_diff', 'ask_followup_question', 'attempt_completion'];
+  expect(consumerEdit(ROO, '/w', '/w/src/a.ts', undefined, 'x')).toEqual({ name: 'write_to_file', arguments: { path: 'src/a.ts', content: 'x' } });
+  expect(consumerEdit(ROO, '/w', '/w/a.ts', 'old\n', 'new\n')).toEqual({ name: 'write_to_file', arguments: { path: 'a.ts', content: 'new\n' } });
+  expect(consumerEdit([...COPILOT, 'write_to_file'], '/w', '/w/a.ts', 'old\n', 'new\n')).toMatchObject({ name: 'replace_string_in_file' });
+  expect(offersEditTools(ROO)).toBe(true);
+  expect(offersEditTools(['create_file'])).toBe(false);
 });
 
 /** What replace_string_in_file makes of `current`: the one occurrence of oldString replaced. */
@@ -44,7 +53,7 @@ test('the change, applied as replace_string_in_file applies it, gives exactly th
 });
 
 test('without the tool that fits, there is no consumer edit', () => {
-  expect(consumerEdit([], '/w/a.ts', undefined, 'x')).toBeUndefined();
-  expect(consumerEdit(['create_file'], '/w/a.ts', 'old', 'new')).toBeUndefined();
-  expect(consumerEdit(['replace_string_in_file'], '/w/a.ts', undefined, 'new')).toBeUndefined();
+  expect(consumerEdit([], '/w', '/w/a.ts', undefined, 'x')).toBeUndefined();
+  expect(consumerEdit(['create_file'], '/w', '/w/a.ts', 'old', 'new')).toBeUndefined();
+  expect(consumerEdit(['replace_string_in_file'], '/w', '/w/a.ts', undefined, 'new')).toBeUndefined();
 });

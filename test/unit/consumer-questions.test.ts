@@ -56,3 +56,19 @@ test("the shorter of a field's title and description is its header, the longer i
   });
   expect(asked.answer(answers({ Database: { selected: ['Postgres'], freeText: null, skipped: false } }))).toEqual({ content: { database: 'Postgres' }, answered: true });
 });
+
+test("Roo Code's ask_followup_question asks a form of one field, its options as suggestions; a clicked or typed answer is read", () => {
+  const asked = consumerQuestions('Which flavour?', { choice: { type: 'string', oneOf: [{ const: 'v', title: 'Vanilla' }, { const: 'c', title: 'Chocolate' }] } });
+  expect(asked.followUp?.arguments).toEqual({ question: 'Which flavour?', follow_up: [{ text: 'Vanilla' }, { text: 'Chocolate' }] });
+  // Roo gives the answer back wrapped in <user_message>.
+  expect(asked.followUp?.answer('<user_message>\nChocolate\n</user_message>')).toEqual({ content: { choice: 'c' }, answered: true });
+  expect(asked.followUp?.answer('<user_message>\nStrawberry\n</user_message>')).toEqual({ content: { choice: 'Strawberry' }, answered: true });
+  const yes = consumerQuestions('Go on?', { ok: { type: 'boolean', title: 'Proceed' } });
+  expect(yes.followUp?.arguments).toEqual({ question: 'Go on?', follow_up: [{ text: 'Yes' }, { text: 'No' }] });
+  expect(yes.followUp?.answer('<user_message>\nNo\n</user_message>')).toEqual({ content: { ok: false }, answered: true });
+  expect(yes.followUp?.answer('<user_message>\nmaybe\n</user_message>')).toEqual({ content: {}, answered: false });
+});
+
+test('a form of several fields has no ask_followup_question, which asks one question', () => {
+  expect(consumerQuestions('Q?', { a: { type: 'string' }, b: { type: 'string' } }).followUp).toBeUndefined();
+});

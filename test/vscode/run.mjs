@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run test:vscode`: runs the driver's scenarios (test/vscode/driver) against the packaged extension
-// (symposium-lm.vsix) in a real VS Code extension host.
+// (symposium-lm.vsix) in a real VS Code extension host, then the Chat view's (chat-view.mjs), then Cline's and Roo
+// Code's, each in a workbench of its own with that consumer installed (cline-view.mjs, roo-view.mjs).
 //
 // Offline (the default), that host is code-server (VS Code 1.139) from the npm registry, installed into a cache
 // outside the clone by host.mjs, served to headless Chromium driven by playwright-core
@@ -10,7 +11,9 @@
 // Environment:
 //   SYMPOSIUM_VSCODE_TIMEOUT_MS   how long to wait for the driver's report (default 180000)
 //   SYMPOSIUM_VSCODE_KEEP=1       keep the run's temp dir (logs, settings, report) even when everything passed
-//   SYMPOSIUM_VSCODE_ONLY         comma-separated scenario names to run (default: all)
+//   SYMPOSIUM_VSCODE_ONLY         comma-separated scenario names, or their starts, to run (default: all); `roo:`
+//                                 runs only Roo Code's, and a consumer's workbench starts only when one of its is named
+//   SYMPOSIUM_CLINE_VSIX, SYMPOSIUM_ROO_VSIX  the consumers' .vsix elsewhere than ../shared/consumers/
 //   SYMPOSIUM_VSCODE_HOST_CACHE   where the host is installed (default ~/.cache/symposium-vscode-host)
 //   VSCODE_EXECUTABLE_PATH        a desktop VS Code to run the suite in, instead of code-server (unverified here)
 //   SYMPOSIUM_VSCODE_HOST=electron  the same through @vscode/test-electron's download (needs it installed, and internet)
@@ -28,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureHost } from './host.mjs';
 import { runChatView } from './chat-view.mjs';
 import { clineVsix, runCline, writeClineState } from './cline-view.mjs';
+import { linkRipgrepForRoo, rooVsix, runRoo, writeRooSettings } from './roo-view.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..');
@@ -431,21 +435,36 @@ async function runCodeServer(dirs, vsixPath, state) {
 }
 
 /**
- * Cline's scenarios (cline-view.mjs), in a workbench of their own with Cline installed next to our extension:
- * two scripted agents (Scripted, and Parrot to switch to), Cline set up on Scripted in the run's HOME. Returns the
+ * A consumer's scenarios in a workbench of their own, with the consumer installed next to our extension. `setUp`
+ * prepares the run dir and returns the consumer's .vsix, the user settings and the scenarios' runner. Returns the
  * scenarios' results; a failure to start them is one failed result. Ends every process it started.
  */
-async function runClineWorkbench(vsixPath) {
+async function runConsumerWorkbench(name, vsixPath, setUp) {
   const dirs = prepareRunDir();
   const state = { roots: [], browser: undefined, page: undefined, browserLog: [] };
-  log(`Cline: run dir ${dirs.runDir}`);
-  const parrotPromptLog = join(dirs.runDir, 'parrot-prompts.jsonl');
-  const agents = [
-    // Scripted reports models of its own (fast, its default, and deep): the model Cline stored must stay listed.
-    { id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--models', 'fast,deep'] },
-    { id: 'parrot', name: 'Parrot', command: process.execPath, args: [scriptedAgent(), '--prompt-log', parrotPromptLog] },
-  ];
-  const userSettings = {
+  log(`${name}: run dir ${dirs.runDir}`);
+  let results;
+  try {
+    const { vsix, userSettings, ctx, run } = setUp(dirs);
+    const page = await startWorkbench(dirs, [vsixPath, vsix], userSettings, state);
+    results = await run(page, ctx, log);
+    mkdirSync(ctx.artifacts, { recursive: true });
+    if (existsSync(dirs.requests)) copyFileSync(dirs.requests, join(ctx.artifacts, 'requests.jsonl'));
+  } catch (error) {
+    log(`${name}: ${error.stack || error.message}`);
+    results = [{ name: `${name}: the scenarios ran`, passed: false, ms: 0, error: error.message, details: {} }];
+  }
+  if (state.browser) await state.browser.close().catch(() => {});
+  const left = await endProcesses(state.roots, dirs.runDir);
+  if (left.length > 0) results.push({ name: `${name}: no process of its run is left`, passed: false, ms: 0, error: `left running: ${left.join('; ')}`, details: {} });
+  if (results.every((r) => r.passed) && process.env.SYMPOSIUM_VSCODE_KEEP !== '1') rmSync(dirs.runDir, { recursive: true, force: true });
+  else log(`${name}: kept ${dirs.runDir}`);
+  return results;
+}
+
+/** Settings of a consumer's workbench: our extension on `agents`. */
+function consumerSettings(agents) {
+  return {
     ...QUIET_WORKBENCH,
     'symposium.enableExperimentalLM': true,
     'symposium.logLevel': 'debug',
@@ -453,24 +472,40 @@ async function runClineWorkbench(vsixPath) {
     'symposium.startNotice': false,
     'remote.autoForwardPorts': false,
   };
-  writeClineState(dirs.home, { vendor: 'symposium', family: 'acp-scripted', version: '1.0.0', id: 'symposium-agent-scripted' });
-  let results;
-  try {
-    const page = await startWorkbench(dirs, [vsixPath, clineVsix()], userSettings, state);
+}
+
+/**
+ * Cline's scenarios (cline-view.mjs): two scripted agents (Scripted, and Parrot to switch to), Cline set up on
+ * Scripted in the run's HOME.
+ */
+function runClineWorkbench(vsixPath) {
+  return runConsumerWorkbench('Cline', vsixPath, (dirs) => {
+    const parrotPromptLog = join(dirs.runDir, 'parrot-prompts.jsonl');
+    const agents = [
+      // Scripted reports models of its own (fast, its default, and deep): the model Cline stored must stay listed.
+      { id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--models', 'fast,deep'] },
+      { id: 'parrot', name: 'Parrot', command: process.execPath, args: [scriptedAgent(), '--prompt-log', parrotPromptLog] },
+    ];
+    writeClineState(dirs.home, { vendor: 'symposium', family: 'acp-scripted', version: '1.0.0', id: 'symposium-agent-scripted' });
     const ctx = { workspace: dirs.workspace, promptLog: dirs.promptLog, parrotPromptLog, artifacts: join(ARTIFACTS, 'cline') };
-    results = await runCline(page, ctx, log);
-    mkdirSync(ctx.artifacts, { recursive: true });
-    if (existsSync(dirs.requests)) copyFileSync(dirs.requests, join(ctx.artifacts, 'requests.jsonl'));
-  } catch (error) {
-    log(`Cline: ${error.stack || error.message}`);
-    results = [{ name: 'cline: the scenarios ran', passed: false, ms: 0, error: error.message, details: {} }];
-  }
-  if (state.browser) await state.browser.close().catch(() => {});
-  const left = await endProcesses(state.roots, dirs.runDir);
-  if (left.length > 0) results.push({ name: 'cline: no process of its run is left', passed: false, ms: 0, error: `left running: ${left.join('; ')}`, details: {} });
-  if (results.every((r) => r.passed) && process.env.SYMPOSIUM_VSCODE_KEEP !== '1') rmSync(dirs.runDir, { recursive: true, force: true });
-  else log(`Cline: kept ${dirs.runDir}`);
-  return results;
+    return { vsix: clineVsix(), userSettings: consumerSettings(agents), ctx, run: runCline };
+  });
+}
+
+/**
+ * Roo Code's scenarios (roo-view.mjs): the scripted agent and Eliza, each a profile of Roo's, imported at its start
+ * (`roo-cline.autoImportSettingsPath`; Roo keeps its settings where nothing can write them before VS Code runs).
+ */
+function runRooWorkbench(vsixPath) {
+  return runConsumerWorkbench('Roo', vsixPath, (dirs) => {
+    linkRipgrepForRoo(ensureHost().entry);
+    const agents = [{ id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent(), '--prompt-log', dirs.promptLog] }];
+    const rooSettings = join(dirs.runDir, 'roo-settings.json');
+    writeRooSettings(rooSettings, { scripted: 'acp-scripted', eliza: 'eliza' }, 'scripted');
+    const userSettings = { ...consumerSettings(agents), 'symposium.eliza.deterministic': true, 'roo-cline.autoImportSettingsPath': rooSettings };
+    const ctx = { workspace: dirs.workspace, promptLog: dirs.promptLog, requests: dirs.requests, artifacts: join(ARTIFACTS, 'roo') };
+    return { vsix: rooVsix(), userSettings, ctx, run: runRoo };
+  });
 }
 
 /** Polls the report until the driver is done (or the timeout), printing the driver's log as it grows. */
@@ -612,10 +647,10 @@ function findFiles(dir, pattern, found = []) {
   return found;
 }
 
-/** Whether SYMPOSIUM_VSCODE_ONLY (when set) names any of Cline's scenarios. */
-function clineWanted() {
+/** Whether SYMPOSIUM_VSCODE_ONLY (when set) names any scenario whose name starts with `prefix` (`cline:`, `roo:`). */
+function wanted(prefix) {
   const only = (process.env.SYMPOSIUM_VSCODE_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
-  return only.length === 0 || only.some((name) => name.startsWith('cline:'));
+  return only.length === 0 || only.some((name) => name.startsWith(prefix));
 }
 
 async function main() {
@@ -654,9 +689,10 @@ async function main() {
   }
   const left = await cleanup();
   if (interrupted) return;
-  // Cline's own workbench, once the first one has ended (code-server only: it drives a webview through the page).
+  // Cline's and Roo's own workbenches, once the first one has ended (code-server only: they drive a webview through the page).
   const codeServer = !process.env.VSCODE_EXECUTABLE_PATH && process.env.SYMPOSIUM_VSCODE_HOST !== 'electron';
-  if (report?.done && codeServer && clineWanted()) report.scenarios.push(...(await runClineWorkbench(extensionVsix(dirs.runDir))));
+  if (report?.done && codeServer && wanted('cline:')) report.scenarios.push(...(await runClineWorkbench(extensionVsix(dirs.runDir))));
+  if (report?.done && codeServer && wanted('roo:')) report.scenarios.push(...(await runRooWorkbench(extensionVsix(dirs.runDir))));
   const { passed, failed } = printResults(report);
   const ok = !error && failed === 0 && passed > 0 && left.length === 0;
   if (left.length > 0) console.log(`  ✗ processes left running after the run:\n    ${left.join('\n    ')}`);

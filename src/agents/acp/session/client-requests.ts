@@ -2,7 +2,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { ToolResultPart } from '../../../protocol/messages.js';
 import { sameText, type WorkspaceFiles } from '../../../files/workspace-files.js';
 import { consumerEdit } from '../../../tools/consumer-edits.js';
-import { ASK_QUESTIONS_TOOL, consumerQuestions, type AskPerson } from '../../../tools/consumer-questions.js';
+import { ASK_QUESTIONS_TOOL, FOLLOWUP_QUESTION_TOOL, consumerQuestions, type AskPerson } from '../../../tools/consumer-questions.js';
 import { toolResultText } from '../../../tools/tool-results.js';
 import type { ElicitationRequest } from '../answers/agent-answers.js';
 import { webPageOrigin } from '../../../protocol/web-page.js';
@@ -53,7 +53,7 @@ export async function onWriteTextFile(side: ClientSide, request: acp.WriteTextFi
   const path = workspacePath(side.root, request.path, 'fs/write_text_file');
   const current = await files.read(path);
   if (sameText(current, request.content)) return {};
-  const edit = proposalOnly ? undefined : consumerEdit(side.offered, path, current, request.content);
+  const edit = proposalOnly ? undefined : consumerEdit(side.offered, side.root, path, current, request.content);
   const call = edit === undefined ? undefined : side.consumerCall(edit.name, edit.arguments, signal);
   if (edit === undefined || call === undefined) {
     await files.write(path, request.content);
@@ -70,7 +70,8 @@ export async function onWriteTextFile(side: ClientSide, request: acp.WriteTextFi
 
 /**
  * `elicitation/create`: a form's questions asked through the consumer's question tool when the running
- * turn's request offers it (VS Code shows them above the Chat input); otherwise through the client's own
+ * turn's request offers it (VS Code shows them above the Chat input; Roo Code, a form of one question, in its
+ * chat with the options as buttons); otherwise through the client's own
  * prompts where it has them (the extension's quick picks, for Cline); declined where nobody can be asked.
  * A web page to open (URL mode) is the client's to offer (see onUrlElicitation), during a turn or not.
  * The person's stop, or moving on without answering, answers `cancel`.
@@ -91,6 +92,14 @@ export async function onElicitation(side: ClientSide, request: ElicitationReques
   if (call !== undefined) {
     const result = await call;
     return result === undefined ? { action: 'cancel' } : answerOf(toolResultText(result));
+  }
+  // Roo Code asks one question at a time: a form of one field through its ask_followup_question.
+  const { followUp } = questions;
+  const followUpCall = followUp !== undefined && side.offered.includes(FOLLOWUP_QUESTION_TOOL) ? side.consumerCall(FOLLOWUP_QUESTION_TOOL, { ...followUp.arguments }, signal) : undefined;
+  if (followUp !== undefined && followUpCall !== undefined) {
+    const result = await followUpCall;
+    const answer = result === undefined ? undefined : followUp.answer(toolResultText(result));
+    return answer === undefined ? { action: 'cancel' } : answer.answered ? { action: 'accept', content: answer.content } : { action: 'decline' };
   }
   const asked = side.askPerson?.(side.agentName, questions.arguments.questions, withdrawn);
   if (asked === undefined) return { action: 'decline' };

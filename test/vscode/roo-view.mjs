@@ -1,0 +1,316 @@
+// Scenarios in Roo Code 3.52, the real extension (built from its public source; ../shared/consumers/roo/), installed
+// next to ours in the real VS Code host and driven as a person drives it: type a task into its webview, press Enter,
+// read the answer and "Task Completed", reply, press New Task. Its provider "VS Code LM API" talks to our models
+// through vscode.lm: its system prompt as a first Assistant message, its tools offered natively, and a task ends only
+// when the model calls attempt_completion. Each scenario leaves a screenshot in the artifacts dir.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { typeAndSend } from './chat-view.mjs';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The .vsix and its digest, as ../shared/consumers/roo/README.md gives them. */
+export const ROO_VSIX = process.env.SYMPOSIUM_ROO_VSIX || join(REPO, '..', 'shared', 'consumers', 'roo', 'roo-cline-3.52.1.vsix');
+const ROO_SHA256 = '187b954cdf225e616315391316e974a70917d72cb7a2163d993516ca2ab05967';
+/** ClineProvider.latestAnnouncementId of 3.52: stored as shown, Roo opens on its chat rather than the announcement. */
+const ROO_ANNOUNCEMENT = 'apr-2026-v3.52.0-poe-xai-minimax';
+
+const ANSWER_TIMEOUT_MS = 60_000;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The Roo Code .vsix, checked; a run without it fails saying where it should be, rather than skipping Roo. */
+export function rooVsix() {
+  if (!existsSync(ROO_VSIX)) throw new Error(`Roo Code's .vsix is not at ${ROO_VSIX} (shared/consumers/roo/ beside the clone, or SYMPOSIUM_ROO_VSIX)`);
+  const digest = createHash('sha256').update(readFileSync(ROO_VSIX)).digest('hex');
+  if (digest !== ROO_SHA256) throw new Error(`${ROO_VSIX} is not Roo Code 3.52.1 (sha256 ${digest})`);
+  return ROO_VSIX;
+}
+
+/**
+ * Roo looks for ripgrep at `<appRoot>/node_modules/@vscode/ripgrep/bin/rg`, and stops every task before its first
+ * request without it; code-server ships it as `@vscode/ripgrep-universal/bin/<platform>/rg`. A link where Roo looks.
+ */
+export function linkRipgrepForRoo(entry) {
+  const modules = join(dirname(entry), '..', '..', 'lib', 'vscode', 'node_modules', '@vscode');
+  const link = join(modules, 'ripgrep', 'bin', 'rg');
+  if (existsSync(link)) return;
+  const platform = `${process.platform}-${process.arch}`;
+  const target = join(modules, 'ripgrep-universal', 'bin', platform, 'rg');
+  if (!existsSync(target)) throw new Error(`no ripgrep for ${platform} in code-server (${target})`);
+  mkdirSync(dirname(link), { recursive: true });
+  try {
+    symlinkSync(target, link);
+  } catch (error) {
+    if (error.code !== 'EEXIST') throw error;
+  }
+}
+
+/**
+ * Roo's settings as its Settings › Export writes them, for `roo-cline.autoImportSettingsPath`: one profile per model
+ * (`vsCodeLmModelSelector` {vendor, family}, how Roo finds a vscode.lm model), `current` in use, telemetry off, the
+ * announcement seen, read-only tools (read_file) approved, no checkpoints.
+ */
+export function writeRooSettings(file, profiles, current) {
+  const apiConfigs = Object.fromEntries(Object.entries(profiles).map(([name, family]) => [name, { id: name, apiProvider: 'vscode-lm', vsCodeLmModelSelector: { vendor: 'symposium', family } }]));
+  const settings = {
+    providerProfiles: { currentApiConfigName: current, apiConfigs },
+    globalSettings: { telemetrySetting: 'disabled', lastShownAnnouncementId: ROO_ANNOUNCEMENT, autoApprovalEnabled: true, alwaysAllowReadOnly: true, enableCheckpoints: false },
+  };
+  writeFileSync(file, JSON.stringify(settings, null, 2));
+}
+
+/** What a person does in Roo's view, through the page. */
+class RooView {
+  constructor(page, artifacts) {
+    this.page = page;
+    this.artifacts = artifacts;
+  }
+
+  /** Roo's webview: the frame that holds its chat view (the view is shown first if it is not). */
+  async frame(timeoutMs = 30_000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      for (const f of this.page.frames()) {
+        if ((await f.locator('[data-testid="chat-view"] textarea').count().catch(() => 0)) > 0) return f;
+      }
+      if (Date.now() > deadline) throw new Error("Roo's view did not show its chat input");
+      await sleep(500);
+    }
+  }
+
+  /** Clicks Roo's icon in the activity bar, once the workbench shows it. */
+  async open() {
+    const icon = this.page.locator('.activitybar a.action-label[aria-label^="Roo Code"]').first();
+    await icon.waitFor({ timeout: 60_000 });
+    await icon.click();
+    await this.frame(60_000);
+  }
+
+  /** Types a message into Roo's input and sends it. */
+  async send(text) {
+    const f = await this.frame();
+    this.sent = text.split('\n').at(-1);
+    this.shownBefore = occurrences(await f.locator('body').innerText(), this.sent);
+    await f.locator('[data-testid="chat-view"] textarea').first().click();
+    await typeAndSend(this.page, text);
+  }
+
+  /** The view's text since the last message sent, once it satisfies `ok`; throws with what it reads after the timeout. */
+  async answer(ok, what, timeoutMs = ANSWER_TIMEOUT_MS) {
+    const deadline = Date.now() + timeoutMs;
+    let text = '';
+    for (;;) {
+      const body = await (await this.frame()).locator('body').innerText().catch(() => '');
+      const at = nthIndexOf(body, this.sent, this.shownBefore);
+      text = at < 0 ? '' : body.slice(at + this.sent.length);
+      if (ok(text)) return text;
+      if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms; Roo's view reads ${JSON.stringify(text.slice(0, 2000))}`);
+      await sleep(300);
+    }
+  }
+
+  /** The answer to the last message once Roo shows the task completed (or gives up on the model). */
+  async completed(timeoutMs = ANSWER_TIMEOUT_MS) {
+    const text = await this.answer((t) => t.includes('Task Completed') || t.includes('Roo is having trouble'), '"Task Completed"', timeoutMs);
+    check(!text.includes('Roo is having trouble'), `Roo gave up on the model: ${JSON.stringify(text.slice(0, 1500))}`);
+    return text;
+  }
+
+  /** Picks one of Roo's profiles (each a model of ours) in the selector under its input, as a person does. */
+  async pickProfile(current, name) {
+    const f = await this.frame();
+    await f.locator('[data-testid="dropdown-trigger"]').filter({ hasText: new RegExp(`^\\s*${current}\\s*$`) }).first().click();
+    await f.locator('div.cursor-pointer').filter({ has: f.locator('span', { hasText: new RegExp(`^${name}$`) }) }).first().click();
+    await f.locator('[data-testid="dropdown-trigger"]').filter({ hasText: new RegExp(`^\\s*${name}\\s*$`) }).first().waitFor({ timeout: 10_000 });
+  }
+
+  async newTask() {
+    await this.page.locator('a.action-label[aria-label="New Task"]').first().click();
+    await sleep(1000);
+    await this.frame();
+  }
+
+  async screenshot(name) {
+    mkdirSync(this.artifacts, { recursive: true });
+    await this.page.screenshot({ path: join(this.artifacts, `${name.replace(/[^\w-]+/g, '-')}.png`) });
+  }
+}
+
+function occurrences(text, part) {
+  let count = 0;
+  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length)) count++;
+  return count;
+}
+
+function nthIndexOf(text, part, n) {
+  let at = text.indexOf(part);
+  for (let i = 0; i < n && at >= 0; i++) at = text.indexOf(part, at + part.length);
+  return at;
+}
+
+/** Each prompt a scripted agent received (its --prompt-log), its text blocks joined. */
+function prompts(log) {
+  if (!existsSync(log)) return [];
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l).map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n'));
+}
+
+/** The requests Roo sent our models so far (recorded by the extension, SYMPOSIUM_RECORD_REQUESTS). */
+function requests(file) {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l));
+}
+
+/** The JSON array an agent's `history` wrote, in the text that follows it. */
+function jsonIn(text) {
+  const start = text.indexOf('[');
+  for (let end = text.indexOf(']', start); start >= 0 && end >= 0; end = text.indexOf(']', end + 1)) {
+    try {
+      return JSON.parse(text.slice(start, end + 1));
+    } catch {
+      // not the end of the array yet
+    }
+  }
+  throw new Error(`no JSON array in ${JSON.stringify(text.slice(0, 500))}`);
+}
+
+function check(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+/**
+ * Sends `text`, waits for "Task Completed", and checks that no retry of Roo's came and that every request went to
+ * `model` (Roo answers with a stub of its own when no model matches its profile): returns the answer as the view
+ * shows it and the requests it took, whose number `note` records.
+ */
+async function completedTask(ui, note, ctx, text, model = 'symposium-agent-scripted') {
+  const before = requests(ctx.requests).length;
+  await ui.send(text);
+  const answer = note('answer', await ui.completed());
+  const sent = requests(ctx.requests).slice(before);
+  note('requests', sent.length);
+  check(!answer.includes('Model Response Incomplete'), `Roo marked the answer incomplete: ${JSON.stringify(answer.slice(0, 1500))}`);
+  check(sent.length > 0 && sent.every((r) => r.modelId === model), `the requests went to ${JSON.stringify(sent.map((r) => r.modelId))}, not ${model}`);
+  return { answer, sent };
+}
+
+export const ROO_SCENARIOS = [
+  {
+    name: "roo: a task with the agent completes in one request, and the agent gets the person's words once",
+    async run(ui, note, ctx) {
+      const { answer, sent } = await completedTask(ui, note, ctx, 'say hello from roo');
+      check(answer.includes('hello from roo'), `the agent's answer is not shown: ${JSON.stringify(answer.slice(0, 1500))}`);
+      check(sent.length === 1, `the task took ${sent.length} requests`);
+      const received = note('prompts', prompts(ctx.promptLog));
+      check(JSON.stringify(received) === JSON.stringify(['say hello from roo']), `the agent was prompted otherwise: ${JSON.stringify(received)}`);
+    },
+  },
+  {
+    name: 'roo: a reply after "Task Completed" continues the agent session',
+    async run(ui, note, ctx) {
+      const { answer, sent } = await completedTask(ui, note, ctx, 'history');
+      const seen = jsonIn(answer);
+      check(JSON.stringify(seen) === JSON.stringify(['say hello from roo']), `the session had seen ${JSON.stringify(seen)}`);
+      check(sent.length === 1, `the reply took ${sent.length} requests`);
+      check(prompts(ctx.promptLog).length === 2, `the agent got ${prompts(ctx.promptLog).length} prompts, not 2`);
+    },
+  },
+  {
+    name: "roo: a tool round trip — the agent's call of Roo's read_file runs in Roo, its result reaches the agent",
+    async run(ui, note, ctx) {
+      const { answer, sent } = await completedTask(ui, note, ctx, 'mcp-call read_file {"path":"README.md"}\nsay the end');
+      check(answer.includes('A workspace for the symposium-lm VS Code tests.'), `the result of read_file did not reach the agent: ${JSON.stringify(answer.slice(0, 1500))}`);
+      check(answer.includes('the end'), 'the agent did not go on after the result');
+      check(sent.length === 2, `the round trip took ${sent.length} requests, not 2 (the call, its result)`);
+      check(prompts(ctx.promptLog).length === 3, `the agent got ${prompts(ctx.promptLog).length} prompts, not 3`);
+    },
+  },
+  {
+    name: 'roo: New Task is a new agent session',
+    async run(ui, note, ctx) {
+      await ui.newTask();
+      const { answer } = await completedTask(ui, note, ctx, 'history');
+      const seen = jsonIn(answer);
+      check(seen.length === 0, `the new task's session had seen ${JSON.stringify(seen)}`);
+    },
+  },
+  {
+    name: "roo: an agent's question is asked with Roo's ask_followup_question; the suggestion clicked reaches the agent",
+    async run(ui, note, ctx) {
+      await ui.send('ask Which flavour? | Vanilla | Chocolate');
+      const f = await ui.frame();
+      const suggestion = f.getByRole('button', { name: 'Chocolate' }).first();
+      await suggestion.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+      note('question', await ui.answer((t) => t.includes('Vanilla'), 'the question'));
+      await ui.screenshot('roo-question-followup');
+      await suggestion.click();
+      const answer = note('answer', await ui.completed());
+      check(answer.includes('answer: accept {"choice":"choice-2"}'), `the agent got another answer: ${JSON.stringify(answer.slice(0, 800))}`);
+      check(!answer.includes('Model Response Incomplete'), 'Roo marked the answer incomplete');
+      note('requests', requests(ctx.requests).length);
+    },
+  },
+  {
+    name: "roo: an agent's file write goes through Roo's write_to_file and its approval; Save writes it",
+    async run(ui, note, ctx) {
+      await ui.send('write notes.md "# Notes\\nwritten by the agent\\n"');
+      const f = await ui.frame();
+      const save = f.getByRole('button', { name: 'Save', exact: true }).first();
+      await save.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+      // Save is enabled once Roo's diff view shows the whole text.
+      for (const deadline = Date.now() + ANSWER_TIMEOUT_MS; !(await save.isEnabled()); ) {
+        check(Date.now() < deadline, "Roo's Save button stayed disabled");
+        await sleep(200);
+      }
+      note('approval', await ui.answer((t) => t.includes('notes.md'), 'the approval'));
+      // Roo opens its diff on an empty file of that name: the text lands only on Save.
+      check(!readFileSync(join(ctx.workspace, 'notes.md'), 'utf8').includes('written by the agent'), 'the text was written before Save');
+      await ui.screenshot('roo-write-approval');
+      await save.click();
+      const answer = note('answer', await ui.completed());
+      check(answer.includes('wrote notes.md'), `the agent did not hear the write landed: ${JSON.stringify(answer.slice(0, 800))}`);
+      const written = readFileSync(join(ctx.workspace, 'notes.md'), 'utf8');
+      check(written === '# Notes\nwritten by the agent\n', `notes.md reads ${JSON.stringify(written)}`);
+    },
+  },
+  {
+    name: 'roo: a task with Eliza completes in one request, and a reply continues her conversation',
+    async run(ui, note, ctx) {
+      await ui.pickProfile('scripted', 'eliza');
+      await ui.newTask();
+      const first = await completedTask(ui, note, ctx, 'I am worried about my exams', 'symposium-eliza');
+      check(first.sent.length === 1, `the task took ${first.sent.length} requests`);
+      const { answer } = await completedTask(ui, note, ctx, 'list tools', 'symposium-eliza');
+      check(/Tools offered: [^\n]*attempt_completion/.test(answer), `Eliza did not hear the reply as words: ${JSON.stringify(answer.slice(0, 800))}`);
+    },
+  },
+];
+
+/** Runs the Roo scenarios on `page`; each result is {name, passed, ms, error, details}. */
+export async function runRoo(page, ctx, log) {
+  const ui = new RooView(page, ctx.artifacts);
+  await ui.open();
+  const only = (process.env.SYMPOSIUM_VSCODE_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
+  const results = [];
+  for (const scenario of ROO_SCENARIOS) {
+    if (only.length > 0 && !only.some((name) => scenario.name.startsWith(name))) continue;
+    const details = {};
+    const note = (key, value) => (details[key] = value);
+    const start = Date.now();
+    log(`roo: ${scenario.name}`);
+    try {
+      await scenario.run(ui, note, ctx);
+      results.push({ name: scenario.name, passed: true, ms: Date.now() - start, details });
+    } catch (error) {
+      results.push({ name: scenario.name, passed: false, ms: Date.now() - start, error: error.message, details });
+    }
+    await ui.screenshot(scenario.name).catch(() => {});
+  }
+  return results;
+}
