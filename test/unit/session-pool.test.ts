@@ -151,12 +151,12 @@ describe('SessionPool', () => {
     const idle: string[] = [];
     const evicted: string[] = [];
     const pool = new SessionPool({ idleMs: 60_000, maxOpen: 2, onAgentIdle: (key, isIdle) => idle.push(`${key} ${isIdle}`) });
-    const kept = pool.holdAhead('k', () => evicted.push('kept'));
-    pool.holdAhead('k', () => evicted.push('unused'));
+    const kept = pool.holdAhead('k', 'c1', () => evicted.push('kept'));
+    pool.holdAhead('k', 'c2', () => evicted.push('unused'));
     expect(pool.openOf('k')).toBe(2);
     expect(idle).toEqual(['k false']);
     // Full: no third.
-    expect(pool.holdAhead('k', () => evicted.push('third'))).toBeUndefined();
+    expect(pool.holdAhead('k', 'c3', () => evicted.push('third'))).toBeUndefined();
     // Its conversation takes the first before the idle close; the other is closed as any idle session.
     kept!.free();
     jest.advanceTimersByTime(60_000);
@@ -170,7 +170,7 @@ describe('SessionPool', () => {
     const agent = new Agent();
     const evicted: string[] = [];
     const pool = new SessionPool({ idleMs: 60_000, maxOpen: 1 });
-    const ahead = pool.holdAhead('k', () => evicted.push('ahead'));
+    const ahead = pool.holdAhead('k', 'c1', () => evicted.push('ahead'));
     pool.session('other', agent.open('b')).turn(INPUT).subscribe();
     expect(evicted).toEqual(['ahead']);
     expect(pool.openOf('k')).toBe(0);
@@ -179,5 +179,19 @@ describe('SessionPool', () => {
     jest.advanceTimersByTime(60_000);
     expect(evicted).toEqual(['ahead']);
     expect(pool.openOf('k')).toBe(0);
+  });
+
+  test("a conversation's turn takes its session resumed ahead with its room: nothing is evicted; another's turn evicts", () => {
+    const agent = new Agent();
+    const evicted: string[] = [];
+    const pool = new SessionPool({ idleMs: 60_000, maxOpen: 2 });
+    const mine = pool.holdAhead('k', 'mine', () => evicted.push('mine'));
+    pool.holdAhead('k', 'theirs', () => evicted.push('theirs'));
+    pool.session('k', agent.open('mine'), 'mine').turn(INPUT).subscribe();
+    mine!.free();
+    expect(evicted).toEqual([]);
+    // Its turn still runs: a third conversation's room comes from the other session resumed ahead.
+    pool.session('k', agent.open('other'), 'other').turn(INPUT).subscribe();
+    expect(evicted).toEqual(['theirs']);
   });
 });

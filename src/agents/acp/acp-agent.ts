@@ -49,7 +49,7 @@ export interface AcpAgentOptions extends AcpSessionOptions {
 /** Room in the session pool for sessions opened ahead of need: a spare, a conversation's resumed ahead. */
 export interface PoolRoom {
   readonly spare?: (evict: () => void) => SpareRoom | undefined;
-  readonly ahead?: (evict: () => void) => SpareRoom | undefined;
+  readonly ahead?: (conversationId: string, evict: () => void) => SpareRoom | undefined;
 }
 
 /** The ACP error code for "authenticate first". */

@@ -10,8 +10,8 @@ export interface AheadHost<S extends NewAgentSession> {
   readonly log: Logger;
   /** Resumes (or loads) the conversation's ACP session `agentSession` with this tool server. */
   resume(conversationId: string, agentSession: string, tools: BridgedToolsServer): Promise<S>;
-  /** Room in the session pool, while there is any; `evict` gives it back (room needed, or idle too long). */
-  hold(evict: () => void): SpareRoom | undefined;
+  /** Room in the session pool for the conversation's session, while there is any; `evict` gives it back (room needed, or idle too long). */
+  hold(conversationId: string, evict: () => void): SpareRoom | undefined;
   /** Where a call of its tools goes before its conversation took it (no prompt runs in it). */
   toolCallOutsideTurns(call: BridgedCall): Promise<CallToolResult>;
 }
@@ -45,7 +45,7 @@ export class SessionsResumedAhead<S extends NewAgentSession> {
    */
   resume(conversationId: string, agentSession: string, offered: readonly ToolDefinition[]): boolean {
     if (this.ahead.has(conversationId)) return false;
-    const slot = this.host.hold(() => this.drop(conversationId, 'the session pool needed its room, or it stayed unused'));
+    const slot = this.host.hold(conversationId, () => this.drop(conversationId, 'the session pool needed its room, or it stayed unused'));
     if (slot === undefined) return false;
     const before = this.queue;
     const tools = BridgedToolsServer.start((call) => ahead.onCall(call), this.host.log).then((server) => {

@@ -45,11 +45,15 @@ export class AgentRegistry {
   openSession(definition: AgentDefinition, conversationId: string): AgentSession {
     const key = this.keyOf(definition);
     this.names.set(key, 'eliza' in definition ? 'Eliza' : definition.mcp_server.name);
-    return this.pool.session(key, () => {
-      let stream = this.streams.get(key);
-      if (stream === undefined) this.streams.set(key, (stream = this.create(definition)));
-      return stream.openSession(conversationId);
-    });
+    return this.pool.session(
+      key,
+      () => {
+        let stream = this.streams.get(key);
+        if (stream === undefined) this.streams.set(key, (stream = this.create(definition)));
+        return stream.openSession(conversationId);
+      },
+      conversationId,
+    );
   }
 
   /** ACP `authenticate` for this agent (started if it does not run; it idles out if no session follows). */
@@ -123,7 +127,7 @@ export class AgentRegistry {
     const command = definition.mcp_server;
     const onInfo = (info: AgentInfo) => this.options.onAgentInfo?.(definition, info);
     const key = this.keyOf(definition);
-    const room = { spare: (evict: () => void) => this.pool.holdSpare(key, evict), ahead: (evict: () => void) => this.pool.holdAhead(key, evict) };
+    const room = { spare: (evict: () => void) => this.pool.holdSpare(key, evict), ahead: (conversationId: string, evict: () => void) => this.pool.holdAhead(key, conversationId, evict) };
     return new LazyAgentStream(async () => new (await import('../acp/acp-agent.js')).AcpAgent(command, this.options.acp, onInfo, room));
   }
 }

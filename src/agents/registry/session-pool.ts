@@ -28,14 +28,14 @@ export class SessionPool {
   /** Open sessions, least recently used first. */
   private readonly open = new Set<PooledSession>();
   private readonly openByAgent = new Map<string, number>();
-  /** The spares holding room, each with its agent and how to close it. */
-  private readonly spares = new Set<{ readonly agentKey: string; readonly evict: () => void }>();
+  /** The spares holding room, each with its agent and how to close it (and, resumed ahead, its conversation). */
+  private readonly spares = new Set<HeldRoom>();
 
   constructor(private readonly options: SessionPoolOptions) {}
 
   /** A conversation's session: `openAgentSession` is called each time an agent session is needed. */
-  session(agentKey: string, openAgentSession: () => AgentSession): AgentSession {
-    return new PooledSession(this, agentKey, openAgentSession);
+  session(agentKey: string, openAgentSession: () => AgentSession, conversationId?: string): AgentSession {
+    return new PooledSession(this, agentKey, openAgentSession, conversationId);
   }
 
   get openCount(): number {
@@ -54,9 +54,10 @@ export class SessionPool {
   /**
    * Room for a conversation's session resumed ahead of its next turn (after a window reload), held as a spare's
    * is (and the first to go when a conversation needs room); and, as an idle session, it keeps its agent in use
-   * and is closed after `idleMs` unless its conversation took it first (`free`).
+   * and is closed after `idleMs` unless its conversation took it first (`free`). Its own conversation's turn takes
+   * it, and with it its room: that turn evicts nothing.
    */
-  holdAhead(agentKey: string, evict: () => void): SpareSlot | undefined {
+  holdAhead(agentKey: string, conversationId: string, evict: () => void): SpareSlot | undefined {
     let timer: NodeJS.Timeout | undefined;
     let held = true;
     const letGo = (): boolean => {
@@ -66,9 +67,13 @@ export class SessionPool {
       this.used(agentKey, -1);
       return true;
     };
-    const slot = this.holdSpare(agentKey, () => {
-      if (letGo()) evict();
-    });
+    const slot = this.holdSpare(
+      agentKey,
+      () => {
+        if (letGo()) evict();
+      },
+      conversationId,
+    );
     if (slot === undefined) return undefined;
     this.used(agentKey, +1);
     timer = setTimeout(() => {
@@ -89,10 +94,10 @@ export class SessionPool {
    * conversation resumes it when it goes on), never a busy one or another agent's spare: undefined when it
    * cannot. A spare keeps no agent in use: it goes with its agent when the agent idles out.
    */
-  holdSpare(agentKey: string, evict: () => void): SpareSlot | undefined {
+  holdSpare(agentKey: string, evict: () => void, conversationId?: string): SpareSlot | undefined {
     this.releaseIdle();
     if (this.full()) return undefined;
-    const held = { agentKey, evict };
+    const held: HeldRoom = { agentKey, evict, conversationId };
     this.spares.add(held);
     return { free: () => this.spares.delete(held) };
   }
@@ -105,9 +110,13 @@ export class SessionPool {
   admit(session: PooledSession, wasOpen: boolean): void {
     this.open.delete(session);
     if (!wasOpen) {
-      this.evictSpares((spare) => spare.agentKey !== session.agentKey);
-      this.releaseIdle();
-      this.evictSpares(() => true);
+      // A conversation whose session was resumed ahead brings its room along: its turn takes that session.
+      const resumedAhead = session.conversationId !== undefined && [...this.spares].some((spare) => spare.conversationId === session.conversationId);
+      if (!resumedAhead) {
+        this.evictSpares((spare) => spare.agentKey !== session.agentKey);
+        this.releaseIdle();
+        this.evictSpares(() => true);
+      }
       this.used(session.agentKey, +1);
     }
     this.open.add(session);
@@ -136,7 +145,7 @@ export class SessionPool {
     return this.open.size + this.spares.size >= this.options.maxOpen;
   }
 
-  private evictSpares(which: (spare: { readonly agentKey: string }) => boolean): void {
+  private evictSpares(which: (spare: HeldRoom) => boolean): void {
     for (const spare of [...this.spares]) {
       if (!this.full()) return;
       if (!which(spare)) continue;
@@ -155,6 +164,13 @@ export class SessionPool {
   }
 }
 
+/** Room a session opened ahead holds: a spare's, or a conversation's resumed ahead. */
+interface HeldRoom {
+  readonly agentKey: string;
+  readonly evict: () => void;
+  readonly conversationId: string | undefined;
+}
+
 class PooledSession implements AgentSession {
   private inner: AgentSession | undefined;
   private turns = 0;
@@ -164,6 +180,7 @@ class PooledSession implements AgentSession {
     private readonly pool: SessionPool,
     readonly agentKey: string,
     private readonly openAgentSession: () => AgentSession,
+    readonly conversationId: string | undefined,
   ) {}
 
   get busy(): boolean {
