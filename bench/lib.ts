@@ -165,7 +165,7 @@ export class DirectAcp {
   readonly connection: acp.ClientConnection;
   /** Called with every session/update, on arrival. */
   onUpdate: (n: acp.SessionNotification, at: number) => void = () => undefined;
-  private initialized: Promise<unknown> | undefined;
+  private initialized: Promise<acp.InitializeResponse> | undefined;
   /** The agent leads its own process group. */
   private readonly grouped: boolean;
 
@@ -192,9 +192,21 @@ export class DirectAcp {
   }
 
   async newSession(mcpServers: acp.McpServer[] = []): Promise<string> {
-    this.initialized ??= this.connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-    await this.initialized;
+    await this.initialize();
     return (await this.connection.agent.request(acp.methods.agent.session.new, { cwd: ROOT, mcpServers })).sessionId;
+  }
+
+  /** Resumes an earlier session (`session/resume` where the agent can, else `session/load`). */
+  async resume(sessionId: string, mcpServers: acp.McpServer[] = []): Promise<void> {
+    const init = await this.initialize();
+    const params = { sessionId, cwd: ROOT, mcpServers };
+    if (init.agentCapabilities?.sessionCapabilities?.resume != null) await this.connection.agent.request(acp.methods.agent.session.resume, params);
+    else await this.connection.agent.request(acp.methods.agent.session.load, params);
+  }
+
+  private initialize(): Promise<acp.InitializeResponse> {
+    this.initialized ??= this.connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+    return this.initialized;
   }
 
   /**

@@ -4,13 +4,18 @@
  * restarted bridge at once (`symposium/resumeRecent`), and the latest conversations resume ahead while the person
  * reads. Measured: a bridge restarted on the same `--state-dir` answers the last conversation's next message, sent
  * 3 s after the restart, against a follow-up's first part in the same chat; and, reported beside it, the same
- * message in a conversation the warm start does not cover (the bridge told nothing).
+ * message in a conversation the warm start does not cover (the bridge told nothing). As row 9 does, the bar is
+ * judged beyond what the agent itself spends on the first prompt of a resumed session (over direct ACP, the session
+ * resumed 3 s before), which no bridge can take away.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { McpServer } from '@agentclientprotocol/sdk';
+import { createLogger } from '../../src/log/logger.js';
 import type { AgentDefinition, Message } from '../../src/protocol/messages.js';
-import { AGENT, Bridge, SEARCH, median, percentile, replied, sleep, user, type Row } from '../lib.js';
+import { BRIDGED_TOOLS_SERVER_NAME, BridgedToolsServer } from '../../src/tools/bridged-tools-server.js';
+import { AGENT, Bridge, DirectAcp, SEARCH, median, percentile, replied, sleep, user, type Row } from '../lib.js';
 import { withClaude, type Program } from './new-chat.js';
 
 const RUNS = 5;
@@ -24,6 +29,9 @@ const BAR_MS = 100;
 
 export async function afterReload(): Promise<Row[]> {
   const agentState = mkdtempSync(path.join(tmpdir(), 'bench-reload-agent-'));
+  const tools = await BridgedToolsServer.start(async () => ({ content: [{ type: 'text', text: 'no match' }] }), createLogger('warn'));
+  tools.setTools([SEARCH]);
+  const mcpServers: McpServer[] = [{ type: 'http', name: BRIDGED_TOOLS_SERVER_NAME, url: tools.url, headers: [{ name: 'Authorization', value: tools.authorization }] }];
   try {
     const scripted: Program = {
       label: 'scripted agent (session/load takes 500 ms)',
@@ -32,14 +40,70 @@ export async function afterReload(): Promise<Row[]> {
       reply: (said) => said,
       settleMs: 0,
     };
-    const rows = [await measured(scripted, true), await measured(scripted, false)];
+    const rows = [...judged(await measured(scripted, true), await direct(scripted, mcpServers)), await measured(scripted, false)];
     await withClaude(async (claude) => {
-      rows.push(await measured(claude, true), await measured(claude, false));
+      rows.push(...judged(await measured(claude, true), await direct(claude, mcpServers)), await measured(claude, false));
     });
     return rows;
   } finally {
+    await tools.close();
     rmSync(agentState, { recursive: true, force: true });
   }
+}
+
+/** The bar, as row 9's: what the first answer after a reload adds over a follow-up beyond the agent's own first prompt of a resumed session. */
+function judged(bridgedRow: Row, directRow: Row): Row[] {
+  const added = bridgedRow.median - bridgedRow.baseline! - (directRow.median - directRow.baseline!);
+  return [
+    bridgedRow,
+    directRow,
+    {
+      ...bridgedRow,
+      metric: `${bridgedRow.metric.replace(/ \(ms\); baseline .*$/, '')}: what the first answer adds beyond the agent's own first prompt of a resumed session (ms); baseline the follow-up plus that`,
+      baseline: bridgedRow.baseline! + (directRow.median - directRow.baseline!),
+      bar: `≤ +${BAR_MS} ms (added ${added.toFixed(2)})`,
+      met: added <= BAR_MS,
+    },
+  ];
+}
+
+/** The same over direct ACP: a session of two exchanges, the agent restarted, the session resumed, its next prompt `READING_MS` later. */
+async function direct(program: Program, mcpServers: McpServer[]): Promise<Row> {
+  const firsts: number[] = [];
+  const followed: number[] = [];
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    const before = new DirectAcp([], false, program);
+    let sessionId: string;
+    try {
+      sessionId = await before.newSession(mcpServers);
+      for (const words of [`say chat ${i}`, 'say more']) await before.prompt(sessionId, words, program.reply(words.slice(4)).length);
+    } finally {
+      await before.close();
+    }
+    const after = new DirectAcp([], false, program);
+    try {
+      await after.resume(sessionId, mcpServers);
+      await sleep(READING_MS);
+      const first = await after.prompt(sessionId, 'say after the reload', program.reply('after the reload').length);
+      await sleep(GAP_MS);
+      const next = await after.prompt(sessionId, 'say again', program.reply('again').length);
+      if (i < WARMUP) continue;
+      firsts.push(first.firstAt - first.startAt);
+      followed.push(next.firstAt - next.startAt);
+    } finally {
+      await after.close();
+    }
+  }
+  return {
+    row: '10',
+    metric: `first prompt of a session resumed ahead, ${program.label}, direct ACP: the agent's own (ms); baseline a follow-up's first part`,
+    median: median(firsts),
+    p99: percentile(firsts, 99),
+    baseline: median(followed),
+    unit: 'ms',
+    bar: `— (added ${(median(firsts) - median(followed)).toFixed(2)})`,
+    counts: `${RUNS} restarts (+${WARMUP} warm-up), each after a session of two exchanges; the prompt ${READING_MS} ms after the resume`,
+  };
 }
 
 /**
@@ -90,8 +154,7 @@ async function measured(program: Program, warm: boolean): Promise<Row> {
     p99: percentile(firsts, 99),
     baseline: median(followed),
     unit: 'ms',
-    bar: warm ? `≤ +${BAR_MS} ms (added ${added.toFixed(2)})` : `— (added ${added.toFixed(2)})`,
-    ...(warm ? { met: added <= BAR_MS } : {}),
+    bar: `— (added ${added.toFixed(2)})`,
     counts: `${RUNS} reloads (+${WARMUP} warm-up) per agent and case, each after a chat of two exchanges; the message ${READING_MS} ms after the restart, the follow-up ${GAP_MS} ms after its answer`,
   };
 }

@@ -70,6 +70,11 @@ test('the latest conversations resume ahead with their tools; the next message g
   a.push(user('say a2'));
   expect(textOfParts(await bridge.chat(a, scripted, [LOOKUP]))).toBe('a2');
   expect(loads(bridge.stderr())).toHaveLength(3);
+
+  // A new chat finds a spare session opened after the resumes, offering the tools of before.
+  await bridge.logged(/spare session \S+ is ready/, 10_000);
+  expect(textOfParts(await bridge.chat([user('say new')], scripted, [LOOKUP]))).toBe('new');
+  expect(bridge.stderr()).toMatch(/is ACP session \S+, opened ahead as a spare/);
 }, 60_000);
 
 test('nothing resumes ahead for another workspace, for agents not named, or with no room in the session pool', async () => {

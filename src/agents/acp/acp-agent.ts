@@ -148,13 +148,16 @@ export class AcpAgent implements AgentStream, SessionHost {
 
   /**
    * Conversations used lately in this workspace (latest first) will likely go on soon (a window was reloaded):
-   * the agent starts, and their sessions are resumed ahead, as far as the session pool has room.
+   * the agent starts, and their sessions are resumed ahead, as far as the session pool has room; then a spare
+   * opens for a new chat, offering what the agent was last offered here.
    */
   resumeAhead(conversations: readonly RecentAgentSession[]): void {
     const offered = this.options.offeredTools?.last(this.key, this.options.cwd) ?? [];
     for (const { conversationId, agentSession } of conversations) {
       if (!this.resumedAhead.resume(conversationId, agentSession, offered)) this.log.debug(`agent ${this.name}: conversation ${conversationId} is not resumed ahead (resumed already, or no room in the session pool)`);
     }
+    this.spare.expect(offered);
+    void this.resumedAhead.settled().then(() => this.spare.open());
   }
 
   /** The agent's model was picked: it starts now, and opens a spare session if a conversation on it began before. */

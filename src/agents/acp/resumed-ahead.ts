@@ -77,6 +77,14 @@ export class SessionsResumedAhead<S extends NewAgentSession> {
     return true;
   }
 
+  /** Settles once every resume asked so far has ended, resumed or not. */
+  settled(): Promise<void> {
+    return this.queue.then(
+      () => {},
+      () => {},
+    );
+  }
+
   /** The conversation's next turn: it takes its session resumed ahead, if there is one, with `offered` on its tool server. */
   take(conversationId: string, offered: readonly ToolDefinition[], onCall: (call: BridgedCall) => Promise<CallToolResult>): Promise<TakenSpare<S>> | undefined {
     const ahead = this.ahead.get(conversationId);

@@ -75,6 +75,14 @@ export class SpareSession<S extends NewAgentSession> {
     return spare.tools.then((tools) => ({ tools, session: spare.session.then((s) => (s?.alive() === true ? s : undefined)) }));
   }
 
+  /**
+   * Before any new conversation began here (a window just started): the tools one was offered earlier, which the
+   * next spare offers. A new conversation's own tools, once one began, win.
+   */
+  expect(offered: readonly ToolDefinition[]): void {
+    this.offered ??= offered;
+  }
+
   /** Opens a spare with the tools of the last new conversation, unless one is open or none began yet. */
   open(): void {
     const offered = this.offered;
