@@ -359,6 +359,12 @@ async function reloadWindow(ui, request) {
   await sleep(5000);
 }
 
+/** Whether `check` comes true within `timeoutMs`, polled. */
+async function waitFor(check, timeoutMs) {
+  for (const end = Date.now() + timeoutMs; Date.now() < end; await sleep(250)) if (check()) return true;
+  return check();
+}
+
 /** A new chat on the Scripted model, picked unless it is already (the picker then shows its options where a click would land). */
 async function newScriptedChat(ui) {
   await ui.newChat();
@@ -603,16 +609,23 @@ export const CHAT_SCENARIOS = [
     },
   },
   {
-    name: 'chat: after a window reload the chat continues with the agent',
-    async run(ui, c) {
+    name: 'chat: after a window reload the chat continues with the agent, its session resumed ahead while the person reads',
+    async run(ui, c, ctx) {
       await newScriptedChat(ui);
       await ui.send('say remember the word apricot');
       c.note('before', await ui.response((t) => t.includes('remember the word apricot'), 'the reply'));
       await ui.idle();
+      const times = (pattern) => (symposiumLog(ctx).match(pattern) ?? []).length;
+      const resumedBefore = times(/resumed ahead of its next turn/g);
+      const takenBefore = times(/is ACP session \S+, resumed ahead/g);
       await reloadWindow(ui, 'say remember the word apricot');
+      // The window started: the extension told the bridge, which resumed the chat's session before any message.
+      const resumed = await waitFor(() => times(/resumed ahead of its next turn/g) > resumedBefore, 30_000);
+      c.ok(resumed, "the chat's agent session was not resumed ahead of its next message (no such line in Symposium's log)");
       await ui.send('history');
       const text = c.note('response', await ui.response((t) => t.includes('[') && t.includes(']'), "the agent's record of the conversation"));
       c.includes(text, 'remember the word apricot', 'what the agent remembers of the conversation after the reload');
+      c.ok(times(/is ACP session \S+, resumed ahead/g) > takenBefore, 'the message did not go on in the session resumed ahead');
     },
   },
   {
