@@ -214,7 +214,11 @@ export class AcpSession implements AgentSession {
     const outcome = await this.waitForVsCode(prompt, request.toolCall.toolCallId, signal, {
       event: { kind: 'permission', permission },
       goesAhead: (result) => isApprovalOf(permission.actionId, result),
-      answered: (result) => (isApprovalOf(permission.actionId, result) ? allowing : rejecting)(request.options),
+      answered: (result) => {
+        if (isApprovalOf(permission.actionId, result)) return allowing(request.options);
+        this.rendering.refusedByPerson(request.toolCall.toolCallId);
+        return rejecting(request.options);
+      },
       cancelled: (): acp.RequestPermissionOutcome => ({ outcome: 'cancelled' }),
     });
     return { outcome };
