@@ -425,6 +425,29 @@ export const CHAT_SCENARIOS = [
     },
   },
   {
+    name: "chat: consent — after Skip the refused command reads as one clean line, refused by you, and the answer goes on",
+    async run(ui, c, ctx) {
+      // The scripted agent runs with --claude-results: the refusal comes as Claude Code sends it, fenced
+      // ("```\nUser refused permission to run tool\n```"), which once left a code block open in the answer.
+      await newScriptedChat(ui);
+      const file = join(ctx.workspace, 'refused.txt');
+      await ui.send('run touch refused.txt\nsay the answer goes on after the refusal');
+      c.note('confirmation', await ui.confirmation());
+      await ui.click('Skip');
+      const text = c.note('response', await ui.response((t) => t.includes('the answer goes on after the refusal'), 'the answer after Skip'));
+      await ui.idle();
+      await ui.screenshot('chat-skip-refused');
+      const response = ui.page.locator('.interactive-response').last();
+      c.note('html', await response.locator('.rendered-markdown').last().innerHTML());
+      c.includes(text, 'touch refused.txt refused by you', 'the refused command\'s line');
+      c.excludes(text, 'User refused permission', "the answer (the agent's words for the refusal)");
+      c.excludes(text, '```', 'the answer (a fence shown as text)');
+      c.ok(text.split('the answer goes on after the refusal').length === 2, `the agent's words after the refusal show ${text.split('the answer goes on after the refusal').length - 1} times`);
+      c.ok((await response.locator('.interactive-result-code-block, .monaco-editor').count()) === 0, 'a code block in the answer');
+      c.ok(!existsSync(file), 'the command ran although the person skipped it');
+    },
+  },
+  {
     name: 'chat: consent — Stop while the confirmation shows cancels the turn; nothing of it shows later',
     async run(ui, c, ctx) {
       await newScriptedChat(ui);
