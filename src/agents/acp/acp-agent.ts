@@ -25,6 +25,7 @@ import { describeElicitation, onUrlElicitation } from './session/client-requests
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
 import type { AgentInfo } from '../../protocol/messages.js';
 import { AgentInfoState, currentValuesOf, sessionModelsOf, type SessionResponse } from './answers/agent-info.js';
+import { isAuthFailure } from './answers/auth-failure.js';
 import { MalformedAnswerError, checkInitialize, checkNewSession, checkPermissionRequest, checkReadTextFile, checkResumedSession, checkUpdate, checkWriteTextFile, checkElicitation } from './answers/agent-answers.js';
 
 export interface AcpAgentOptions extends AcpSessionOptions {
@@ -40,9 +41,6 @@ export interface AcpAgentOptions extends AcpSessionOptions {
   /** Holds an agent's output back while the consumer is behind (backpressure); none: read at once. */
   readonly gate?: (stdout: Readable) => void;
 }
-
-/** The ACP error code for "authenticate first". */
-const AUTH_REQUIRED = -32000;
 
 /** An ACP session the agent opened for a new conversation, and what it runs on. */
 interface NewSession extends NewAgentSession {
@@ -208,8 +206,8 @@ export class AcpAgent implements AgentStream, SessionHost {
   private async newSession(process: AgentProcess, init: acp.InitializeResponse, mcpServers: acp.McpServer[], offered: readonly string[]): Promise<{ sessionId: string; response: SessionResponse }> {
     const request = this.opening(init, mcpServers, () => process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers, ...this.editsThroughConsumer(offered) }));
     const response = await this.startupStep(process, 'session/new', request.then((raw: unknown) => checkNewSession(this.name, raw))).catch((error: unknown) => {
-      if (error instanceof acp.RequestError && error.code === AUTH_REQUIRED) this.info.learnSignIn(true);
-      throw new Error(this.explainSessionFailure(error, init));
+      if (isAuthFailure(error)) this.info.learnSignIn(true);
+      throw new Error(this.explainSessionFailure(error));
     });
     this.info.learnSignIn(false);
     this.info.learnConfigOptions(response.configOptions);
@@ -326,6 +324,8 @@ export class AcpAgent implements AgentStream, SessionHost {
       return response;
     } catch (error) {
       if (!process.alive) throw error;
+      // A new session would fail the same way, and lose the one the conversation had.
+      if (isAuthFailure(error)) throw this.signInNeeded();
       this.log.info(`agent ${this.name}: ${how} of ${sessionId} failed (${error instanceof Error ? error.message : String(error)}); conversation ${conversationId} goes on in a new session, told the history so far`);
       return undefined;
     }
@@ -360,6 +360,11 @@ export class AcpAgent implements AgentStream, SessionHost {
     this.sessions.delete(sessionId);
     if (!resumable) this.options.agentSessions.forgetAgentSession(session.conversationId);
     this.closeAgentSession(sessionId, route.process, route.init);
+  }
+
+  signInNeeded(): Error {
+    this.info.learnSignIn(true);
+    return new Error(this.signInSentence());
   }
 
   promptEnded(session: AcpSession): void {
@@ -548,11 +553,13 @@ export class AcpAgent implements AgentStream, SessionHost {
     return Promise.race([answered, timeout, exit]).finally(() => clearTimeout(timer));
   }
 
-  private explainSessionFailure(error: unknown, init: acp.InitializeResponse): string {
-    if (error instanceof acp.RequestError && error.code === AUTH_REQUIRED) {
-      const methods = (init.authMethods ?? []).map((m) => m.name).join(', ');
-      return `Agent "${this.name}" needs authentication${methods === '' ? '' : ` (${methods})`}. Sign in with the agent's own command line, then try again.`;
-    }
+  private signInSentence(): string {
+    const methods = this.info.signInMethods.map((m) => m.name).join(', ');
+    return `Agent "${this.name}" needs authentication${methods === '' ? '' : ` (${methods})`}. Sign in with the agent's own command line, then try again.`;
+  }
+
+  private explainSessionFailure(error: unknown): string {
+    if (isAuthFailure(error)) return this.signInSentence();
     if (error instanceof acp.RequestError) return `Agent "${this.name}" could not open a session: ${error.message}`;
     return error instanceof Error ? error.message : String(error);
   }
