@@ -61,6 +61,9 @@ test('a prompt refused with auth_required (claude-agent-acp without its key) mar
   expect(error.code).toBe(ProtocolErrorCodes.AgentFailed);
   expect(error.message).toBe('Agent "scripted" needs authentication. Sign in with the agent\'s own command line, then try again.');
   expect(infos.at(-1)).toEqual({ agent: needsKey, info: { imageInput: false, signIn: { needed: true, methods: [] } } });
+  // The spare session that opens after the prompt says nothing of a sign-in: the agent still needs one.
+  expect(await bridge.logged(/agent scripted: spare session \S+ is ready/)).toMatch(/agent scripted: spare session \S+ is ready/);
+  expect(infos.filter((p) => JSON.stringify(p.agent) === JSON.stringify(needsKey)).at(-1)?.info.signIn?.needed).toBe(true);
   // The key, as the extension adds it to the definition: the bridge starts the agent afresh with it.
   const keyed: AgentDefinition = { mcp_server: { ...needsKey.mcp_server, env: [{ name: 'SYMPOSIUM_TEST_KEY', value: 'sk-test' }] } };
   expect(textOfParts(await bridge.chat([user('say hi')], keyed))).toBe('hi');

@@ -209,7 +209,6 @@ export class AcpAgent implements AgentStream, SessionHost {
       if (isAuthFailure(error)) this.info.learnSignIn(true);
       throw new Error(this.explainSessionFailure(error));
     });
-    this.info.learnSignIn(false);
     this.info.learnConfigOptions(response.configOptions);
     this.info.learnSession(response);
     return { sessionId: response.sessionId, response };
@@ -365,6 +364,10 @@ export class AcpAgent implements AgentStream, SessionHost {
   signInNeeded(): Error {
     this.info.learnSignIn(true);
     return new Error(this.signInSentence());
+  }
+
+  answered(): void {
+    this.info.learnSignIn(false);
   }
 
   promptEnded(session: AcpSession): void {

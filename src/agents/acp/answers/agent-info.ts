@@ -26,7 +26,7 @@ export class AgentInfoState {
     this.methods = (init.authMethods ?? []).map(signInMethodOf);
   }
 
-  /** Whether the agent's last `session/new`, `session/load`, prompt (or `authenticate`) said it needs a sign-in. */
+  /** Whether the agent needs a sign-in, as its last refusal (`session/new`, `session/load`, a prompt), answer or `authenticate` says. */
   learnSignIn(needed: boolean): void {
     // Agents that never needed one report nothing.
     if (!needed && this.info.signIn?.needed !== true) return;

@@ -52,6 +52,11 @@ export interface SessionHost {
   promptEnded(session: AcpSession): void;
   /** The agent said it needs a sign-in (a prompt refused, or answered only that): recorded, and the error the turn fails with. */
   signInNeeded(): Error;
+  /**
+   * A prompt ended as an answer: the agent needs no sign-in (an open session does not say so: Claude Code opens
+   * them without a key and refuses the prompt).
+   */
+  answered(): void;
   /** The session is done with its ACP session: closed (resumable later), or abandoned after an unanswered cancel. */
   forget(session: AcpSession, sessionId: string, resumable: boolean): void;
   /** The session closed: every ACP session it holds is let go now. */
@@ -420,8 +425,12 @@ export class AcpSession implements AgentSession {
       ended: request.then(
         (response) => {
           this.endPrompt(prompt);
-          if (response.stopReason === 'end_turn' && prompt.answer.isAuthFailure) events.fail(this.host.signInNeeded());
-          else events.push({ kind: 'stopped', stopReason: response.stopReason });
+          if (response.stopReason === 'end_turn' && prompt.answer.isAuthFailure) {
+            events.fail(this.host.signInNeeded());
+            return;
+          }
+          if (response.stopReason !== 'cancelled') this.host.answered();
+          events.push({ kind: 'stopped', stopReason: response.stopReason });
         },
         async (error: unknown) => {
           const paused = prompt.state === 'paused';
