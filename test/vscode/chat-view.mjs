@@ -785,6 +785,49 @@ export const CHAT_SCENARIOS = [
     },
   },
   {
+    name: 'chat: a prompt refused for want of a key — sign-in needed in the picker, Set API Key in the notification, then answered without a reload',
+    async run(ui, c, ctx) {
+      // The agent "no-key" of the settings (run.mjs) opens sessions but refuses prompts with auth_required while
+      // SYMPOSIUM_TEST_KEY is not in its environment, as claude-agent-acp does without ANTHROPIC_API_KEY.
+      const secret = `sk-no-key-${createHash('sha256').update(ctx.runDir).digest('hex').slice(0, 16)}`;
+      await ui.newChat();
+      await ui.pickListedModel('No key');
+      await ui.send('say first try');
+      // Dismissed, the sign-in is not done: the answer says what to do, and the picker says the agent needs one.
+      const dismissed = await ui.notification('No key needs you to sign in.');
+      c.note('notification', await dismissed.innerText());
+      await dismissed.hover();
+      await dismissed.locator('.codicon-notifications-clear').first().click();
+      const failure = c.note('failure', await ui.response((t) => t.includes('then send your message again'), 'the sentence that says what to do'));
+      c.includes(failure, 'No key needs you to sign in: set its API key with "Symposium: Set Agent API Key", then send your message again.', 'the failed answer');
+      await ui.idle();
+      await ui.screenshot('chat-missing-key-says-what-to-do');
+      const rows = c.note('pickerRowsBefore', await ui.pickerRows('No key'));
+      c.ok(rows.some((r) => r.includes('sign-in needed')), `the picker does not say the agent needs a sign-in: ${JSON.stringify(rows)}`);
+      await ui.page.keyboard.press('Escape');
+      // Sent again, the notification offers the fix; the key set, the same request is answered.
+      await ui.send('say answered once the key was set');
+      const toast = await ui.notification('No key needs you to sign in.');
+      await ui.screenshot('chat-missing-key-offered');
+      await toast.locator('.monaco-button', { hasText: /^Set API Key$/ }).first().click();
+      await ui.quickInput('API key for No key', 'Another environment variable', { row: 'Another environment variable' });
+      await ui.quickInput('Environment variable', 'SYMPOSIUM_TEST_KEY');
+      await ui.page.locator('.quick-input-widget input[type="password"]').first().waitFor({ timeout: 10_000 });
+      await ui.quickInput('API key', secret);
+      const text = c.note('response', await ui.response((t) => t.includes('answered once the key was set'), 'the answer once the key was set'));
+      c.excludes(text, 'needs you to sign in', 'the answer (the request went through once the key was set)');
+      await ui.idle();
+      await ui.screenshot('chat-missing-key-answered');
+      await ui.send('say answered again');
+      c.note('next', await ui.response((t) => t.includes('answered again'), 'the next answer'));
+      await ui.idle();
+      const after = c.note('pickerRowsAfter', await ui.pickerRows('No key'));
+      c.ok(after.some((r) => r.includes('ready')) && !after.some((r) => r.includes('sign-in needed')), `the picker still says the agent needs a sign-in: ${JSON.stringify(after)}`);
+      await ui.page.keyboard.press('Escape');
+      await ui.pickListedModel('Scripted');
+    },
+  },
+  {
     name: 'chat: Set Agent API Key — the key reaches the agent, and not the settings, argv, logs or state',
     async run(ui, c, ctx) {
       const secret = `sk-symposium-test-${createHash('sha256').update(ctx.runDir).digest('hex').slice(0, 24)}`;
