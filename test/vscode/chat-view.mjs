@@ -60,7 +60,6 @@ export class ChatView {
     const row = this.page.locator('.chat-model-picker-dropdown .monaco-list-row', { hasText: name }).first();
     await row.waitFor({ timeout: 10_000 });
     await this.page.keyboard.press('Enter');
-    // The picker names the model in its label, or only in its aria-label when it shows the model's options instead.
     await this.page.locator(`.model-picker-item [aria-label="Models, ${name}"]`).first().waitFor({ timeout: 10_000 });
   }
 
@@ -89,14 +88,23 @@ export class ChatView {
     await this.page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).first().click();
   }
 
-  /** Picks a value of one of the model's own options, beside its name in the picker. */
-  async pickModelOption(label) {
-    await this.page.locator('.model-picker-config').first().click();
-    const row = this.page.locator('.context-view .monaco-list-row, .action-widget .monaco-list-row', { hasText: label }).first();
+  /**
+   * Sets one of a model's own options where VS Code 1.139 lists options in no group: *Chat: Manage Language
+   * Models*, the model's row, its context menu, the option's submenu.
+   */
+  async setModelOption(model, option, choice) {
+    await this.command('Chat: Manage Language Models');
+    const row = this.page.locator('.models-model-row', { hasText: model }).first();
     await row.waitFor({ timeout: 10_000 });
+    await row.click({ button: 'right' });
+    await this.page.locator('.monaco-menu .action-label:visible', { hasText: new RegExp(`^${option}$`) }).first().hover();
+    const item = this.page.locator('.monaco-menu .action-label:visible', { hasText: choice }).first();
+    await item.waitFor({ timeout: 10_000 });
+    await item.click();
+    // The editor closes on Escape once it has the focus (the menu gone, it may not).
     await row.click();
-    await this.page.locator('.model-picker-config', { hasText: label }).first().waitFor({ timeout: 10_000 });
     await this.page.keyboard.press('Escape');
+    await row.waitFor({ state: 'hidden', timeout: 10_000 });
   }
 
   async send(text) {
@@ -202,10 +210,7 @@ export class ChatView {
     return toast;
   }
 
-  /**
-   * Opens the model picker's list with its keybinding in the chat input: a click on the picker opens the model's
-   * own options instead while the current model shows them (an agent with modes).
-   */
+  /** Opens the model picker's list with its keybinding in the chat input, as a person who knows it does. */
   async openModelList() {
     await this.page.keyboard.press('Escape');
     await this.page.locator('.interactive-input-editor').first().click();
@@ -249,6 +254,9 @@ class Checks {
   }
   ok(condition, message) {
     if (!condition) throw new Error(message);
+  }
+  equal(actual, expected, what) {
+    if (actual !== expected) throw new Error(`${what}: ${JSON.stringify(actual)}, not ${JSON.stringify(expected)}`);
   }
   includes(text, part, what) {
     if (!text.includes(part)) throw new Error(`${what}: ${JSON.stringify(part)} not in ${JSON.stringify(text)}`);
@@ -496,17 +504,23 @@ export const CHAT_SCENARIOS = [
     },
   },
   {
-    name: "chat: an agent's own options are per-model options in the picker",
+    name: "chat: the picker names the agent, not its mode; the agent's own options are set in Manage Language Models",
     async run(ui, c) {
+      // The scripted agent offers a mode (--modes ask,code), as Claude Code does ("Manual", "Plan", …).
       await newScriptedChat(ui);
       await ui.send('mode');
       c.note('before', await ui.response((t) => t.includes('ask'), 'the current mode'));
       await ui.idle();
-      await ui.pickModelOption('Mode code');
+      const picker = ui.page.locator('.model-picker-item').first();
+      c.equal(c.note('pickerLabel', await picker.locator('.chat-input-picker-label').first().innerText()), 'Scripted', "the picker's label");
+      c.ok((await picker.locator('.model-picker-config:visible').count()) === 0, "a button of the model's options beside the picker");
+      await ui.screenshot('chat-picker-names-the-agent');
+      await ui.setModelOption('Scripted', 'Mode', 'Mode code');
       await ui.send('mode');
-      c.note('after', await ui.response((t) => /(^|\n)code(\n|$)/.test(t), 'the mode picked in the picker'));
+      c.note('after', await ui.response((t) => /(^|\n)code(\n|$)/.test(t), 'the mode set in Manage Language Models'));
       await ui.idle();
-      await ui.pickModelOption('Mode ask');
+      c.equal(await picker.locator('.chat-input-picker-label').first().innerText(), 'Scripted', "the picker's label after the mode changed");
+      await ui.setModelOption('Scripted', 'Mode', 'Mode ask');
     },
   },
   {
