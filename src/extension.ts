@@ -21,7 +21,7 @@ import { runManageAgents } from './extension/agents/manage-agents.js';
 import { AgentSecrets, secretLookingNames, withSecrets } from './extension/keys/agent-secrets.js';
 import { runSetAgentApiKey } from './extension/keys/api-key-command.js';
 import { agentKey, agentsOfSettings, VENDOR, type ModelSettings } from './extension/agents/models.js';
-import type { AgentInfo } from './protocol/messages.js';
+import type { AgentDefinition, AgentInfo } from './protocol/messages.js';
 import { isConsumerToolsChoice, type ConsumerToolsChoice } from './extension/provider/offered-tools.js';
 import { isContextPolicy, type ContextPolicy } from './history/context-policy.js';
 import { SymposiumChatProvider } from './extension/provider/provider.js';
@@ -117,12 +117,28 @@ export function activate(context: vscode.ExtensionContext): void {
     learned,
   });
 
+  // The sign-in's *Set API Key*: the command for that agent; whether it stored a key.
+  const setApiKeyFor = async (agentId: string): Promise<boolean> => {
+    const before = JSON.stringify(secrets.envOf(agentId));
+    await vscode.commands.executeCommand('symposium.setAgentApiKey', agentId);
+    return JSON.stringify(secrets.envOf(agentId)) !== before;
+  };
+  // An agent that answered needs no sign-in, whatever the bridge last said of an earlier process of it.
+  const signedIn = (agent: AgentDefinition): void => {
+    const key = agentKey(agent);
+    const info = learned.get(key);
+    if (info?.signIn?.needed !== true) return;
+    learned.set(key, { ...info, signIn: { ...info.signIn, needed: false } });
+    void context.globalState.update(LEARNED_KEY, Object.fromEntries(learned));
+    provider?.refresh();
+  };
+
   let registration: vscode.Disposable | undefined;
   const applyEnablement = () => {
     const enabled = config().get<boolean>('enableExperimentalLM', false);
     if (enabled && registration === undefined) {
       readAgents(config(), log, true, catalog(), archiveDir);
-      provider = new SymposiumChatProvider({ bridge, settings, consumerTools, log, signIn: vscodeSignInUi(vscode, workspaceDir()) });
+      provider = new SymposiumChatProvider({ bridge, settings, consumerTools, log, signIn: vscodeSignInUi(vscode, workspaceDir(), setApiKeyFor), signedIn });
       registration = vscode.Disposable.from(vscode.lm.registerLanguageModelChatProvider(VENDOR, provider), registerAgentActionTool(), provider);
       log.info('language models registered (symposium.enableExperimentalLM is on)');
     } else if (!enabled) {

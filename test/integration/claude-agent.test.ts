@@ -22,7 +22,7 @@ import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { LmClient, textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentDefinition, AgentInfoParams, Message, OpenUrlParams, ResponsePart } from '../../src/protocol/messages.js';
-import { AGENT_ACTION as AGENT_ACTION_DEFINITION, ASK_QUESTIONS, CREATE_FILE, REPLACE_STRING, approvals, assistantOf, edited, picking, questionsOf, toolCallsOf, user } from './agent-bridge.js';
+import { AGENT_ACTION as AGENT_ACTION_DEFINITION, ASK_QUESTIONS, CREATE_FILE, REPLACE_STRING, approvals, assistantOf, edited, picking, questionsOf, skipped, toolCallsOf, user } from './agent-bridge.js';
 import { chatWith, expectWeatherCalledThroughBridge, WEATHER, type ChatOptions } from './catalog-agent-suite.js';
 import {
   AnthropicMock,
@@ -330,6 +330,55 @@ test(
     // reads the bridge's `cancelled` permission answer before its session/cancel, reports "Tool permission
     // request failed" and asks the model once more in the abandoned turn (3 requests; see the report).
     expect(requests.length).toBeLessThanOrEqual(3);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "Skip: Claude's fenced refusal ends the tool in one line, refused by you; the model's answer follows once, with no block left open",
+  async () => {
+    const FIRST = 'Please create the file skipped.txt in the workspace.';
+    const call = toolUseReply('Bash', { command: 'touch skipped.txt', description: 'Create skipped.txt' });
+    scripts.set(FIRST, (request): Reply => {
+      const [result] = lastToolResults(request);
+      return result === undefined ? call : textReply(`Tool said: ${toolResultText(result)}`);
+    });
+
+    const first = await chat([user(FIRST)]);
+    const [permission] = toolCallsOf(first);
+    // Copilot's Skip: the call comes back with its "skipped" result, which is no consent.
+    const second = await chat([user(FIRST), assistantOf(first), skipped(permission)]);
+
+    const text = textOfParts(second);
+    expect(text).toContain('> ✗ `touch skipped.txt` refused by you\n\n');
+    expect(text).not.toContain('```');
+    // The model's words about the refusal, once.
+    expect(text.split('Tool said: User refused permission to run tool')).toHaveLength(2);
+    expect(existsSync(path.join(workspace, 'skipped.txt'))).toBe(false);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  'without an API key the agent is marked as needing a sign-in and the request says so; with its key the same words are answered',
+  async () => {
+    const FIRST = 'Hello, with or without a key?';
+    scripts.set(FIRST, () => textReply('Answered with a key.'));
+    if (!('mcp_server' in claude)) throw new Error('claude is an ACP agent');
+    const keyless: AgentDefinition = { mcp_server: { ...claude.mcp_server, env: claude.mcp_server.env.filter((v) => v.name !== 'ANTHROPIC_API_KEY') } };
+
+    const failure = await chatWith({ client, modelId: 'claude', agent: keyless, responseMs: RESPONSE_MS, logTail }, [user(FIRST)]).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject({ code: ProtocolErrorCodes.AgentFailed, message: expect.stringMatching(/^Agent "claude" needs authentication/) });
+    const reported = agentInfos.filter((p) => JSON.stringify(p.agent) === JSON.stringify(keyless)).at(-1);
+    expect(reported?.info.signIn?.needed).toBe(true);
+    // The model was never asked without a key.
+    expect(conversationOf(FIRST)).toHaveLength(0);
+
+    // The key back in the agent's environment (as the extension adds one set with Set Agent API Key): answered.
+    expect(textOfParts(await chat([user(FIRST)]))).toBe('Answered with a key.');
   },
   TEST_TIMEOUT_MS,
 );

@@ -211,14 +211,14 @@ describe('modelsOf', () => {
     expect(findModel(settings, 'symposium-agent-scripted/deep')?.config).toEqual({ model: 'deep' });
   });
 
-  test("an agent's other options become per-model options in the picker, and a request sets only what the agent offers", () => {
+  test("an agent's other options become per-model options (in no group: the picker shows the agent's name), and a request sets only what the agent offers", () => {
     const [, plain] = modelsOf({ agents, elizaDeterministic: false });
     const mode = { configId: 'mode', name: 'Mode', current: 'ask', choices: [{ value: 'ask', name: 'Ask' }, { value: 'code', name: 'Code', description: 'Edits files' }] };
     const learned = new Map([[agentKey(plain!.agent), { imageInput: false, models: { configId: 'model', current: 'fast', choices: [{ value: 'fast', name: 'Fast' }] }, options: [mode] }]]);
     const [, entry] = modelsOf({ agents, elizaDeterministic: false, learned });
     expect(entry!.model.configurationSchema).toEqual({
       type: 'object',
-      properties: { mode: { type: 'string', title: 'Mode', enum: ['ask', 'code'], enumItemLabels: ['Ask', 'Code'], enumDescriptions: ['', 'Edits files'], default: 'ask', group: 'navigation' } },
+      properties: { mode: { type: 'string', title: 'Mode', enum: ['ask', 'code'], enumItemLabels: ['Ask', 'Code'], enumDescriptions: ['', 'Edits files'], default: 'ask' } },
     });
     expect(requestConfig(entry!, { mode: 'code' })).toEqual({ mode: 'code', model: 'fast' });
     // Values and options the agent does not offer, and the entry's own model, are not the consumer's to change.

@@ -1,18 +1,22 @@
 /** The sign-in flow of `src/extension/keys/sign-in.ts`: a terminal method runs the agent itself; others are ACP `authenticate`. */
 import type { AgentDefinition, AuthenticateParams, SignInMethod } from '../../src/protocol/messages.js';
-import { signIn, type SignInTarget, type SignInUi } from '../../src/extension/keys/sign-in.js';
+import { SET_API_KEY, signIn, signInSentence, type SignInTarget, type SignInUi } from '../../src/extension/keys/sign-in.js';
 
 const definition: AgentDefinition = { mcp_server: { name: 'Agent', command: 'npx', args: ['agent'], env: [{ name: 'K', value: 'v' }] } };
 const target: SignInTarget = { setting: { id: 'a', name: 'Agent', command: 'npx', args: ['agent'], env: { K: 'v' } }, definition };
 const terminal: SignInMethod = { id: 'login', name: 'Log in', terminal: { args: ['--login'], env: { MODE: 'tui' } } };
 const oauth: SignInMethod = { id: 'oauth', name: 'Sign in with a browser' };
 
-function fakeUi(choice: SignInMethod | undefined, exitCode?: number) {
+function fakeUi(choice: SignInMethod | typeof SET_API_KEY | undefined, exitCode?: number, keyStored = true) {
   const did: string[] = [];
   const ui: SignInUi = {
     choose: async (agentName, methods) => {
       did.push(`choose for ${agentName}: ${methods.map((m) => m.name).join(', ')}`);
       return choice;
+    },
+    setApiKey: async (agentId) => {
+      did.push(`set API key of ${agentId}`);
+      return keyStored;
     },
     runInTerminal: async (title, command, args, env) => {
       did.push(`terminal "${title}": ${command} ${args.join(' ')} ${JSON.stringify(env)}`);
@@ -62,4 +66,21 @@ test('authenticate failing says why; declining does nothing', async () => {
   expect(await signIn(declined.ui, authenticate, target, [oauth])).toBe(false);
   expect(calls).toEqual([]);
   expect(declined.did).toHaveLength(1);
+});
+
+test('Set API Key runs the key command for the agent: signed in once it stored a key, never through authenticate', async () => {
+  const stored = fakeUi(SET_API_KEY);
+  const { calls, authenticate } = recorder();
+  expect(await signIn(stored.ui, authenticate, target, [terminal, oauth])).toBe(true);
+  expect(stored.did).toEqual(['choose for Agent: Log in, Sign in with a browser', 'set API key of a']);
+  const cancelled = fakeUi(SET_API_KEY, undefined, false);
+  expect(await signIn(cancelled.ui, authenticate, target, [oauth])).toBe(false);
+  expect(calls).toEqual([]);
+});
+
+test('the answer of an agent not signed in says what to do, in one sentence', () => {
+  expect(signInSentence('Claude Code', [{ id: 'claude-login', name: 'Claude Subscription' }])).toBe(
+    'Claude Code needs you to sign in: set its API key with "Symposium: Set Agent API Key" or sign in with "Claude Subscription", then send your message again.',
+  );
+  expect(signInSentence('Scripted', [])).toBe('Scripted needs you to sign in: set its API key with "Symposium: Set Agent API Key", then send your message again.');
 });

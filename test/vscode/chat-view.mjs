@@ -60,7 +60,6 @@ export class ChatView {
     const row = this.page.locator('.chat-model-picker-dropdown .monaco-list-row', { hasText: name }).first();
     await row.waitFor({ timeout: 10_000 });
     await this.page.keyboard.press('Enter');
-    // The picker names the model in its label, or only in its aria-label when it shows the model's options instead.
     await this.page.locator(`.model-picker-item [aria-label="Models, ${name}"]`).first().waitFor({ timeout: 10_000 });
   }
 
@@ -89,14 +88,23 @@ export class ChatView {
     await this.page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).first().click();
   }
 
-  /** Picks a value of one of the model's own options, beside its name in the picker. */
-  async pickModelOption(label) {
-    await this.page.locator('.model-picker-config').first().click();
-    const row = this.page.locator('.context-view .monaco-list-row, .action-widget .monaco-list-row', { hasText: label }).first();
+  /**
+   * Sets one of a model's own options where VS Code 1.139 lists options in no group: *Chat: Manage Language
+   * Models*, the model's row, its context menu, the option's submenu.
+   */
+  async setModelOption(model, option, choice) {
+    await this.command('Chat: Manage Language Models');
+    const row = this.page.locator('.models-model-row', { hasText: model }).first();
     await row.waitFor({ timeout: 10_000 });
+    await row.click({ button: 'right' });
+    await this.page.locator('.monaco-menu .action-label:visible', { hasText: new RegExp(`^${option}$`) }).first().hover();
+    const item = this.page.locator('.monaco-menu .action-label:visible', { hasText: choice }).first();
+    await item.waitFor({ timeout: 10_000 });
+    await item.click();
+    // The editor closes on Escape once it has the focus (the menu gone, it may not).
     await row.click();
-    await this.page.locator('.model-picker-config', { hasText: label }).first().waitFor({ timeout: 10_000 });
     await this.page.keyboard.press('Escape');
+    await row.waitFor({ state: 'hidden', timeout: 10_000 });
   }
 
   async send(text) {
@@ -202,10 +210,7 @@ export class ChatView {
     return toast;
   }
 
-  /**
-   * Opens the model picker's list with its keybinding in the chat input: a click on the picker opens the model's
-   * own options instead while the current model shows them (an agent with modes).
-   */
+  /** Opens the model picker's list with its keybinding in the chat input, as a person who knows it does. */
   async openModelList() {
     await this.page.keyboard.press('Escape');
     await this.page.locator('.interactive-input-editor').first().click();
@@ -249,6 +254,9 @@ class Checks {
   }
   ok(condition, message) {
     if (!condition) throw new Error(message);
+  }
+  equal(actual, expected, what) {
+    if (actual !== expected) throw new Error(`${what}: ${JSON.stringify(actual)}, not ${JSON.stringify(expected)}`);
   }
   includes(text, part, what) {
     if (!text.includes(part)) throw new Error(`${what}: ${JSON.stringify(part)} not in ${JSON.stringify(text)}`);
@@ -431,6 +439,29 @@ export const CHAT_SCENARIOS = [
     },
   },
   {
+    name: "chat: consent — after Skip the refused command reads as one clean line, refused by you, and the answer goes on",
+    async run(ui, c, ctx) {
+      // The scripted agent runs with --claude-results: the refusal comes as Claude Code sends it, fenced
+      // ("```\nUser refused permission to run tool\n```"), which once left a code block open in the answer.
+      await newScriptedChat(ui);
+      const file = join(ctx.workspace, 'refused.txt');
+      await ui.send('run touch refused.txt\nsay the answer goes on after the refusal');
+      c.note('confirmation', await ui.confirmation());
+      await ui.click('Skip');
+      const text = c.note('response', await ui.response((t) => t.includes('the answer goes on after the refusal'), 'the answer after Skip'));
+      await ui.idle();
+      await ui.screenshot('chat-skip-refused');
+      const response = ui.page.locator('.interactive-response').last();
+      c.note('html', await response.locator('.rendered-markdown').last().innerHTML());
+      c.includes(text, 'touch refused.txt refused by you', 'the refused command\'s line');
+      c.excludes(text, 'User refused permission', "the answer (the agent's words for the refusal)");
+      c.excludes(text, '```', 'the answer (a fence shown as text)');
+      c.ok(text.split('the answer goes on after the refusal').length === 2, `the agent's words after the refusal show ${text.split('the answer goes on after the refusal').length - 1} times`);
+      c.ok((await response.locator('.interactive-result-code-block, .monaco-editor').count()) === 0, 'a code block in the answer');
+      c.ok(!existsSync(file), 'the command ran although the person skipped it');
+    },
+  },
+  {
     name: 'chat: consent — Stop while the confirmation shows cancels the turn; nothing of it shows later',
     async run(ui, c, ctx) {
       await newScriptedChat(ui);
@@ -479,17 +510,23 @@ export const CHAT_SCENARIOS = [
     },
   },
   {
-    name: "chat: an agent's own options are per-model options in the picker",
+    name: "chat: the picker names the agent, not its mode; the agent's own options are set in Manage Language Models",
     async run(ui, c) {
+      // The scripted agent offers a mode (--modes ask,code), as Claude Code does ("Manual", "Plan", …).
       await newScriptedChat(ui);
       await ui.send('mode');
       c.note('before', await ui.response((t) => t.includes('ask'), 'the current mode'));
       await ui.idle();
-      await ui.pickModelOption('Mode code');
+      const picker = ui.page.locator('.model-picker-item').first();
+      c.equal(c.note('pickerLabel', await picker.locator('.chat-input-picker-label').first().innerText()), 'Scripted', "the picker's label");
+      c.ok((await picker.locator('.model-picker-config:visible').count()) === 0, "a button of the model's options beside the picker");
+      await ui.screenshot('chat-picker-names-the-agent');
+      await ui.setModelOption('Scripted', 'Mode', 'Mode code');
       await ui.send('mode');
-      c.note('after', await ui.response((t) => /(^|\n)code(\n|$)/.test(t), 'the mode picked in the picker'));
+      c.note('after', await ui.response((t) => /(^|\n)code(\n|$)/.test(t), 'the mode set in Manage Language Models'));
       await ui.idle();
-      await ui.pickModelOption('Mode ask');
+      c.equal(await picker.locator('.chat-input-picker-label').first().innerText(), 'Scripted', "the picker's label after the mode changed");
+      await ui.setModelOption('Scripted', 'Mode', 'Mode ask');
     },
   },
   {
@@ -772,6 +809,49 @@ export const CHAT_SCENARIOS = [
         await ui.idle();
         await ui.pickListedModel('Scripted');
       }
+    },
+  },
+  {
+    name: 'chat: a prompt refused for want of a key — sign-in needed in the picker, Set API Key in the notification, then answered without a reload',
+    async run(ui, c, ctx) {
+      // The agent "no-key" of the settings (run.mjs) opens sessions but refuses prompts with auth_required while
+      // SYMPOSIUM_TEST_KEY is not in its environment, as claude-agent-acp does without ANTHROPIC_API_KEY.
+      const secret = `sk-no-key-${createHash('sha256').update(ctx.runDir).digest('hex').slice(0, 16)}`;
+      await ui.newChat();
+      await ui.pickListedModel('No key');
+      await ui.send('say first try');
+      // Dismissed, the sign-in is not done: the answer says what to do, and the picker says the agent needs one.
+      const dismissed = await ui.notification('No key needs you to sign in.');
+      c.note('notification', await dismissed.innerText());
+      await dismissed.hover();
+      await dismissed.locator('.codicon-notifications-clear').first().click();
+      const failure = c.note('failure', await ui.response((t) => t.includes('then send your message again'), 'the sentence that says what to do'));
+      c.includes(failure, 'No key needs you to sign in: set its API key with "Symposium: Set Agent API Key", then send your message again.', 'the failed answer');
+      await ui.idle();
+      await ui.screenshot('chat-missing-key-says-what-to-do');
+      const rows = c.note('pickerRowsBefore', await ui.pickerRows('No key'));
+      c.ok(rows.some((r) => r.includes('sign-in needed')), `the picker does not say the agent needs a sign-in: ${JSON.stringify(rows)}`);
+      await ui.page.keyboard.press('Escape');
+      // Sent again, the notification offers the fix; the key set, the same request is answered.
+      await ui.send('say answered once the key was set');
+      const toast = await ui.notification('No key needs you to sign in.');
+      await ui.screenshot('chat-missing-key-offered');
+      await toast.locator('.monaco-button', { hasText: /^Set API Key$/ }).first().click();
+      await ui.quickInput('API key for No key', 'Another environment variable', { row: 'Another environment variable' });
+      await ui.quickInput('Environment variable', 'SYMPOSIUM_TEST_KEY');
+      await ui.page.locator('.quick-input-widget input[type="password"]').first().waitFor({ timeout: 10_000 });
+      await ui.quickInput('API key', secret);
+      const text = c.note('response', await ui.response((t) => t.includes('answered once the key was set'), 'the answer once the key was set'));
+      c.excludes(text, 'needs you to sign in', 'the answer (the request went through once the key was set)');
+      await ui.idle();
+      await ui.screenshot('chat-missing-key-answered');
+      await ui.send('say answered again');
+      c.note('next', await ui.response((t) => t.includes('answered again'), 'the next answer'));
+      await ui.idle();
+      const after = c.note('pickerRowsAfter', await ui.pickerRows('No key'));
+      c.ok(after.some((r) => r.includes('ready')) && !after.some((r) => r.includes('sign-in needed')), `the picker still says the agent needs a sign-in: ${JSON.stringify(after)}`);
+      await ui.page.keyboard.press('Escape');
+      await ui.pickListedModel('Scripted');
     },
   },
   {

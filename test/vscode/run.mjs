@@ -130,7 +130,7 @@ function settings(dirs, confirmations) {
         id: 'scripted',
         name: 'Scripted',
         command: process.execPath,
-        args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--resume-session', '--state-dir', join(dirs.runDir, 'agent-sessions'), '--modes', 'ask,code'],
+        args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--resume-session', '--state-dir', join(dirs.runDir, 'agent-sessions'), '--modes', 'ask,code', '--claude-results'],
       },
       // An agent slow to open a session (2 s), for the scenario of a new chat on an agent in use.
       { id: 'slow', name: 'Slow', command: process.execPath, args: [scriptedAgent(), '--new-session-delay', '2000'] },
@@ -138,6 +138,8 @@ function settings(dirs, confirmations) {
       { id: 'kimi' },
       { id: 'needs-sign-in', name: 'Needs sign-in', command: process.execPath, args: [scriptedAgent(), '--auth-required'] },
       { id: 'needs-key', name: 'Needs key', command: process.execPath, args: [scriptedAgent()], env: { SYMPOSIUM_TEST_AGENT: 'needs-key' } },
+      // Opens sessions but refuses prompts with auth_required until SYMPOSIUM_TEST_KEY is set, as Claude Code without its key.
+      { id: 'no-key', name: 'No key', command: process.execPath, args: [scriptedAgent(), '--needs-env', 'SYMPOSIUM_TEST_KEY'] },
       // An agent of the registry served on 127.0.0.1 (serveRegistry), distributed as a download.
       { id: 'packed' },
     ],

@@ -28,6 +28,7 @@ import { describeElicitation, onUrlElicitation } from './session/client-requests
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
 import type { AgentInfo } from '../../protocol/messages.js';
 import { AgentInfoState, currentValuesOf, sessionModelsOf, type SessionResponse } from './answers/agent-info.js';
+import { isAuthFailure } from './answers/auth-failure.js';
 import { MalformedAnswerError, checkInitialize, checkNewSession, checkPermissionRequest, checkReadTextFile, checkResumedSession, checkUpdate, checkWriteTextFile, checkElicitation } from './answers/agent-answers.js';
 
 export interface AcpAgentOptions extends AcpSessionOptions {
@@ -51,9 +52,6 @@ export interface PoolRoom {
   readonly spare?: (evict: () => void) => SpareRoom | undefined;
   readonly ahead?: (conversationId: string, evict: () => void) => SpareRoom | undefined;
 }
-
-/** The ACP error code for "authenticate first". */
-const AUTH_REQUIRED = -32000;
 
 /** An ACP session the agent opened for a new conversation, and what it runs on. */
 interface NewSession extends NewAgentSession {
@@ -261,10 +259,9 @@ export class AcpAgent implements AgentStream, SessionHost {
   private async newSession(process: AgentProcess, init: acp.InitializeResponse, mcpServers: acp.McpServer[], offered: readonly string[]): Promise<{ sessionId: string; response: SessionResponse }> {
     const request = this.opening(init, mcpServers, () => process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers, ...this.editsThroughConsumer(offered) }));
     const response = await this.startupStep(process, 'session/new', request.then((raw: unknown) => checkNewSession(this.name, raw))).catch((error: unknown) => {
-      if (error instanceof acp.RequestError && error.code === AUTH_REQUIRED) this.info.learnSignIn(true);
-      throw new Error(this.explainSessionFailure(error, init));
+      if (isAuthFailure(error)) this.info.learnSignIn(true);
+      throw new Error(this.explainSessionFailure(error));
     });
-    this.info.learnSignIn(false);
     this.info.learnConfigOptions(response.configOptions);
     this.info.learnSession(response);
     return { sessionId: response.sessionId, response };
@@ -411,6 +408,8 @@ export class AcpAgent implements AgentStream, SessionHost {
       return response;
     } catch (error) {
       if (!process.alive) throw error;
+      // A new session would fail the same way, and lose the one the conversation had.
+      if (isAuthFailure(error)) throw this.signInNeeded();
       this.log.info(`agent ${this.name}: ${how} of ${sessionId} failed (${error instanceof Error ? error.message : String(error)}); conversation ${conversationId} goes on in a new session, told the history so far`);
       return undefined;
     }
@@ -445,6 +444,15 @@ export class AcpAgent implements AgentStream, SessionHost {
     this.live.letGo(sessionId, held.holder);
     if (!resumable) this.options.agentSessions.forgetAgentSession(session.conversationId);
     this.closeAgentSession(sessionId, held.process, held.holder.init);
+  }
+
+  signInNeeded(): Error {
+    this.info.learnSignIn(true);
+    return new Error(this.signInSentence());
+  }
+
+  answered(): void {
+    this.info.learnSignIn(false);
   }
 
   promptEnded(session: AcpSession): void {
@@ -646,11 +654,13 @@ export class AcpAgent implements AgentStream, SessionHost {
     return Promise.race([answered, timeout, exit]).finally(() => clearTimeout(timer));
   }
 
-  private explainSessionFailure(error: unknown, init: acp.InitializeResponse): string {
-    if (error instanceof acp.RequestError && error.code === AUTH_REQUIRED) {
-      const methods = (init.authMethods ?? []).map((m) => m.name).join(', ');
-      return `Agent "${this.name}" needs authentication${methods === '' ? '' : ` (${methods})`}. Sign in with the agent's own command line, then try again.`;
-    }
+  private signInSentence(): string {
+    const methods = this.info.signInMethods.map((m) => m.name).join(', ');
+    return `Agent "${this.name}" needs authentication${methods === '' ? '' : ` (${methods})`}. Sign in with the agent's own command line, then try again.`;
+  }
+
+  private explainSessionFailure(error: unknown): string {
+    if (isAuthFailure(error)) return this.signInSentence();
     if (error instanceof acp.RequestError) return `Agent "${this.name}" could not open a session: ${error.message}`;
     return error instanceof Error ? error.message : String(error);
   }

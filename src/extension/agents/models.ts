@@ -52,10 +52,16 @@ export type ModelEntry = ModelInformation & {
   readonly configurationSchema?: ConfigurationSchema;
 };
 
-/** A JSON schema of the options VS Code shows for a model: each enum property becomes a choice in the picker. */
+/**
+ * A JSON schema of the options VS Code shows for a model: each enum property is an option of the model in
+ * *Chat: Manage Language Models* (the model's actions), sent with each request (`modelConfiguration`). No
+ * `group`: VS Code 1.139 draws a property of the `navigation` (or `tokens`) group as a button beside the model
+ * picker, and in a narrow Chat view it shows the model as its icon and that button, so the picker read the
+ * agent's mode ("Manual") where the person looks for the agent's name.
+ */
 export interface ConfigurationSchema {
   readonly type: 'object';
-  readonly properties: Record<string, { type: 'string'; title: string; enum: string[]; enumItemLabels: string[]; enumDescriptions: string[]; default: string; group: 'navigation' }>;
+  readonly properties: Record<string, { type: 'string'; title: string; enum: string[]; enumItemLabels: string[]; enumDescriptions: string[]; default: string }>;
 }
 
 /** A model and the agent behind it. */
@@ -278,7 +284,7 @@ export function familyOf(agentId: string, choice?: string): string {
 /** Words Copilot Chat looks for anywhere in a family (0.67: `includes`, case-insensitive for some). */
 const COPILOT_FAMILY_WORDS = /gemini|minimax|grok|claude-3\.5-sonnet/gi;
 
-/** The agent's select options as per-model options: shown next to the model name, set per request. */
+/** The agent's select options as per-model options, set per request. */
 export function configurationSchemaOf(options: readonly AgentConfigOption[]): ConfigurationSchema {
   const properties: ConfigurationSchema['properties'] = {};
   for (const option of options) {
@@ -289,7 +295,6 @@ export function configurationSchemaOf(options: readonly AgentConfigOption[]): Co
       enumItemLabels: option.choices.map((c) => c.name),
       enumDescriptions: option.choices.map((c) => c.description ?? ''),
       default: option.current,
-      group: 'navigation',
     };
   }
   return { type: 'object', properties };

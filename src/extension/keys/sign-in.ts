@@ -1,18 +1,24 @@
 /**
- * Signing an agent in when it answered `auth_required`: the user picks one of the agent's methods; a
- * terminal method runs the agent's own command (with the method's extra args and env) in a VS Code
- * terminal, where the agent's sign-in TUI runs (exit code 0: signed in); any other method is ACP
- * `authenticate` through the bridge. The flow is a plain function over a small UI interface, for the tests;
- * `vscodeSignInUi` binds it to VS Code.
+ * Signing an agent in when it said it needs one (`auth_required`, wherever it came from): the user picks *Set
+ * API Key* or one of the agent's methods. The key is *Symposium: Set Agent API Key* for that agent (the next
+ * request's definition carries it, so the bridge starts the agent afresh with it); a terminal method runs the
+ * agent's own command (with the method's extra args and env) in a VS Code terminal, where the agent's sign-in
+ * TUI runs (exit code 0: signed in); any other method is ACP `authenticate` through the bridge. The flow is a
+ * plain function over a small UI interface, for the tests; `vscodeSignInUi` binds it to VS Code.
  */
 import type * as vscode from 'vscode';
 import type { AuthenticateParams, AgentDefinition, SignInMethod } from '../../protocol/messages.js';
 import { findOnPath } from '../agents/agent-catalog.js';
 import type { AgentSetting } from '../agents/models.js';
 
+/** The choice of a key rather than one of the agent's methods. */
+export const SET_API_KEY = 'Set API Key';
+
 export interface SignInUi {
   /** Asks whether to sign in and how; undefined when the user declined. */
-  choose(agentName: string, methods: readonly SignInMethod[]): Promise<SignInMethod | undefined>;
+  choose(agentName: string, methods: readonly SignInMethod[]): Promise<SignInMethod | typeof SET_API_KEY | undefined>;
+  /** Runs *Symposium: Set Agent API Key* for the agent; whether it stored a key. */
+  setApiKey(agentId: string): Promise<boolean>;
   /** Runs a program in a terminal the user can type in; resolves with its exit code when it ends. */
   runInTerminal(title: string, command: string, args: readonly string[], env: Readonly<Record<string, string>>): Promise<number | undefined>;
   error(message: string): void;
@@ -29,6 +35,7 @@ export async function signIn(ui: SignInUi, authenticate: (params: AuthenticatePa
   const { setting } = target;
   const method = await ui.choose(setting.name, methods);
   if (method === undefined) return false;
+  if (method === SET_API_KEY) return ui.setApiKey(setting.id);
   if (method.terminal !== undefined) {
     const code = await ui.runInTerminal(`Sign in: ${setting.name}`, setting.command, [...setting.args, ...method.terminal.args], { ...setting.env, ...method.terminal.env });
     if (code === 0) return true;
@@ -44,14 +51,24 @@ export async function signIn(ui: SignInUi, authenticate: (params: AuthenticatePa
   }
 }
 
-/** The sign-in UI in VS Code: a warning with one button per method, and a terminal running the agent itself. */
-export function vscodeSignInUi(vs: typeof vscode, cwd: string): SignInUi {
+/** What the answer says when the agent is not signed in: what to do, in one sentence. */
+export function signInSentence(agentName: string, methods: readonly SignInMethod[]): string {
+  const names = methods.map((m) => `"${m.name}"`).join(' or ');
+  return `${agentName} needs you to sign in: set its API key with "Symposium: Set Agent API Key"${names === '' ? '' : ` or sign in with ${names}`}, then send your message again.`;
+}
+
+/**
+ * The sign-in UI in VS Code: a warning with *Set API Key* and one button per method, the key command, and a
+ * terminal running the agent itself. `setApiKey`: runs the key command for an agent, whether it stored a key.
+ */
+export function vscodeSignInUi(vs: typeof vscode, cwd: string, setApiKey: (agentId: string) => Promise<boolean>): SignInUi {
   return {
     async choose(agentName, methods) {
       const names = methods.map((m) => m.name);
-      const picked = await vs.window.showWarningMessage(`${agentName} needs you to sign in.`, { modal: false }, ...names);
-      return methods.find((m) => m.name === picked);
+      const picked = await vs.window.showWarningMessage(`${agentName} needs you to sign in.`, { modal: false }, SET_API_KEY, ...names);
+      return picked === SET_API_KEY ? SET_API_KEY : methods.find((m) => m.name === picked);
     },
+    setApiKey,
     runInTerminal(title, command, args, env) {
       // A terminal starts a program by its path: on Windows `npx` is `npx.cmd`, found as the agent's PATH finds it.
       const shellPath = findOnPath(command, { ...process.env, ...env }) ?? command;

@@ -16,7 +16,7 @@ import { findModel, modelsOf, requestConfig, type AgentState, type ModelEntry, t
 import { offeredTools, type ConsumerToolsChoice } from './offered-tools.js';
 import { requestRecorder } from './request-recorder.js';
 import { sideRequestAnswer } from './side-requests.js';
-import { signIn, type SignInUi } from '../keys/sign-in.js';
+import { signIn, signInSentence, type SignInUi } from '../keys/sign-in.js';
 import { ensureAgentInstalled } from '../agents/archive-progress.js';
 import { startingAgentOf } from '../../protocol/starting-notice.js';
 import type { AgentDefinition, ResponsePart } from '../../protocol/messages.js';
@@ -38,6 +38,8 @@ export interface ProviderDeps {
   readonly log: ExtensionLog;
   /** How to offer a sign-in when an agent asks for one (none: the error says so). */
   readonly signIn?: SignInUi;
+  /** An agent the picker marks as needing a sign-in answered: it no longer does. */
+  readonly signedIn?: (agent: AgentDefinition) => void;
 }
 
 /**
@@ -103,16 +105,27 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
       if (entry.setting !== undefined) await ensureAgentInstalled(vscode, entry.setting, token);
       try {
         await this.respond(model, entry, messages, options, progress, token);
+        this.answered(entry);
       } catch (error) {
         // The agent asked to sign in (the bridge said so before the request failed): offer it, then retry once.
         const now = findModel(this.deps.settings(), model.id);
-        if (token.isCancellationRequested || now?.state.kind !== 'sign-in' || now.setting === undefined || this.deps.signIn === undefined) throw error;
-        const signedIn = await signIn(this.deps.signIn, (params) => this.deps.bridge.authenticate(params), { setting: now.setting, definition: now.agent }, now.state.methods);
-        if (!signedIn || token.isCancellationRequested) throw error;
+        if (token.isCancellationRequested || now?.state.kind !== 'sign-in' || now.setting === undefined) throw error;
+        const sentence = signInSentence(now.setting.name, now.state.methods);
+        if (this.deps.signIn === undefined) throw new Error(sentence);
+        const signingIn = signIn(this.deps.signIn, (params) => this.deps.bridge.authenticate(params), { setting: now.setting, definition: now.agent }, now.state.methods);
+        if (!(await untilCancelled(signingIn, token))) throw token.isCancellationRequested ? new vscode.CancellationError() : new Error(sentence);
         this.deps.log.info(`${now.setting.name} signed in: the request is sent again`);
-        await this.respond(model, now, messages, options, progress, token);
+        // As the settings say now: a key just set is in the agent's env, so the bridge starts the agent with it.
+        const again = findModel(this.deps.settings(), model.id) ?? now;
+        await this.respond(model, again, messages, options, progress, token);
+        this.answered(again);
       }
     });
+  }
+
+  /** A request answered: an agent the picker marks as needing a sign-in no longer does. */
+  private answered(entry: ModelWithAgent): void {
+    if (entry.state.kind === 'sign-in') this.deps.signedIn?.(entry.agent);
   }
 
   private async respond(
@@ -239,6 +252,17 @@ function responsePartFactory(): ResponsePartFactory<vscode.LanguageModelResponse
     data: (data, mimeType) => new vscode.LanguageModelDataPart(data, mimeType),
     thinking: Thinking === undefined ? undefined : (value) => new Thinking(value) as vscode.LanguageModelResponsePart,
   };
+}
+
+/** What `pending` resolves to, or false once the request is cancelled first (a sign-in the person left open). */
+async function untilCancelled(pending: Promise<boolean>, token: vscode.CancellationToken): Promise<boolean> {
+  let listener: vscode.Disposable | undefined;
+  const cancelled = new Promise<boolean>((resolve) => (listener = token.onCancellationRequested(() => resolve(false))));
+  try {
+    return await Promise.race([pending, cancelled]);
+  } finally {
+    listener?.dispose();
+  }
 }
 
 /**

@@ -16,12 +16,17 @@ export class AgentInfoState {
     return this.info;
   }
 
+  /** The sign-in methods the agent offered in `initialize`. */
+  get signInMethods(): readonly SignInMethod[] {
+    return this.methods;
+  }
+
   learnInitialize(init: acp.InitializeResponse): void {
     this.change({ imageInput: init.agentCapabilities?.promptCapabilities?.image === true });
     this.methods = (init.authMethods ?? []).map(signInMethodOf);
   }
 
-  /** Whether the agent's last `session/new` (or `authenticate`) said it needs a sign-in. */
+  /** Whether the agent needs a sign-in, as its last refusal (`session/new`, `session/load`, a prompt), answer or `authenticate` says. */
   learnSignIn(needed: boolean): void {
     // Agents that never needed one report nothing.
     if (!needed && this.info.signIn?.needed !== true) return;

@@ -18,6 +18,7 @@ import { askedMessages, promptBlocks, saysSomething, toolResultsOf } from './pro
 import { transcriptOf } from '../../transcript.js';
 import type { AcpTurnEvent } from '../updates/turn-events.js';
 import { TurnRendering } from '../updates/update-parts.js';
+import { AuthFailureAnswer, isAuthFailure } from '../answers/auth-failure.js';
 import { PAUSED_BUFFER_CHARS, bufferedSize, joinMessageChunks } from '../updates/paused-buffer.js';
 import { applySessionConfig } from './session-config.js';
 import type { OpenedSession } from './opened-session.js';
@@ -49,6 +50,13 @@ export interface SessionHost {
   open(session: AcpSession, tools: BridgedToolsServer | undefined): Promise<OpenedSession>;
   /** A prompt of `session` ended (answered, cancelled or failed). */
   promptEnded(session: AcpSession): void;
+  /** The agent said it needs a sign-in (a prompt refused, or answered only that): recorded, and the error the turn fails with. */
+  signInNeeded(): Error;
+  /**
+   * A prompt ended as an answer: the agent needs no sign-in (an open session does not say so: Claude Code opens
+   * them without a key and refuses the prompt).
+   */
+  answered(): void;
   /** The session is done with its ACP session: closed (resumable later), or abandoned after an unanswered cancel. */
   forget(session: AcpSession, sessionId: string, resumable: boolean): void;
   /** The session closed: every ACP session it holds is let go now. */
@@ -89,6 +97,8 @@ interface Prompt {
   readonly ended: Promise<void>;
   /** Aborted when the bridge tells the agent to stop: what it asks of the person outside the response is withdrawn. */
   readonly stopping: AbortController;
+  /** Its answer, as far as it could be only a failed sign-in. */
+  readonly answer: AuthFailureAnswer;
 }
 
 /** How long open requests are left to the agent's own interrupt after `session/cancel`. */
@@ -193,6 +203,7 @@ export class AcpSession implements AgentSession {
       return;
     }
     prompt.events.push({ kind: 'update', update });
+    prompt.answer.hear(update);
     if (update.sessionUpdate === 'tool_call' && announcesBridgedCall(update, BRIDGED_TOOLS_SERVER_NAME, this.offered) && prompt.arrivals.announce(update.toolCallId)) {
       prompt.events.push({ kind: 'announced-calls-arrived' });
     }
@@ -214,7 +225,11 @@ export class AcpSession implements AgentSession {
     const outcome = await this.waitForVsCode(prompt, request.toolCall.toolCallId, signal, {
       event: { kind: 'permission', permission },
       goesAhead: (result) => isApprovalOf(permission.actionId, result),
-      answered: (result) => (isApprovalOf(permission.actionId, result) ? allowing : rejecting)(request.options),
+      answered: (result) => {
+        if (isApprovalOf(permission.actionId, result)) return allowing(request.options);
+        this.rendering.refusedByPerson(request.toolCall.toolCallId);
+        return rejecting(request.options);
+      },
       cancelled: (): acp.RequestPermissionOutcome => ({ outcome: 'cancelled' }),
     });
     return { outcome };
@@ -406,16 +421,23 @@ export class AcpSession implements AgentSession {
       opened,
       state: 'running',
       stopping: new AbortController(),
+      answer: new AuthFailureAnswer(),
       ended: request.then(
         (response) => {
           this.endPrompt(prompt);
+          if (response.stopReason === 'end_turn' && prompt.answer.isAuthFailure) {
+            events.fail(this.host.signInNeeded());
+            return;
+          }
+          if (response.stopReason !== 'cancelled') this.host.answered();
           events.push({ kind: 'stopped', stopReason: response.stopReason });
         },
         async (error: unknown) => {
           const paused = prompt.state === 'paused';
           this.endPrompt(prompt);
-          const failure: Promise<Error> =
-            error instanceof acp.RequestError
+          const failure: Promise<Error> = isAuthFailure(error)
+            ? Promise.resolve(this.host.signInNeeded())
+            : error instanceof acp.RequestError
               ? Promise.resolve(new Error(`Agent "${this.host.name}" failed: ${error.message}`))
               : error instanceof MalformedAnswerError
                 ? Promise.resolve(error)

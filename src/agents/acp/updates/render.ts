@@ -11,10 +11,21 @@ export function toolStartedLine(title: string): string {
   return `\n\n> 🔧 ${inline(title)}\n\n`;
 }
 
-export function toolEndedLine(title: string, status: Extract<ToolCallStatus, 'completed' | 'failed'>, content: readonly ToolCallContent[] | null | undefined): string {
+/**
+ * Why the bridge knows a tool did not run, better than the agent's own words for it (Claude Code's
+ * "User refused permission to run tool", fenced): the person refused its permission, or nobody could be asked.
+ */
+export type Refusal = 'by-person' | 'unasked';
+
+const REFUSALS: Record<Refusal, string> = { 'by-person': 'refused by you', unasked: 'not allowed in this chat' };
+
+export function toolEndedLine(title: string, status: Extract<ToolCallStatus, 'completed' | 'failed'>, content: readonly ToolCallContent[] | null | undefined, refusal?: Refusal): string {
+  if (status === 'failed' && refusal !== undefined) return `\n\n> ✗ ${inline(title)} ${REFUSALS[refusal]}\n\n`;
   const brief = briefOf(content);
   const mark = status === 'completed' ? '✓' : '✗';
-  return `\n\n> ${mark} ${inline(title)}${status === 'failed' ? ' failed' : ''}${brief === '' ? '' : `: ${brief}`}\n\n`;
+  // A result that only repeats the title (an agent echoing its command) says nothing new.
+  const shown = brief === '' || brief === escapeMarkdown(plainLine(title)) ? '' : `: ${brief}`;
+  return `\n\n> ${mark} ${inline(title)}${status === 'failed' ? ' failed' : ''}${shown}\n\n`;
 }
 
 /** A change an agent made by itself, as the unified diff the person reads in the answer (long ones cut). */
@@ -38,16 +49,40 @@ export function planChecklist(entries: readonly PlanEntry[]): string {
 
 const BRIEF_LIMIT = 120;
 
-/** The first line of the tool's first text output, shortened. */
-function briefOf(content: readonly ToolCallContent[] | null | undefined): string {
+/**
+ * What a tool's result says, as one short line of plain text: the first line that says something of its first
+ * text that does, without the code fences, tags and markup agents wrap results in (Claude Code fences a
+ * command's output and every failure; its errors come in `<tool_use_error>` tags). The line ends in the
+ * answer's markdown, so what markdown would still read in it is escaped: nothing opens a block or a span.
+ */
+export function briefOf(content: readonly ToolCallContent[] | null | undefined): string {
   for (const item of content ?? []) {
-    if (item.type === 'content' && item.content.type === 'text') {
-      const line = oneLine(item.content.text.trim().split('\n')[0] ?? '');
-      return line.length > BRIEF_LIMIT ? `${line.slice(0, BRIEF_LIMIT - 1)}…` : line;
-    }
-    if (item.type === 'diff') return `edited ${item.path}`;
+    if (item.type === 'diff') return `edited ${escapeMarkdown(item.path)}`;
+    if (item.type !== 'content' || item.content.type !== 'text') continue;
+    const line = item.content.text.split('\n').filter((l) => !FENCE.test(l)).map(plainLine).find((l) => l !== '');
+    if (line !== undefined) return escapeMarkdown(line.length > BRIEF_LIMIT ? `${line.slice(0, BRIEF_LIMIT - 1)}…` : line);
   }
   return '';
+}
+
+/** A line that opens or closes a fenced code block (with or without an info string). */
+const FENCE = /^\s*(`{3,}|~{3,})[^`]*$/;
+const TAG = /<\/?[A-Za-z][\w-]*(\s[^<>]*)?\/?>/g;
+
+/** One line of markdown as the text it shows: no tags, code marks, emphasis marks, nor heading, quote or list marks. */
+function plainLine(line: string): string {
+  return oneLine(
+    line
+      .replace(TAG, ' ')
+      .replace(/`+/g, '')
+      .replace(/\*\*|__/g, '')
+      .replace(/^\s*(#{1,6}|>+|[-*+]|\d+[.)])\s+/, ''),
+  );
+}
+
+/** Text that markdown shows as it is. */
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_[\]<>~|]/g, (c) => `\\${c}`);
 }
 
 function inline(text: string): string {

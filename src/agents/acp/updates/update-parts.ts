@@ -1,7 +1,7 @@
 import { clipDepth, MAX_JSON_DEPTH } from '../../../protocol/bounded-depth.js';
 import type { SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { ResponsePart } from '../../../protocol/messages.js';
-import { diffBlock, planChecklist, refusedLine, toolEndedLine, toolStartedLine } from './render.js';
+import { diffBlock, planChecklist, refusedLine, toolEndedLine, toolStartedLine, type Refusal } from './render.js';
 import { AGENT_ACTION_TOOL, type AgentActionParameters } from '../../../protocol/agent-action.js';
 import { announcesServerCall } from '../../../tools/bridged-permission.js';
 import { BRIDGED_TOOLS_SERVER_NAME } from '../../../tools/bridged-tools-server.js';
@@ -25,6 +25,8 @@ export class TurnRendering {
    * and agents send a change's diff with the call and end it without one (Codex).
    */
   private readonly contents = new Map<string, ToolCallContent[]>();
+  /** Tools whose permission was refused: their end says why, whatever the agent's words for it. */
+  private readonly refusals = new Map<string, Refusal>();
 
   /** `bridgedServer`: the name of the MCP server through which agents call VS Code's tools. */
   constructor(private readonly bridgedServer: string = BRIDGED_TOOLS_SERVER_NAME) {}
@@ -86,7 +88,13 @@ export class TurnRendering {
 
   /** The line that tells the person an action was refused because nobody could be asked. */
   refusedPart(permission: PendingPermission): ResponsePart {
+    this.refusals.set(permission.toolCall.toolCallId, 'unasked');
     return { type: 'text', value: refusedLine(this.describe(permission)) };
+  }
+
+  /** The person refused the permission of this tool call (Skip, or a request without the approval). */
+  refusedByPerson(toolCallId: string): void {
+    this.refusals.set(toolCallId, 'by-person');
   }
 
   private describe(permission: PendingPermission): { kind: string; title: string; raw_input: unknown } {
@@ -111,8 +119,10 @@ export class TurnRendering {
     this.ended.add(id);
     const content = this.contents.get(id);
     this.contents.delete(id);
+    const refusal = this.refusals.get(id);
+    this.refusals.delete(id);
     const diffs = status === 'completed' ? (content ?? []).flatMap((c) => (c.type === 'diff' && !this.reviewed.has(c.path) ? [diffBlock(c.path, c.oldText, c.newText)] : [])) : [];
-    return [{ type: 'text', value: toolEndedLine(this.titleOf(id), status, content) + diffs.join('') }];
+    return [{ type: 'text', value: toolEndedLine(this.titleOf(id), status, content, refusal) + diffs.join('') }];
   }
 
   private titleOf(id: string): string {
