@@ -6,7 +6,7 @@
 import { textOfParts } from '../../src/client/lm-client.js';
 import { AGENT_ACTION_TOOL } from '../../src/protocol/methods.js';
 import type { AgentDefinition, ToolDefinition } from '../../src/protocol/messages.js';
-import { AGENT_ACTION, AgentBridge, SCRIPTED_AGENT, approvals, rejection, replied, toolCallsOf, user } from '../integration/agent-bridge.js';
+import { AGENT_ACTION, AgentBridge, SCRIPTED_AGENT, approvals, rejection, replied, sleep, toolCallsOf, user } from '../integration/agent-bridge.js';
 
 const agent = (...flags: string[]): AgentDefinition => ({ mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, ...flags], env: [] } });
 const TOOLS: ToolDefinition[] = [{ name: 'lookup', description: 'Looks a tag up', inputSchema: { type: 'object', properties: {} } }];
@@ -50,6 +50,20 @@ describe('malformed answers name the agent and the fault', () => {
     ['session-new-numeric', /^Agent "scripted" gave a malformed answer to session\/new: answer\.sessionId: .*got 7/],
     ['config-options-object', /^Agent "scripted" gave a malformed answer to session\/new: answer\.configOptions/],
   ];
+  test('--malformed load-other-session: a load that names another session is no resume; the conversation goes on in a new session told its history', async () => {
+    await bridge.close();
+    bridge = new AgentBridge(['--session-idle-ms', '100']);
+    const scripted = agent('--load-session', '--malformed', 'load-other-session');
+    const chat = [user('say the first words')];
+    chat.push(replied(await bridge.chat(chat, scripted)));
+    // Its session closes unused; the next turn loads it, and the agent answers naming another session.
+    await sleep(400);
+    chat.push(user('echo'));
+    const told = textOfParts(await bridge.chat(chat, scripted));
+    expect(bridge.stderr()).toMatch(/answered session\/load of session \S+ with another session, "\S+-other"/);
+    expect(told).toContain('say the first words');
+  });
+
   test.each(cases)('--malformed %s', async (kind, message) => {
     const failed = await rejection(bridge.chat([user('say hello')], agent('--malformed', kind)));
     expect(failed.code).toBe(-32001);
