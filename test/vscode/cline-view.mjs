@@ -3,26 +3,22 @@
 // press Enter, read the answer, press New Task, Cancel, pick another model in its settings. Its provider "VS Code LM
 // API" talks to our models through vscode.lm: its system prompt as a first Assistant message, its own tools offered
 // natively, a note appended after tool results. Each scenario leaves a screenshot in the artifacts dir.
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { textOnceShown, typeAndSend } from './chat-view.mjs';
+import { textOnceShown } from './chat-view.mjs';
+import { ANSWER_TIMEOUT_MS, WebviewChat, checkedVsix } from './webview-chat.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The .vsix and its digest, as ../shared/consumers/cline/README.md gives them. */
 export const CLINE_VSIX = process.env.SYMPOSIUM_CLINE_VSIX || join(REPO, '..', 'shared', 'consumers', 'cline', 'cline-4.1.13.vsix');
 const CLINE_SHA256 = 'b65469802d70e31a50322f286f34b2852f26182349dd98b4f636efe6b7e5b99c';
 
-const ANSWER_TIMEOUT_MS = 60_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** The Cline .vsix, checked; a run without it fails saying where it should be, rather than skipping Cline. */
 export function clineVsix() {
-  if (!existsSync(CLINE_VSIX)) throw new Error(`Cline's .vsix is not at ${CLINE_VSIX} (shared/consumers/cline/ beside the clone, or SYMPOSIUM_CLINE_VSIX)`);
-  const digest = createHash('sha256').update(readFileSync(CLINE_VSIX)).digest('hex');
-  if (digest !== CLINE_SHA256) throw new Error(`${CLINE_VSIX} is not Cline 4.1.13 (sha256 ${digest})`);
-  return CLINE_VSIX;
+  return checkedVsix(CLINE_VSIX, CLINE_SHA256, 'Cline 4.1.13', 'shared/consumers/cline/ beside the clone, or SYMPOSIUM_CLINE_VSIX');
 }
 
 /**
@@ -44,54 +40,9 @@ export function writeClineState(home, model) {
 }
 
 /** What a person does in Cline's view, through the page. */
-class ClineView {
+class ClineView extends WebviewChat {
   constructor(page, artifacts) {
-    this.page = page;
-    this.artifacts = artifacts;
-  }
-
-  /** Cline's webview: the frame that holds its chat input (the view is shown first if it is not). */
-  async frame(timeoutMs = 30_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      for (const f of this.page.frames()) {
-        if ((await f.locator('[data-testid="chat-input"]').count().catch(() => 0)) > 0) return f;
-      }
-      if (Date.now() > deadline) throw new Error("Cline's view did not show its chat input");
-      await sleep(500);
-    }
-  }
-
-  /** Clicks Cline's icon in the activity bar, once the workbench shows it. */
-  async open() {
-    const icon = this.page.locator('.activitybar a.action-label[aria-label^="Cline"]').first();
-    await icon.waitFor({ timeout: 60_000 });
-    await icon.click();
-    await this.frame(60_000);
-  }
-
-  /** Types a message into Cline's input and sends it. */
-  async send(text) {
-    const f = await this.frame();
-    // The answer follows the message as the view shows it: the next occurrence of its last line.
-    this.sent = text.split('\n').at(-1);
-    this.shownBefore = occurrences(await f.locator('body').innerText(), this.sent);
-    await f.locator('[data-testid="chat-input"]').click();
-    await typeAndSend(this.page, text);
-  }
-
-  /** The view's text since the last message sent, once it satisfies `ok`; throws with what it reads after the timeout. */
-  async answer(ok, what, timeoutMs = ANSWER_TIMEOUT_MS) {
-    const deadline = Date.now() + timeoutMs;
-    let text = '';
-    for (;;) {
-      const body = await (await this.frame()).locator('body').innerText().catch(() => '');
-      const at = nthIndexOf(body, this.sent, this.shownBefore);
-      text = at < 0 ? '' : body.slice(at + this.sent.length);
-      if (ok(text)) return text;
-      if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms; Cline's view reads ${JSON.stringify(text.slice(0, 2000))}`);
-      await sleep(300);
-    }
+    super(page, artifacts, { name: 'Cline', input: '[data-testid="chat-input"]' });
   }
 
   /** The whole text of the view. */
@@ -150,24 +101,9 @@ class ClineView {
     }
   }
 
-  async screenshot(name) {
-    mkdirSync(this.artifacts, { recursive: true });
-    await this.page.screenshot({ path: join(this.artifacts, `${name.replace(/[^\w-]+/g, '-')}.png`) });
-  }
 }
 
-function occurrences(text, part) {
-  let count = 0;
-  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length)) count++;
-  return count;
-}
 
-/** Where the occurrence after the first `n` of `part` is in `text` (-1 when there is none). */
-function nthIndexOf(text, part, n) {
-  let at = text.indexOf(part);
-  for (let i = 0; i < n && at >= 0; i++) at = text.indexOf(part, at + part.length);
-  return at;
-}
 
 /** The highest chunk number `cN` of the scripted agent's stream in `text` (0 for none). */
 function lastChunk(text) {

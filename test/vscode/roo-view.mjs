@@ -3,11 +3,10 @@
 // read the answer and "Task Completed", reply, press New Task. Its provider "VS Code LM API" talks to our models
 // through vscode.lm: its system prompt as a first Assistant message, its tools offered natively, and a task ends only
 // when the model calls attempt_completion. Each scenario leaves a screenshot in the artifacts dir.
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { typeAndSend } from './chat-view.mjs';
+import { ANSWER_TIMEOUT_MS, WebviewChat, checkedVsix } from './webview-chat.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The .vsix and its digest, as ../shared/consumers/roo/README.md gives them. */
@@ -16,15 +15,11 @@ const ROO_SHA256 = '187b954cdf225e616315391316e974a70917d72cb7a2163d993516ca2ab0
 /** ClineProvider.latestAnnouncementId of 3.52: stored as shown, Roo opens on its chat rather than the announcement. */
 const ROO_ANNOUNCEMENT = 'apr-2026-v3.52.0-poe-xai-minimax';
 
-const ANSWER_TIMEOUT_MS = 60_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** The Roo Code .vsix, checked; a run without it fails saying where it should be, rather than skipping Roo. */
 export function rooVsix() {
-  if (!existsSync(ROO_VSIX)) throw new Error(`Roo Code's .vsix is not at ${ROO_VSIX} (shared/consumers/roo/ beside the clone, or SYMPOSIUM_ROO_VSIX)`);
-  const digest = createHash('sha256').update(readFileSync(ROO_VSIX)).digest('hex');
-  if (digest !== ROO_SHA256) throw new Error(`${ROO_VSIX} is not Roo Code 3.52.1 (sha256 ${digest})`);
-  return ROO_VSIX;
+  return checkedVsix(ROO_VSIX, ROO_SHA256, 'Roo Code 3.52.1', 'shared/consumers/roo/ beside the clone, or SYMPOSIUM_ROO_VSIX');
 }
 
 /**
@@ -61,53 +56,9 @@ export function writeRooSettings(file, profiles, current) {
 }
 
 /** What a person does in Roo's view, through the page. */
-class RooView {
+class RooView extends WebviewChat {
   constructor(page, artifacts) {
-    this.page = page;
-    this.artifacts = artifacts;
-  }
-
-  /** Roo's webview: the frame that holds its chat view (the view is shown first if it is not). */
-  async frame(timeoutMs = 30_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      for (const f of this.page.frames()) {
-        if ((await f.locator('[data-testid="chat-view"] textarea').count().catch(() => 0)) > 0) return f;
-      }
-      if (Date.now() > deadline) throw new Error("Roo's view did not show its chat input");
-      await sleep(500);
-    }
-  }
-
-  /** Clicks Roo's icon in the activity bar, once the workbench shows it. */
-  async open() {
-    const icon = this.page.locator('.activitybar a.action-label[aria-label^="Roo Code"]').first();
-    await icon.waitFor({ timeout: 60_000 });
-    await icon.click();
-    await this.frame(60_000);
-  }
-
-  /** Types a message into Roo's input and sends it. */
-  async send(text) {
-    const f = await this.frame();
-    this.sent = text.split('\n').at(-1);
-    this.shownBefore = occurrences(await f.locator('body').innerText(), this.sent);
-    await f.locator('[data-testid="chat-view"] textarea').first().click();
-    await typeAndSend(this.page, text);
-  }
-
-  /** The view's text since the last message sent, once it satisfies `ok`; throws with what it reads after the timeout. */
-  async answer(ok, what, timeoutMs = ANSWER_TIMEOUT_MS) {
-    const deadline = Date.now() + timeoutMs;
-    let text = '';
-    for (;;) {
-      const body = await (await this.frame()).locator('body').innerText().catch(() => '');
-      const at = nthIndexOf(body, this.sent, this.shownBefore);
-      text = at < 0 ? '' : body.slice(at + this.sent.length);
-      if (ok(text)) return text;
-      if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms; Roo's view reads ${JSON.stringify(text.slice(0, 2000))}`);
-      await sleep(300);
-    }
+    super(page, artifacts, { name: 'Roo Code', input: '[data-testid="chat-view"] textarea' });
   }
 
   /** The answer to the last message once Roo shows the task completed (or gives up on the model). */
@@ -131,23 +82,9 @@ class RooView {
     await this.frame();
   }
 
-  async screenshot(name) {
-    mkdirSync(this.artifacts, { recursive: true });
-    await this.page.screenshot({ path: join(this.artifacts, `${name.replace(/[^\w-]+/g, '-')}.png`) });
-  }
 }
 
-function occurrences(text, part) {
-  let count = 0;
-  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length)) count++;
-  return count;
-}
 
-function nthIndexOf(text, part, n) {
-  let at = text.indexOf(part);
-  for (let i = 0; i < n && at >= 0; i++) at = text.indexOf(part, at + part.length);
-  return at;
-}
 
 /** Each prompt a scripted agent received (its --prompt-log), its text blocks joined. */
 function prompts(log) {
