@@ -111,6 +111,8 @@ export class AcpAgent implements AgentStream, SessionHost {
    * compete with that prompt for the agent (Claude Code's first answer came ~70 ms later).
    */
   private readonly beginning = new Set<AcpSession>();
+  /** Conversations that took their session resumed ahead, until their first prompt in it ends: the other resumes wait. */
+  private readonly goingOn = new Map<AcpSession, () => void>();
   /** Where the agent holds MCP servers per workspace: whose tool server it holds. */
   private readonly heldToolServer = new HeldToolServer();
 
@@ -199,6 +201,7 @@ export class AcpAgent implements AgentStream, SessionHost {
       await this.live.exclusive(spare.sessionId, spare.process, () => this.bind(session, spare.sessionId, spare.process, spare.init, spare.hold));
       this.log.info(`agent ${this.name}: conversation ${session.conversationId} is ACP session ${spare.sessionId}, ${spare.fresh ? 'opened ahead as a spare' : 'resumed ahead'}`);
       if (spare.fresh) this.beginning.add(session);
+      else this.resumedAhead.quietWhile(new Promise((ended) => this.goingOn.set(session, ended)));
       return this.openedOf(spare, spare.fresh);
     }
     const { process, initialized } = this.start();
@@ -456,12 +459,20 @@ export class AcpAgent implements AgentStream, SessionHost {
   }
 
   promptEnded(session: AcpSession): void {
+    this.wentOn(session);
     if (this.beginning.delete(session)) this.spare.open();
+  }
+
+  /** A conversation that took its session resumed ahead prompted (or closed): the other resumes may go on. */
+  private wentOn(session: AcpSession): void {
+    this.goingOn.get(session)?.();
+    this.goingOn.delete(session);
   }
 
   /** Every ACP session `session` holds is closed, now: its conversation may open one again at once. */
   release(session: AcpSession): void {
     this.beginning.delete(session);
+    this.wentOn(session);
     const taken = this.takenAhead.get(session);
     this.takenAhead.delete(session);
     void taken?.then((spare) => spare.session).then((spare) => spare?.close());

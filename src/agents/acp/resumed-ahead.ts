@@ -26,6 +26,9 @@ interface Ahead<S extends NewAgentSession> {
   dropped: boolean;
 }
 
+/** A conversation that took its session but never prompted holds the other resumes back this long at most. */
+const QUIET_MS = 30_000;
+
 /**
  * The ACP sessions of conversations used lately, resumed before they go on: after a window reload the bridge
  * and its agents start afresh, and the first message of a restored chat would wait for the agent to start and
@@ -36,6 +39,8 @@ export class SessionsResumedAhead<S extends NewAgentSession> {
   private readonly ahead = new Map<string, Ahead<S>>();
   /** The resume asked last: each waits for the one before, so that the latest conversation's competes with none. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** What resumes not yet begun wait for: the first prompts of conversations that took theirs. */
+  private quiet: Promise<void> = Promise.resolve();
 
   constructor(private readonly host: AheadHost<S>) {}
 
@@ -55,26 +60,40 @@ export class SessionsResumedAhead<S extends NewAgentSession> {
     const ahead: Ahead<S> = {
       tools,
       onCall: (call) => this.host.toolCallOutsideTurns(call),
-      session: Promise.all([tools, before]).then(([server]) => {
-        if (ahead.dropped) throw new Error('closed before its turn to resume came');
-        return this.host.resume(conversationId, agentSession, server);
-      }).then(
-        (session) => {
-          this.host.log.info(`agent ${this.host.name}: conversation ${conversationId} resumed ahead of its next turn (ACP session ${session.sessionId})`);
-          return session;
-        },
-        (error: unknown) => {
-          this.host.log.info(`agent ${this.host.name}: conversation ${conversationId} not resumed ahead (${error instanceof Error ? error.message : String(error)})`);
-          if (this.ahead.get(conversationId) === ahead) this.drop(conversationId);
-          return undefined;
-        },
-      ),
+      session: Promise.all([tools, before])
+        .then(async ([server]) => {
+          await this.quiet;
+          if (ahead.dropped) throw new Error('closed before its turn to resume came');
+          return this.host.resume(conversationId, agentSession, server);
+        })
+        .then(
+          (session) => {
+            this.host.log.info(`agent ${this.host.name}: conversation ${conversationId} resumed ahead of its next turn (ACP session ${session.sessionId})`);
+            return session;
+          },
+          (error: unknown) => {
+            this.host.log.info(`agent ${this.host.name}: conversation ${conversationId} not resumed ahead (${error instanceof Error ? error.message : String(error)})`);
+            if (this.ahead.get(conversationId) === ahead) this.drop(conversationId);
+            return undefined;
+          },
+        ),
       slot,
       dropped: false,
     };
     this.ahead.set(conversationId, ahead);
     this.queue = ahead.session;
     return true;
+  }
+
+  /**
+   * A conversation took its session and prompts in it: the resumes not yet begun wait until `prompted` settles
+   * (at most QUIET_MS), not to compete with that prompt for the agent.
+   */
+  quietWhile(prompted: Promise<void>): void {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, QUIET_MS).unref()));
+    const over = Promise.race([prompted, late]).finally(() => clearTimeout(timer));
+    this.quiet = Promise.all([this.quiet, over]).then(() => {});
   }
 
   /** Settles once every resume asked so far has ended, resumed or not. */
