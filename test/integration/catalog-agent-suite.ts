@@ -556,7 +556,7 @@ export function describeCatalogAgent(setup: AgentSetup): void {
         for (const { pid } of started) ours.add(pid);
         expect(started.length).toBeGreaterThanOrEqual(1);
         other.child.kill('SIGKILL');
-        const alive = (): number[] => started.map((p) => p.pid).filter((pid) => existsSync(`/proc/${pid}`) && readFileSync(`/proc/${pid}/cmdline`, 'utf8') !== '');
+        const alive = (): number[] => started.map((p) => p.pid).filter(running);
         await waitUntil(() => alive().length === 0, 20_000);
         expect(alive()).toEqual([]);
       } finally {
@@ -579,4 +579,13 @@ export function describeCatalogAgent(setup: AgentSetup): void {
     },
     TEST_TIMEOUT_MS,
   );
+}
+
+/** The process runs (not a zombie: its cmdline is empty then). It may end between the two reads, which says no as well. */
+function running(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8') !== '';
+  } catch {
+    return false;
+  }
 }
