@@ -27,8 +27,12 @@ const TEST_TIMEOUT_MS = 120_000;
 /** How long one response may take (the first also starts the agent: up to half a minute on a loaded machine). */
 const RESPONSE_MS = 90_000;
 const AGENT_ACTION = 'symposium-agent-action';
-/** A session unused this long is closed; the resume test waits it out. */
-const SESSION_IDLE_MS = 6_000;
+/**
+ * A session unused this long is closed; the resume test waits it out. Long enough that a conversation the other
+ * tests keep going does not idle out between its turns on a loaded machine (at 6 s, under a load average of 10,
+ * Qwen's first conversation in the interleaving test was closed and resumed while two others ran).
+ */
+const SESSION_IDLE_MS = 15_000;
 
 /** What VS Code sends once the person allowed these actions: the approvals the confirmed tool returns. */
 const approve = approvals;
