@@ -1,6 +1,7 @@
 /** The extension's commands, registered whether or not the language models are on. */
 import * as vscode from 'vscode';
 import type { ExtensionLog } from '../log/extension-log.js';
+import { registerFirstRunCommands } from './first-run.js';
 import { runManageAgents } from './agents/manage-agents.js';
 import { prefetchAgent } from './agents/prefetch.js';
 import { runSetAgentApiKey } from './keys/api-key-command.js';
@@ -26,5 +27,6 @@ export function registerCommands(models: LanguageModels, channel: vscode.OutputC
     vscode.commands.registerCommand('symposium.restartBridge', async () => {
       if (await models.restartBridge()) vscode.window.setStatusBarMessage('Symposium: bridge restarted', 3000);
     }),
+    ...registerFirstRunCommands(),
   ];
 }

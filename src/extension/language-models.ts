@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { ExtensionLog } from '../log/extension-log.js';
 import { AgentSettings } from './agent-settings.js';
+import { answeredOnce } from './first-run.js';
 import { VENDOR } from './agents/models.js';
 import { registerAgentActionTool } from './confirmation/agent-action-tool.js';
 import { vscodeSignInUi } from './keys/sign-in.js';
@@ -24,6 +25,7 @@ export class LanguageModels {
   private readonly learned: LearnedAgents;
   private provider: SymposiumChatProvider | undefined;
   private registration: vscode.Disposable | undefined;
+  private readonly onAnswered = answeredOnce();
 
   constructor(
     context: vscode.ExtensionContext,
@@ -62,6 +64,7 @@ export class LanguageModels {
         consumerTools,
         log: this.log,
         signIn: vscodeSignInUi(vscode, workspaceDir()),
+        onAnswered: this.onAnswered,
       });
       this.registration = vscode.Disposable.from(vscode.lm.registerLanguageModelChatProvider(VENDOR, this.provider), registerAgentActionTool(), this.provider);
       this.log.info(`language models registered (${SECTION}.${ENABLE_SETTING} is on)`);

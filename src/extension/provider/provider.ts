@@ -37,6 +37,8 @@ export interface ProviderDeps {
   readonly log: ExtensionLog;
   /** How to offer a sign-in when an agent asks for one (none: the error says so). */
   readonly signIn?: SignInUi;
+  /** An agent's answer went through to its end. */
+  readonly onAnswered?: () => void;
 }
 
 /**
@@ -148,6 +150,7 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
         },
         starting.token,
       );
+      if (!token.isCancellationRequested) this.deps.onAnswered?.();
     } catch (error) {
       throw consumerError(error, token);
     } finally {
