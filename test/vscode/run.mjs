@@ -10,7 +10,8 @@
 // Environment:
 //   SYMPOSIUM_VSCODE_TIMEOUT_MS   how long to wait for the driver's report (default 180000)
 //   SYMPOSIUM_VSCODE_KEEP=1       keep the run's temp dir (logs, settings, report) even when everything passed
-//   SYMPOSIUM_VSCODE_ONLY         comma-separated scenario names to run (default: all)
+//   SYMPOSIUM_VSCODE_ONLY         comma-separated scenario names to run (default: all); `walkthrough` alone skips
+//                                 the driver's workbench
 //   SYMPOSIUM_VSCODE_HOST_CACHE   where the host is installed (default ~/.cache/symposium-vscode-host)
 //   VSCODE_EXECUTABLE_PATH        a desktop VS Code to run the suite in, instead of code-server (unverified here)
 //   SYMPOSIUM_VSCODE_HOST=electron  the same through @vscode/test-electron's download (needs it installed, and internet)
@@ -28,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureHost } from './host.mjs';
 import { runChatView } from './chat-view.mjs';
 import { clineVsix, runCline, writeClineState } from './cline-view.mjs';
+import { runWalkthrough, walkthroughWanted } from './walkthrough.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..');
@@ -74,7 +76,7 @@ export function vsce(cwd, out) {
 /** The extension under test as a .vsix, (re)built with `npm run package` when missing or older than its sources. */
 export function extensionVsix(runDir) {
   const rootFiles = readdirSync(REPO).filter((f) => /^(package\.json|tsconfig.*\.json|esbuild.*|\.vscodeignore|README\.md|LICENSE.*)$/.test(f));
-  const sources = newestMtime([join(REPO, 'src'), join(REPO, 'scripts'), ...rootFiles.map((f) => join(REPO, f))]);
+  const sources = newestMtime([join(REPO, 'src'), join(REPO, 'scripts'), join(REPO, 'walkthrough'), ...rootFiles.map((f) => join(REPO, f))]);
   if (existsSync(VSIX) && statSync(VSIX).mtimeMs >= sources) {
     log(`using ${VSIX} (newer than its sources)`);
     return VSIX;
@@ -618,6 +620,12 @@ function clineWanted() {
   return only.length === 0 || only.some((name) => name.startsWith('cline:'));
 }
 
+/** Whether SYMPOSIUM_VSCODE_ONLY names only the walkthrough, whose workbench needs nothing of the driver's. */
+function walkthroughOnly() {
+  const only = (process.env.SYMPOSIUM_VSCODE_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
+  return only.length > 0 && only.every((name) => name.startsWith('walkthrough'));
+}
+
 async function main() {
   const dirs = prepareRunDir();
   log(`run dir ${dirs.runDir}`);
@@ -647,7 +655,8 @@ async function main() {
   process.once('SIGTERM', onSignal);
   try {
     const vsixPath = extensionVsix(dirs.runDir);
-    report = process.env.VSCODE_EXECUTABLE_PATH || process.env.SYMPOSIUM_VSCODE_HOST === 'electron' ? await runElectron(dirs, vsixPath, state) : await runCodeServer(dirs, vsixPath, state);
+    if (walkthroughOnly()) report = { done: true, scenarios: [], planned: [] };
+    else report = process.env.VSCODE_EXECUTABLE_PATH || process.env.SYMPOSIUM_VSCODE_HOST === 'electron' ? await runElectron(dirs, vsixPath, state) : await runCodeServer(dirs, vsixPath, state);
   } catch (e) {
     error = e;
     log(`error: ${e.stack || e.message}`);
@@ -657,6 +666,7 @@ async function main() {
   // Cline's own workbench, once the first one has ended (code-server only: it drives a webview through the page).
   const codeServer = !process.env.VSCODE_EXECUTABLE_PATH && process.env.SYMPOSIUM_VSCODE_HOST !== 'electron';
   if (report?.done && codeServer && clineWanted()) report.scenarios.push(...(await runClineWorkbench(extensionVsix(dirs.runDir))));
+  if (report?.done && codeServer && walkthroughWanted()) report.scenarios.push(...(await runWalkthrough(extensionVsix(dirs.runDir), log)));
   const { passed, failed } = printResults(report);
   const ok = !error && failed === 0 && passed > 0 && left.length === 0;
   if (left.length > 0) console.log(`  ✗ processes left running after the run:\n    ${left.join('\n    ')}`);
