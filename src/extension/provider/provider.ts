@@ -138,6 +138,7 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
     const marker = randomUUID();
     progress.report(new vscode.LanguageModelDataPart(statefulMarkerData(model.id, marker), STATEFUL_MARKER));
     const starting = new StartingProgress(token);
+    const sentAt = performance.now();
     try {
       await bridge.provideChatResponse(
         { modelId: model.id, messages: request.messages, agent: entry.agent, options: request.options, marker, ...(config === undefined ? {} : { config }) },
@@ -150,6 +151,8 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
         },
         starting.token,
       );
+      // With the request's own debug line, where a turn's time goes: the bridge and the agent, or the consumer between turns.
+      log.debug(`answered by ${model.id} in ${(performance.now() - sentAt).toFixed(1)} ms`);
       if (!token.isCancellationRequested) this.deps.onAnswered?.();
     } catch (error) {
       throw consumerError(error, token);
