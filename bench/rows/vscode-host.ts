@@ -33,7 +33,14 @@ interface Samples {
   readonly plan: Plan;
   readonly samples: { readonly instant: Sample[]; readonly streaming: Sample[]; readonly eliza: Sample[]; readonly scripted: Sample[] };
   /** Through the Chat view: Enter → the answer's first word rendered, in ms (absent with SYMPOSIUM_BENCH_CHAT_TURNS=0). */
-  readonly chatView?: { readonly eliza: number[]; readonly streaming: number[]; readonly newChat: number[]; readonly followUp: number[] };
+  readonly chatView?: {
+    readonly eliza: number[];
+    readonly streaming: number[];
+    readonly newChat: number[];
+    readonly followUp: number[];
+    /** Enter → the answer's end, a round of `files` writes by the scripted agent, in agent mode (Copilot's edit tools) and in Ask mode (the bridge writes). */
+    readonly edits?: { readonly files: number; readonly agent: number[]; readonly ask: number[] };
+  };
 }
 
 /** Runs the host benchmark in its own process, which ends everything it started; `timeout` bounds it. */
@@ -77,6 +84,16 @@ export async function vscodeHost(): Promise<Row[]> {
               chatView.followUp,
               `Chat view: ${chatView.newChat.length} new chats (+1 warm-up) 3 s apart, after a first chat, each with one follow-up`,
             ),
+            ...(chatView.edits === undefined
+              ? []
+              : [
+                  latencyRow(
+                    `Chat view: the scripted agent writes ${chatView.edits.files} new files, Enter → the answer's end, per file: agent mode (each write made by Copilot's create_file, listed for review); baseline Ask mode (the bridge writes)`,
+                    chatView.edits.agent.map((ms) => ms / chatView.edits!.files),
+                    chatView.edits.ask.map((ms) => ms / chatView.edits!.files),
+                    `Chat view: ${chatView.edits.agent.length} rounds per mode (+1 warm-up), each in a new chat`,
+                  ),
+                ]),
           ];
     return [
       latencyRow(`vscode.lm → first text part, Eliza (${pace}); baseline a trivial provider streaming alike`, first(eliza), first(streaming), counts),

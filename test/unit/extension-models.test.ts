@@ -1,5 +1,6 @@
 /** The extension's model list and agent definitions, from its settings; its log; the manifest's contract. */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { confirmationMessage, AGENT_ACTION_TOOL, CONFIRMATION_TITLE, invocationResult } from '../../src/extension/confirmation/agent-action.js';
 import { approvalText } from '../../src/protocol/agent-action.js';
 import { createExtensionLog } from '../../src/log/extension-log.js';
@@ -348,6 +349,7 @@ describe('package.json, the extension manifest', () => {
       languageModelChatProviders: { vendor: string; displayName: string; managementCommand: string }[];
       languageModelTools: { name: string; inputSchema: { properties: Record<string, unknown> } }[];
       commands: { command: string }[];
+      walkthroughs: { id: string; steps: { id: string; description: string; media: { markdown?: string }; completionEvents: string[] }[] }[];
       configuration: { properties: Record<string, { default: unknown; enum?: unknown[]; items?: AgentItemsSchema }> };
     };
   };
@@ -364,7 +366,14 @@ describe('package.json, the extension manifest', () => {
     expect(Object.keys(pkg.contributes.languageModelTools[0]!.inputSchema.properties)).toEqual(['kind', 'title', 'raw_input', 'action_id']);
     // VS Code 1.139 offers an extension's tool to Copilot's agent mode only when it can be referenced in prompts.
     expect(pkg.contributes.languageModelTools[0]).toMatchObject({ canBeReferencedInPrompt: true, toolReferenceName: expect.stringMatching(/^[\w-]+$/) as unknown });
-    expect(pkg.contributes.commands.map((c) => c.command).sort()).toEqual(['symposium.manageAgents', 'symposium.restartBridge', 'symposium.setAgentApiKey', 'symposium.showLog']);
+    expect(pkg.contributes.commands.map((c) => c.command).sort()).toEqual([
+      'symposium.allowChatWithoutSignIn',
+      'symposium.enableModels',
+      'symposium.manageAgents',
+      'symposium.restartBridge',
+      'symposium.setAgentApiKey',
+      'symposium.showLog',
+    ]);
     const settings = pkg.contributes.configuration.properties;
     expect(Object.keys(settings).sort()).toEqual([
       'symposium.agents',
@@ -388,6 +397,22 @@ describe('package.json, the extension manifest', () => {
     expect(settings['symposium.startNotice']!.default).toBe(true);
     expect(settings['symposium.reviewAgentEdits']!.default).toBe(true);
     expect(settings['symposium.askAgentQuestionsInChat']!.default).toBe(true);
+  });
+
+  test("the first run's walkthrough: its buttons run declared commands, its steps tick off by events, the .vsix carries its media", () => {
+    const [walkthrough, ...others] = pkg.contributes.walkthroughs;
+    expect(others).toEqual([]);
+    expect(walkthrough!.steps.map((s) => s.id)).toEqual(['enable', 'copilot', 'agents', 'chat']);
+    const declared = new Set(pkg.contributes.commands.map((c) => c.command));
+    const buttons = walkthrough!.steps.flatMap((s) => [...s.description.matchAll(/\]\(command:([\w.]+)\)/g)].map((m) => m[1]!));
+    expect(buttons).toEqual(['symposium.enableModels', 'symposium.allowChatWithoutSignIn', 'symposium.manageAgents', 'workbench.action.chat.open']);
+    for (const command of buttons.filter((c) => c.startsWith('symposium.'))) expect(declared).toContain(command);
+    for (const step of walkthrough!.steps) expect(step.completionEvents.length).toBeGreaterThan(0);
+    const ignore = readFileSync('.vscodeignore', 'utf8');
+    for (const step of walkthrough!.steps) {
+      expect(existsSync(step.media.markdown!)).toBe(true);
+      expect(ignore).toContain(`!${path.dirname(step.media.markdown!)}/*.md`);
+    }
   });
 
   test('symposium.agents documents both entry forms, and its built-in ids are the catalog\'s', () => {

@@ -9,7 +9,9 @@
 //
 // Exit code 0 only when the driver delivered its samples and no process of the run is left.
 // SYMPOSIUM_BENCH_TURNS sets the timed requests per series (default 100), SYMPOSIUM_BENCH_CHAT_TURNS the Chat view's
-// answers per model (default 20; 0: none).
+// answers per model (default 20; 0: none), SYMPOSIUM_BENCH_EDIT_ROUNDS the rounds of edits per mode (default 10).
+// SYMPOSIUM_BENCH_LOG_LEVEL=debug gives the extension's log the bridge's timestamped lines, and
+// SYMPOSIUM_VSCODE_KEEP=1 keeps the run dir with that log (user-data/logs/…/Symposium.log).
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +34,7 @@ function benchSettings(dirs, report) {
     'symposium.enableExperimentalLM': true,
     'symposium.eliza.deterministic': true,
     'symposium.startNotice': false,
+    'symposium.logLevel': process.env.SYMPOSIUM_BENCH_LOG_LEVEL || 'info',
     'symposium.agents': [
       { id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent()] },
       // Slow to open a session (2 s), as Claude Code or OpenCode are: for the new chats on an agent in use.
@@ -72,7 +75,37 @@ async function chatViewSamples(page) {
     console.error(`bench: chat view, ${series}: ${samples[series].length} answers`);
   }
   Object.assign(samples, await newChatSamples(ui, page));
+  if (EDIT_ROUNDS > 0) samples.edits = await editSamples(ui, page);
   return samples;
+}
+
+/** Files the scripted agent writes per round, and the rounds per mode (SYMPOSIUM_BENCH_EDIT_ROUNDS; 0: none). */
+const EDIT_FILES = 5;
+const EDIT_ROUNDS = Number(process.env.SYMPOSIUM_BENCH_EDIT_ROUNDS ?? 10);
+
+/**
+ * The cost of an edit through VS Code's review: the scripted agent writes EDIT_FILES new files (`write` lines, then
+ * `say edits done`), Enter → that last line rendered. In agent mode each write is made by Copilot's `create_file`
+ * (the bridge hands it to Copilot as a tool call, Copilot runs it and sends its result back in a new request); in
+ * Ask mode, which offers no edit tools, the bridge writes the file itself. A new chat per round, one of warm-up per
+ * mode; agent mode's edits are kept (Keep) after each round, outside the timing.
+ */
+async function editSamples(ui, page) {
+  const edits = { files: EDIT_FILES, agent: [], ask: [] };
+  for (const [series, mode] of [['agent', 'Agent'], ['ask', 'Ask']]) {
+    for (let round = 0; round < 1 + EDIT_ROUNDS; round++) {
+      await ui.newChat();
+      await ui.pickMode(mode);
+      await ui.pickModel('Scripted');
+      const writes = Array.from({ length: EDIT_FILES }, (_, k) => `write bench-edit-${series}-${round}-${k}.txt "an edit\\n"`);
+      const ms = await timedChatAnswer(page, [...writes, 'say edits done'].join('\n'), 'edits done');
+      await ui.idle();
+      if (series === 'agent') await ui.review('Keep');
+      if (round > 0) edits[series].push(ms);
+    }
+    console.error(`bench: chat view, ${EDIT_FILES} files written in ${series} mode: ${edits[series].length} rounds`);
+  }
+  return edits;
 }
 
 /** New chats on an agent in use, and the same chats' follow-ups. */
@@ -106,10 +139,16 @@ async function newChatSamples(ui, page) {
   return { newChat, followUp };
 }
 
-/** Types `text`, presses Enter and resolves with the ms from the keydown until the newest answer shows `expected`. */
+/**
+ * Types `text` (Shift+Enter between its lines), presses Enter and resolves with the ms from the keydown until the
+ * newest answer shows `expected`.
+ */
 async function timedChatAnswer(page, text, expected) {
   await page.locator('.interactive-input-editor').first().click();
-  await page.keyboard.type(text);
+  for (const [i, line] of text.split('\n').entries()) {
+    if (i > 0) await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type(line);
+  }
   await page.evaluate((expected) => {
     const before = document.querySelectorAll('.interactive-response').length;
     const timing = (window.__symposiumBench = { sentAt: undefined, shownAt: undefined });
@@ -164,6 +203,8 @@ if (result?.samples) writeFileSync(out, JSON.stringify(result, null, 2));
 if (error || left.length > 0) {
   console.error(`bench: kept ${dirs.runDir}`);
   process.exitCode = 1;
+} else if (process.env.SYMPOSIUM_VSCODE_KEEP === '1') {
+  console.error(`bench: kept ${dirs.runDir}`);
 } else {
   rmSync(dirs.runDir, { recursive: true, force: true });
 }

@@ -12,7 +12,8 @@
 //   SYMPOSIUM_VSCODE_TIMEOUT_MS   how long to wait for the driver's report (default 180000)
 //   SYMPOSIUM_VSCODE_KEEP=1       keep the run's temp dir (logs, settings, report) even when everything passed
 //   SYMPOSIUM_VSCODE_ONLY         comma-separated scenario names, or their starts, to run (default: all); `roo:`
-//                                 runs only Roo Code's, and a consumer's workbench starts only when one of its is named
+//                                 runs only Roo Code's, and a consumer's workbench starts only when one of its is named;
+//                                 `walkthrough` alone skips the driver's workbench
 //   SYMPOSIUM_CLINE_VSIX, SYMPOSIUM_ROO_VSIX  the consumers' .vsix elsewhere than ../shared/consumers/
 //   SYMPOSIUM_VSCODE_HOST_CACHE   where the host is installed (default ~/.cache/symposium-vscode-host)
 //   VSCODE_EXECUTABLE_PATH        a desktop VS Code to run the suite in, instead of code-server (unverified here)
@@ -32,6 +33,7 @@ import { ensureHost } from './host.mjs';
 import { runChatView } from './chat-view.mjs';
 import { clineVsix, runCline, writeClineState } from './cline-view.mjs';
 import { linkRipgrepForRoo, rooVsix, runRoo, writeRooSettings } from './roo-view.mjs';
+import { runWalkthrough } from './walkthrough.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..');
@@ -78,7 +80,7 @@ export function vsce(cwd, out) {
 /** The extension under test as a .vsix, (re)built with `npm run package` when missing or older than its sources. */
 export function extensionVsix(runDir) {
   const rootFiles = readdirSync(REPO).filter((f) => /^(package\.json|tsconfig.*\.json|esbuild.*|\.vscodeignore|README\.md|LICENSE.*)$/.test(f));
-  const sources = newestMtime([join(REPO, 'src'), join(REPO, 'scripts'), ...rootFiles.map((f) => join(REPO, f))]);
+  const sources = newestMtime([join(REPO, 'src'), join(REPO, 'scripts'), join(REPO, 'walkthrough'), ...rootFiles.map((f) => join(REPO, f))]);
   if (existsSync(VSIX) && statSync(VSIX).mtimeMs >= sources) {
     log(`using ${VSIX} (newer than its sources)`);
     return VSIX;
@@ -649,10 +651,16 @@ function findFiles(dir, pattern, found = []) {
   return found;
 }
 
-/** Whether SYMPOSIUM_VSCODE_ONLY (when set) names any scenario whose name starts with `prefix` (`cline:`, `roo:`). */
+/** Whether SYMPOSIUM_VSCODE_ONLY (when set) names any scenario whose name starts with `prefix` (`cline:`, `roo:`, `walkthrough`). */
 function wanted(prefix) {
   const only = (process.env.SYMPOSIUM_VSCODE_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
   return only.length === 0 || only.some((name) => name.startsWith(prefix));
+}
+
+/** Whether SYMPOSIUM_VSCODE_ONLY names only the walkthrough, whose workbench needs nothing of the driver's. */
+function walkthroughOnly() {
+  const only = (process.env.SYMPOSIUM_VSCODE_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
+  return only.length > 0 && only.every((name) => name.startsWith('walkthrough'));
 }
 
 async function main() {
@@ -684,7 +692,8 @@ async function main() {
   process.once('SIGTERM', onSignal);
   try {
     const vsixPath = extensionVsix(dirs.runDir);
-    report = process.env.VSCODE_EXECUTABLE_PATH || process.env.SYMPOSIUM_VSCODE_HOST === 'electron' ? await runElectron(dirs, vsixPath, state) : await runCodeServer(dirs, vsixPath, state);
+    if (walkthroughOnly()) report = { done: true, scenarios: [], planned: [] };
+    else report = process.env.VSCODE_EXECUTABLE_PATH || process.env.SYMPOSIUM_VSCODE_HOST === 'electron' ? await runElectron(dirs, vsixPath, state) : await runCodeServer(dirs, vsixPath, state);
   } catch (e) {
     error = e;
     log(`error: ${e.stack || e.message}`);
@@ -695,6 +704,7 @@ async function main() {
   const codeServer = !process.env.VSCODE_EXECUTABLE_PATH && process.env.SYMPOSIUM_VSCODE_HOST !== 'electron';
   if (report?.done && codeServer && wanted('cline:')) report.scenarios.push(...(await runClineWorkbench(extensionVsix(dirs.runDir))));
   if (report?.done && codeServer && wanted('roo:')) report.scenarios.push(...(await runRooWorkbench(extensionVsix(dirs.runDir))));
+  if (report?.done && codeServer && wanted('walkthrough')) report.scenarios.push(...(await runWalkthrough(extensionVsix(dirs.runDir), log)));
   const { passed, failed } = printResults(report);
   const ok = !error && failed === 0 && passed > 0 && left.length === 0;
   if (left.length > 0) console.log(`  ✗ processes left running after the run:\n    ${left.join('\n    ')}`);

@@ -40,6 +40,8 @@ export interface ProviderDeps {
   readonly signIn?: SignInUi;
   /** An agent the picker marks as needing a sign-in answered: it no longer does. */
   readonly signedIn?: (agent: AgentDefinition) => void;
+  /** An agent's answer went through to its end. */
+  readonly onAnswered?: () => void;
 }
 
 /**
@@ -163,6 +165,7 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
     const marker = randomUUID();
     progress.report(new vscode.LanguageModelDataPart(statefulMarkerData(model.id, marker), STATEFUL_MARKER));
     const starting = new StartingProgress(token);
+    const sentAt = performance.now();
     try {
       await bridge.provideChatResponse(
         { modelId: model.id, messages: request.messages, agent: entry.agent, options: request.options, marker, ...(config === undefined ? {} : { config }) },
@@ -175,6 +178,9 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
         },
         starting.token,
       );
+      // With the request's own debug line, where a turn's time goes: the bridge and the agent, or the consumer between turns.
+      log.debug(`answered by ${model.id} in ${(performance.now() - sentAt).toFixed(1)} ms`);
+      if (!token.isCancellationRequested) this.deps.onAnswered?.();
     } catch (error) {
       throw consumerError(error, token);
     } finally {

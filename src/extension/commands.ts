@@ -1,0 +1,32 @@
+/** The extension's commands, registered whether or not the language models are on. */
+import * as vscode from 'vscode';
+import type { ExtensionLog } from '../log/extension-log.js';
+import { registerFirstRunCommands } from './first-run.js';
+import { runManageAgents } from './agents/manage-agents.js';
+import { prefetchAgent } from './agents/prefetch.js';
+import { runSetAgentApiKey } from './keys/api-key-command.js';
+import type { LanguageModels } from './language-models.js';
+
+export function registerCommands(models: LanguageModels, channel: vscode.OutputChannel, log: ExtensionLog): vscode.Disposable[] {
+  const { agents } = models;
+  return [
+    vscode.commands.registerCommand('symposium.manageAgents', () =>
+      runManageAgents(
+        vscode,
+        agents.catalog(),
+        () => runSetAgentApiKey(vscode, agents.secrets, agents.catalog()),
+        (entry, command) => prefetchAgent(vscode, log, entry, command),
+        agents.archiveDir,
+      ),
+    ),
+    vscode.commands.registerCommand('symposium.setAgentApiKey', async (agentId?: unknown) => {
+      await runSetAgentApiKey(vscode, agents.secrets, agents.catalog(), typeof agentId === 'string' ? agentId : undefined);
+      models.refresh();
+    }),
+    vscode.commands.registerCommand('symposium.showLog', () => channel.show()),
+    vscode.commands.registerCommand('symposium.restartBridge', async () => {
+      if (await models.restartBridge()) vscode.window.setStatusBarMessage('Symposium: bridge restarted', 3000);
+    }),
+    ...registerFirstRunCommands(),
+  ];
+}

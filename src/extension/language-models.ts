@@ -1,0 +1,125 @@
+/**
+ * The `symposium` language models: the provider and the agent action tool, registered while
+ * `symposium.enableExperimentalLM` is on, and the bridge process that answers them.
+ */
+import * as vscode from 'vscode';
+import type { ExtensionLog } from '../log/extension-log.js';
+import { AgentSettings } from './agent-settings.js';
+import { answeredOnce } from './first-run.js';
+import { VENDOR } from './agents/models.js';
+import { registerAgentActionTool } from './confirmation/agent-action-tool.js';
+import { vscodeSignInUi } from './keys/sign-in.js';
+import { LearnedAgents } from './learned-agents.js';
+import { BridgeProcess } from './provider/bridge-process.js';
+import { SymposiumChatProvider } from './provider/provider.js';
+import { openUrlOnConsent } from './questions/open-url.js';
+import { askWithQuickPicks } from './questions/quick-pick-questions.js';
+import { bridgeLaunch, config, consumerTools, ENABLE_SETTING, modelsEnabled, noteBridgeStartSettings, SECTION, workspaceDir } from './settings.js';
+
+/** The bundled bridge, next to the bundled extension. */
+const BRIDGE_PATH = 'dist/extension/bridge.mjs';
+/** Conversations older than this are not resumed ahead: nobody is likely to go on with them at once. */
+const RESUME_RECENT_WITHIN_HOURS = 72;
+
+export class LanguageModels {
+  readonly agents: AgentSettings;
+  private readonly bridge: BridgeProcess;
+  private readonly learned: LearnedAgents;
+  private provider: SymposiumChatProvider | undefined;
+  private registration: vscode.Disposable | undefined;
+  private readonly onAnswered = answeredOnce();
+
+  constructor(
+    context: vscode.ExtensionContext,
+    private readonly log: ExtensionLog,
+  ) {
+    this.learned = new LearnedAgents(context.globalState);
+    this.agents = new AgentSettings(context, log, () => this.refresh());
+    this.bridge = new BridgeProcess({
+      bridgePath: context.asAbsolutePath(BRIDGE_PATH),
+      launch: () => bridgeLaunch(context.globalStorageUri.fsPath),
+      log,
+      askQuestions: (params, token) => askWithQuickPicks(params, token),
+      openUrl: (params, token) => openUrlOnConsent(params, token),
+      documentText: (path) => vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'file' && document.uri.fsPath === path)?.getText(),
+      onAgentInfo: ({ agent, info }) => {
+        if (!this.learned.learn(agent, info)) return;
+        log.info(`learned about agent ${'mcp_server' in agent ? agent.mcp_server.name : 'eliza'}: ${JSON.stringify(info)}`);
+        this.refresh();
+      },
+    });
+  }
+
+  /** The model list may have changed. */
+  refresh(): void {
+    this.provider?.refresh();
+  }
+
+  /** Registers the models when the setting is on, unregisters them and stops the bridge when it is off. */
+  applyEnablement(): void {
+    const enabled = modelsEnabled();
+    if (enabled && this.registration === undefined) {
+      this.agents.agents(true);
+      this.provider = new SymposiumChatProvider({
+        bridge: this.bridge,
+        settings: () => this.agents.modelSettings(this.learned.byAgent),
+        consumerTools,
+        log: this.log,
+        signIn: vscodeSignInUi(vscode, workspaceDir(), (agentId) => this.setApiKeyFor(agentId)),
+        signedIn: (agent) => {
+          if (this.learned.signedIn(agent)) this.refresh();
+        },
+        onAnswered: this.onAnswered,
+      });
+      this.registration = vscode.Disposable.from(vscode.lm.registerLanguageModelChatProvider(VENDOR, this.provider), registerAgentActionTool(), this.provider);
+      this.log.info(`language models registered (${SECTION}.${ENABLE_SETTING} is on)`);
+    } else if (!enabled) {
+      if (this.registration !== undefined) this.log.info(`language models unregistered (${SECTION}.${ENABLE_SETTING} is off)`);
+      else this.log.info(`${SECTION}.${ENABLE_SETTING} is off: no language models are registered`);
+      this.unregister();
+      void this.bridge.stop();
+    }
+  }
+
+  /** The window started: the chats VS Code restored resume their sessions ahead (`symposium.resumeRecentChats`). */
+  resumeRecent(): void {
+    this.provider?.resumeRecent(config().get<number>('resumeRecentChats', 3), RESUME_RECENT_WITHIN_HOURS);
+  }
+
+  /** The sign-in's *Set API Key*: the command for that agent; whether it stored a key. */
+  private async setApiKeyFor(agentId: string): Promise<boolean> {
+    const before = JSON.stringify(this.agents.secrets.envOf(agentId));
+    await vscode.commands.executeCommand('symposium.setAgentApiKey', agentId);
+    return JSON.stringify(this.agents.secrets.envOf(agentId)) !== before;
+  }
+
+  /** Restarts the bridge when the models are registered; false when they are not (and no bridge runs). */
+  async restartBridge(): Promise<boolean> {
+    if (this.registration === undefined) {
+      await this.bridge.stop();
+      this.log.info(`restart: ${SECTION}.${ENABLE_SETTING} is off, so no bridge runs`);
+      return false;
+    }
+    await this.bridge.restart();
+    return true;
+  }
+
+  onConfigurationChanged(event: vscode.ConfigurationChangeEvent): void {
+    if (event.affectsConfiguration(`${SECTION}.${ENABLE_SETTING}`)) this.applyEnablement();
+    if (event.affectsConfiguration(`${SECTION}.agents`) || event.affectsConfiguration(`${SECTION}.registry`)) {
+      this.agents.agents(true);
+      this.refresh();
+    } else if (event.affectsConfiguration(`${SECTION}.eliza`)) this.refresh();
+    if (this.bridge.pid !== undefined) noteBridgeStartSettings(event, this.log);
+  }
+
+  async dispose(): Promise<void> {
+    this.unregister();
+    await this.bridge.dispose();
+  }
+
+  private unregister(): void {
+    this.registration?.dispose();
+    this.registration = this.provider = undefined;
+  }
+}

@@ -1,0 +1,65 @@
+/** The extension's settings (`symposium.*`) as the extension uses them, each read afresh. */
+import os from 'node:os';
+import * as vscode from 'vscode';
+import { isLogLevel, type LogLevel } from '../log/logger.js';
+import type { ExtensionLog } from '../log/extension-log.js';
+import { isContextPolicy, type ContextPolicy } from '../history/context-policy.js';
+import { isConsumerToolsChoice, type ConsumerToolsChoice } from './provider/offered-tools.js';
+import type { BridgeLaunch } from './provider/bridge-process.js';
+
+export const SECTION = 'symposium';
+/** The setting that registers the language models (off by default, as the design says). */
+export const ENABLE_SETTING = 'enableExperimentalLM';
+/** An agent that takes this long to start (npx downloading it) says so in the response. */
+const START_NOTICE_MS = 3000;
+/** Settings the bridge takes as arguments: a change applies from its next start. */
+const BRIDGE_START_SETTINGS = ['logLevel', 'contextPolicy', 'reviewAgentEdits', 'askAgentQuestionsInChat'];
+
+export const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration(SECTION);
+
+export function modelsEnabled(): boolean {
+  return config().get<boolean>(ENABLE_SETTING, false);
+}
+
+export function logLevel(): LogLevel {
+  const level = config().get<string>('logLevel', 'info');
+  return isLogLevel(level) ? level : 'info';
+}
+
+export function contextPolicy(): ContextPolicy {
+  const policy = config().get<string>('contextPolicy', 'user');
+  return isContextPolicy(policy) ? policy : 'user';
+}
+
+export function consumerTools(): ConsumerToolsChoice {
+  const choice = config().get<string>('consumerTools', 'all');
+  return isConsumerToolsChoice(choice) ? choice : 'all';
+}
+
+/** Where ACP sessions run: the first workspace folder on disk, else the home directory. */
+export function workspaceDir(): string {
+  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+  return folder?.uri.fsPath ?? os.homedir();
+}
+
+/** How the bridge starts next, from the settings; `stateDir` keeps its index of conversations. */
+export function bridgeLaunch(stateDir: string): BridgeLaunch {
+  return {
+    cwd: workspaceDir(),
+    logLevel: logLevel(),
+    stateDir,
+    contextPolicy: contextPolicy(),
+    clientFiles: config().get<boolean>('reviewAgentEdits', true),
+    agentQuestions: config().get<boolean>('askAgentQuestionsInChat', true),
+    ...(config().get<boolean>('startNotice', true) ? { startNoticeMs: START_NOTICE_MS } : {}),
+  };
+}
+
+/** Says in the log when a setting changed that a running bridge takes only from its next start. */
+export function noteBridgeStartSettings(event: vscode.ConfigurationChangeEvent, log: ExtensionLog): void {
+  for (const setting of BRIDGE_START_SETTINGS) {
+    if (event.affectsConfiguration(`${SECTION}.${setting}`)) {
+      log.info(`${setting} changed (${JSON.stringify(config().get(setting))}): the bridge uses it from its next start (command "Symposium: Restart Bridge")`);
+    }
+  }
+}
