@@ -125,7 +125,11 @@ export const CLAUDE_SCENARIOS = [
       const picker = ui.page.locator('.model-picker-item').first();
       c.equal(c.note('pickerLabel', await picker.locator('.chat-input-picker-label').first().innerText()), CLAUDE_MODEL, "the picker's label");
       c.ok((await picker.locator('.model-picker-config:visible').count()) === 0, "a button of the model's options beside the picker");
+      // The list names each of Claude Code's models after the agent, and says it is ready.
+      const rows = c.note('pickerRows', await ui.pickerRows('Claude Code'));
+      c.ok(rows.some((r) => r.includes(CLAUDE_MODEL) && r.includes('ready')), `no ready "${CLAUDE_MODEL}" in the picker: ${JSON.stringify(rows)}`);
       await ui.screenshot('claude-picker-names-the-agent');
+      await ui.page.keyboard.press('Escape');
     },
   },
   {

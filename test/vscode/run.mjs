@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run test:vscode`: runs the driver's scenarios (test/vscode/driver) against the packaged extension
 // (symposium-lm.vsix) in a real VS Code extension host, then the Chat view's (chat-view.mjs), then Cline's and Roo
-// Code's, each in a workbench of its own with that consumer installed (cline-view.mjs, roo-view.mjs).
+// Code's, each in a workbench of its own with that consumer installed (cline-view.mjs, roo-view.mjs), then the
+// real Claude Code's in the Chat view, in a workbench of its own with a scripted Anthropic API (claude-view.mjs).
 //
 // Offline (the default), that host is code-server (VS Code 1.139) from the npm registry, installed into a cache
 // outside the clone by host.mjs, served to headless Chromium driven by playwright-core
@@ -12,7 +13,8 @@
 //   SYMPOSIUM_VSCODE_TIMEOUT_MS   how long to wait for the driver's report (default 180000)
 //   SYMPOSIUM_VSCODE_KEEP=1       keep the run's temp dir (logs, settings, report) even when everything passed
 //   SYMPOSIUM_VSCODE_ONLY         comma-separated scenario names, or their starts, to run (default: all); `roo:`
-//                                 runs only Roo Code's, and a consumer's workbench starts only when one of its is named
+//                                 runs only Roo Code's, `claude:` only Claude Code's, and a consumer's workbench
+//                                 starts only when one of its is named
 //   SYMPOSIUM_CLINE_VSIX, SYMPOSIUM_ROO_VSIX  the consumers' .vsix elsewhere than ../shared/consumers/
 //   SYMPOSIUM_VSCODE_HOST_CACHE   where the host is installed (default ~/.cache/symposium-vscode-host)
 //   VSCODE_EXECUTABLE_PATH        a desktop VS Code to run the suite in, instead of code-server (unverified here)
