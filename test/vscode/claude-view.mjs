@@ -17,8 +17,8 @@ const COMPILED_MOCK = join(REPO, 'dist', 'test', 'fixtures', 'anthropic-mock.js'
 const COMPILED_MOCK_BASE = join(REPO, 'dist', 'test', 'fixtures', 'model-api-mock.js');
 /** Copilot's create_file as Claude Code sees it: a tool of the bridge's MCP server. */
 const BRIDGED_CREATE_FILE = /mcp__vscode-tools-[0-9a-f]+__create_file/;
-/** The key the mock expects, as the integration tests send it. */
-export const MOCK_API_KEY = 'dummy';
+/** The dummy key the mock's `claudeEnv` gives Claude Code; the mock records it (`x-api-key`) and checks none. */
+const MOCK_API_KEY = 'dummy';
 
 /**
  * The scripted Anthropic API for these scenarios, started on a free port of 127.0.0.1; `close()` it at the end.
@@ -112,7 +112,7 @@ export const CLAUDE_SCENARIOS = [
       c.ok(sessions[0] !== undefined && sessions[0] === sessions[1], `the follow-up went to another Claude session: ${JSON.stringify(sessions)}`);
       // The follow-up's request holds the first exchange: Claude's own session went on.
       c.includes(JSON.stringify(next[0].body.messages), 'Hello from Claude', "the follow-up's request (the first exchange)");
-      c.equal(next[0].headers['x-api-key'], 'dummy', "the follow-up's API key");
+      c.equal(next[0].headers['x-api-key'], MOCK_API_KEY, "the follow-up's API key");
     },
   },
   {
