@@ -244,7 +244,7 @@ export class ChatView {
 }
 
 /** Checks that record what they saw, like the driver's. */
-class Checks {
+export class Checks {
   constructor() {
     this.details = {};
   }

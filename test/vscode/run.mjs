@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run test:vscode`: runs the driver's scenarios (test/vscode/driver) against the packaged extension
 // (symposium-lm.vsix) in a real VS Code extension host, then the Chat view's (chat-view.mjs), then Cline's and Roo
-// Code's, each in a workbench of its own with that consumer installed (cline-view.mjs, roo-view.mjs).
+// Code's, each in a workbench of its own with that consumer installed (cline-view.mjs, roo-view.mjs), then the
+// real Claude Code's in the Chat view, in a workbench of its own with a scripted Anthropic API (claude-view.mjs).
 //
 // Offline (the default), that host is code-server (VS Code 1.139) from the npm registry, installed into a cache
 // outside the clone by host.mjs, served to headless Chromium driven by playwright-core
@@ -12,8 +13,8 @@
 //   SYMPOSIUM_VSCODE_TIMEOUT_MS   how long to wait for the driver's report (default 180000)
 //   SYMPOSIUM_VSCODE_KEEP=1       keep the run's temp dir (logs, settings, report) even when everything passed
 //   SYMPOSIUM_VSCODE_ONLY         comma-separated scenario names, or their starts, to run (default: all); `roo:`
-//                                 runs only Roo Code's, and a consumer's workbench starts only when one of its is named;
-//                                 `walkthrough` alone skips the driver's workbench
+//                                 runs only Roo Code's, `claude:` only Claude Code's, and a consumer's workbench
+//                                 starts only when one of its is named; `walkthrough` alone skips the driver's workbench
 //   SYMPOSIUM_CLINE_VSIX, SYMPOSIUM_ROO_VSIX  the consumers' .vsix elsewhere than ../shared/consumers/
 //   SYMPOSIUM_VSCODE_HOST_CACHE   where the host is installed (default ~/.cache/symposium-vscode-host)
 //   VSCODE_EXECUTABLE_PATH        a desktop VS Code to run the suite in, instead of code-server (unverified here)
@@ -31,6 +32,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureHost } from './host.mjs';
 import { runChatView } from './chat-view.mjs';
+import { CHAT_VIEW_SETTINGS, claudeAgents, runClaude, startAnthropicMock } from './claude-view.mjs';
 import { clineVsix, runCline, writeClineState } from './cline-view.mjs';
 import { linkRipgrepForRoo, rooVsix, runRoo, writeRooSettings } from './roo-view.mjs';
 import { runWalkthrough } from './walkthrough.mjs';
@@ -440,17 +442,20 @@ async function runCodeServer(dirs, vsixPath, state) {
 
 /**
  * A consumer's scenarios in a workbench of their own, with the consumer installed next to our extension. `setUp`
- * prepares the run dir and returns the consumer's .vsix, the user settings and the scenarios' runner. Returns the
- * scenarios' results; a failure to start them is one failed result. Ends every process it started.
+ * prepares the run dir and returns the consumer's .vsix (none for Copilot Chat, built in), the user settings, the
+ * scenarios' runner and what to close at the end (a server it started). Returns the scenarios' results; a failure
+ * to start them is one failed result. Ends every process it started.
  */
 async function runConsumerWorkbench(name, vsixPath, setUp) {
   const dirs = prepareRunDir();
   const state = { roots: [], browser: undefined, page: undefined, browserLog: [] };
   log(`${name}: run dir ${dirs.runDir}`);
   let results;
+  let close;
   try {
-    const { vsix, userSettings, ctx, run } = setUp(dirs);
-    const page = await startWorkbench(dirs, [vsixPath, vsix], userSettings, state);
+    const { vsix, userSettings, ctx, run, ...rest } = await setUp(dirs);
+    close = rest.close;
+    const page = await startWorkbench(dirs, [vsixPath, ...(vsix ? [vsix] : [])], userSettings, state);
     results = await run(page, ctx, log);
     mkdirSync(ctx.artifacts, { recursive: true });
     if (existsSync(dirs.requests)) copyFileSync(dirs.requests, join(ctx.artifacts, 'requests.jsonl'));
@@ -460,6 +465,7 @@ async function runConsumerWorkbench(name, vsixPath, setUp) {
   }
   if (state.browser) await state.browser.close().catch(() => {});
   const left = await endProcesses(state.roots, dirs.runDir);
+  if (close) await close();
   if (left.length > 0) results.push({ name: `${name}: no process of its run is left`, passed: false, ms: 0, error: `left running: ${left.join('; ')}`, details: {} });
   if (results.every((r) => r.passed) && process.env.SYMPOSIUM_VSCODE_KEEP !== '1') rmSync(dirs.runDir, { recursive: true, force: true });
   else log(`${name}: kept ${dirs.runDir}`);
@@ -509,6 +515,20 @@ function runRooWorkbench(vsixPath) {
     const userSettings = { ...consumerSettings(agents), 'symposium.eliza.deterministic': true, 'roo-cline.autoImportSettingsPath': rooSettings };
     const ctx = { workspace: dirs.workspace, promptLog: dirs.promptLog, requests: dirs.requests, artifacts: join(ARTIFACTS, 'roo') };
     return { vsix: rooVsix(), userSettings, ctx, run: runRoo };
+  });
+}
+
+/**
+ * The real Claude Code in the Chat view (claude-view.mjs): claude-agent-acp against a scripted Anthropic API that
+ * this run starts and closes, with its key and without.
+ */
+function runClaudeWorkbench(vsixPath) {
+  return runConsumerWorkbench('Claude', vsixPath, async (dirs) => {
+    scriptedAgent(); // compiles dist/ (the mock with it) when missing
+    const mock = await startAnthropicMock(dirs.workspace);
+    const userSettings = { ...consumerSettings(claudeAgents(dirs.runDir, mock)), ...CHAT_VIEW_SETTINGS };
+    const ctx = { workspace: dirs.workspace, mock, artifacts: join(ARTIFACTS, 'claude') };
+    return { userSettings, ctx, run: runClaude, close: () => mock.close() };
   });
 }
 
@@ -704,6 +724,7 @@ async function main() {
   const codeServer = !process.env.VSCODE_EXECUTABLE_PATH && process.env.SYMPOSIUM_VSCODE_HOST !== 'electron';
   if (report?.done && codeServer && wanted('cline:')) report.scenarios.push(...(await runClineWorkbench(extensionVsix(dirs.runDir))));
   if (report?.done && codeServer && wanted('roo:')) report.scenarios.push(...(await runRooWorkbench(extensionVsix(dirs.runDir))));
+  if (report?.done && codeServer && wanted('claude:')) report.scenarios.push(...(await runClaudeWorkbench(extensionVsix(dirs.runDir))));
   if (report?.done && codeServer && wanted('walkthrough')) report.scenarios.push(...(await runWalkthrough(extensionVsix(dirs.runDir), log)));
   const { passed, failed } = printResults(report);
   const ok = !error && failed === 0 && passed > 0 && left.length === 0;

@@ -1,0 +1,260 @@
+// Scenarios in VS Code's own Chat view (Copilot Chat 0.67) with the real Claude Code: claude-agent-acp (a
+// devDependency) as `symposium.agents` entries, run by this Node against a scripted Anthropic API on 127.0.0.1
+// (test/fixtures/anthropic-mock.ts, compiled into dist/), in a workbench of their own (run.mjs,
+// runClaudeWorkbench). Each agent entry has a fresh HOME and Claude config dir of its own; "Claude Code" has the
+// mock's dummy key in its environment, "Keyless Claude" none, as a person's first try before setting one.
+// The mock answers each prompt by its words: `say …` with those words, `run touch FILE` with a Bash tool call,
+// `create FILE` by loading Copilot's create_file (ToolSearch, as Claude Code loads MCP tools) and calling it.
+// Each scenario leaves a screenshot in the artifacts dir.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ChatView, Checks } from './chat-view.mjs';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CLAUDE_AGENT_ACP = join(REPO, 'node_modules', '@agentclientprotocol', 'claude-agent-acp', 'dist', 'index.js');
+const COMPILED_MOCK = join(REPO, 'dist', 'test', 'fixtures', 'anthropic-mock.js');
+const COMPILED_MOCK_BASE = join(REPO, 'dist', 'test', 'fixtures', 'model-api-mock.js');
+/** Copilot's create_file as Claude Code sees it: a tool of the bridge's MCP server. */
+const BRIDGED_CREATE_FILE = /mcp__vscode-tools-[0-9a-f]+__create_file/;
+/** The dummy key the mock's `claudeEnv` gives Claude Code; the mock records it (`x-api-key`) and checks none. */
+const MOCK_API_KEY = 'dummy';
+
+/**
+ * The scripted Anthropic API for these scenarios, started on a free port of 127.0.0.1; `close()` it at the end.
+ * `workspace` is where create_file writes.
+ */
+export async function startAnthropicMock(workspace) {
+  if (!existsSync(COMPILED_MOCK)) throw new Error(`no ${COMPILED_MOCK}: run \`npm run build\` first`);
+  const m = await import(COMPILED_MOCK);
+  const { textReply } = await import(COMPILED_MOCK_BASE);
+  const respond = (_view, recorded) => {
+    const request = m.messagesOf(recorded);
+    const results = m.lastToolResults(request);
+    if (results.length > 0) {
+      const used = m.toolUses(request).at(-1);
+      if (used.name === 'Bash') return results[0].is_error ? textReply('I left ', 'the file alone, ', 'as you asked.') : textReply('Done: ', `${used.input.command} ran.`);
+      if (used.name === 'ToolSearch') return m.toolUseReply(BRIDGED_CREATE_FILE.exec(JSON.stringify(request.messages))[0], pendingCreate(request));
+      return textReply('Created it: ', m.toolResultText(results[0]));
+    }
+    const said = m.lastUserText(request).trim();
+    const command = /^run (touch \S+)$/.exec(said);
+    if (command) return m.toolUseReply('Bash', { command: command[1], description: `Run ${command[1]}` });
+    if (/^create \S+$/.test(said)) {
+      // Claude Code names MCP tools in a message and loads them with ToolSearch before calling them.
+      const name = BRIDGED_CREATE_FILE.exec(JSON.stringify(request.messages))?.[0];
+      if (name === undefined) return textReply('I have no create_file tool.');
+      return m.toolUseReply('ToolSearch', { query: `select:${name}`, max_results: 1 });
+    }
+    const words = /^say (.+)$/s.exec(said);
+    return textReply(...(words ? words[1] : `Claude heard: ${said}`).split(/(?<= )/));
+  };
+  /** The create_file input for the last `create FILE` the person typed. */
+  const pendingCreate = (request) => {
+    const file = m.userTexts(request).map((t) => /^create (\S+)$/.exec(t.trim())?.[1]).filter(Boolean).at(-1);
+    return { filePath: join(workspace, file), content: `written by Claude into ${file}\n` };
+  };
+  const mock = await m.AnthropicMock.start({ respond });
+  return Object.assign(mock, { lastUserTextOf: (recorded) => m.lastUserText(m.messagesOf(recorded)).trim(), sessionIdOf: m.sessionIdOf });
+}
+
+/**
+ * The `symposium.agents` entries: "Claude Code" with the mock's key, "Keyless Claude" without one; each with its
+ * own HOME and CLAUDE_CONFIG_DIR under `runDir`.
+ */
+export function claudeAgents(runDir, mock) {
+  const entry = (id, name, withKey) => {
+    const home = join(runDir, `${id}-home`);
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    const env = Object.fromEntries(mock.claudeEnv({ home, configDir: join(home, '.claude') }).map(({ name: n, value }) => [n, value]));
+    if (!withKey) delete env.ANTHROPIC_API_KEY;
+    return { id, name, command: process.execPath, args: [CLAUDE_AGENT_ACP], env };
+  };
+  return [entry('claude', 'Claude Code', true), entry('keyless-claude', 'Keyless Claude', false)];
+}
+
+/** Settings of the Chat view that these scenarios need besides the consumer workbench's (as run.mjs's own). */
+export const CHAT_VIEW_SETTINGS = {
+  'chat.allowAnonymousAccess': true,
+  'chat.byokUtilityModelDefault': 'mainAgent',
+};
+
+/** The conversation requests the mock got whose last user words are `said`. */
+const requestsFor = (ctx, said) => ctx.mock.conversation().filter((r) => ctx.mock.lastUserTextOf(r) === said);
+
+/**
+ * Claude Code's entry in the picker once its first session has said which models it offers: one entry per model,
+ * named by the agent and the model (the agent's default first).
+ */
+const CLAUDE_MODEL = 'Claude Code · Default (recommended)';
+
+/** A new chat on Claude Code's default model, picked unless it is already. */
+async function newClaudeChat(ui) {
+  await ui.newChat();
+  if ((await ui.page.locator(`.model-picker-item [aria-label="Models, ${CLAUDE_MODEL}"]`).count()) === 0) await ui.pickListedModel(CLAUDE_MODEL);
+}
+
+export const CLAUDE_SCENARIOS = [
+  {
+    name: 'claude: Claude Code answers in the Chat view, and a follow-up goes on in the same Claude session',
+    async run(ui, c, ctx) {
+      await newClaudeChat(ui);
+      await ui.send('say Hello from Claude');
+      c.includes(c.note('answer', await ui.response((t) => t.includes('Hello from Claude') && t.includes('Claude Code'), "Claude's answer, named")), 'Hello from Claude', "Claude's answer");
+      await ui.idle();
+      await ui.send('say And a follow-up');
+      c.note('follow-up', await ui.response((t) => t.includes('And a follow-up'), 'the follow-up'));
+      await ui.idle();
+      const first = requestsFor(ctx, 'say Hello from Claude');
+      const next = requestsFor(ctx, 'say And a follow-up');
+      c.ok(first.length === 1 && next.length === 1, `the model was asked ${first.length} and ${next.length} times, not once each`);
+      const sessions = c.note('sessions', [ctx.mock.sessionIdOf(first[0]), ctx.mock.sessionIdOf(next[0])]);
+      c.ok(sessions[0] !== undefined && sessions[0] === sessions[1], `the follow-up went to another Claude session: ${JSON.stringify(sessions)}`);
+      // The follow-up's request holds the first exchange: Claude's own session went on.
+      c.includes(JSON.stringify(next[0].body.messages), 'Hello from Claude', "the follow-up's request (the first exchange)");
+      c.equal(next[0].headers['x-api-key'], MOCK_API_KEY, "the follow-up's API key");
+    },
+  },
+  {
+    name: 'claude: the picker reads "Claude Code" and its model, not its mode',
+    async run(ui, c) {
+      await newClaudeChat(ui);
+      await ui.send('say a word for the picker');
+      await ui.response((t) => t.includes('a word for the picker'), 'the answer');
+      await ui.idle();
+      const picker = ui.page.locator('.model-picker-item').first();
+      c.equal(c.note('pickerLabel', await picker.locator('.chat-input-picker-label').first().innerText()), CLAUDE_MODEL, "the picker's label");
+      c.ok((await picker.locator('.model-picker-config:visible').count()) === 0, "a button of the model's options beside the picker");
+      // The list names each of Claude Code's models after the agent, and says it is ready.
+      const rows = c.note('pickerRows', await ui.pickerRows('Claude Code'));
+      c.ok(rows.some((r) => r.includes(CLAUDE_MODEL) && r.includes('ready')), `no ready "${CLAUDE_MODEL}" in the picker: ${JSON.stringify(rows)}`);
+      await ui.screenshot('claude-picker-names-the-agent');
+      await ui.page.keyboard.press('Escape');
+    },
+  },
+  {
+    name: "claude: Allow runs Claude's Bash command, and Claude answers after it",
+    async run(ui, c, ctx) {
+      await newClaudeChat(ui);
+      const file = join(ctx.workspace, 'claude-allowed.txt');
+      await ui.send('run touch claude-allowed.txt');
+      c.includes(c.note('confirmation', await ui.confirmation()), 'touch claude-allowed.txt', 'the confirmation names the command');
+      c.ok(!existsSync(file), 'the file exists before the person allowed it');
+      await ui.allowOnce();
+      c.note('answer', await ui.response((t) => t.includes('touch claude-allowed.txt ran.'), "Claude's answer after the command ran"));
+      await ui.idle();
+      c.ok(existsSync(file), 'the command did not run after Allow');
+    },
+  },
+  {
+    name: 'claude: after Skip the refused command reads as one clean line, refused by you, and Claude\'s answer shows once',
+    async run(ui, c, ctx) {
+      await newClaudeChat(ui);
+      const file = join(ctx.workspace, 'claude-skipped.txt');
+      await ui.send('run touch claude-skipped.txt');
+      c.note('confirmation', await ui.confirmation());
+      await ui.click('Skip');
+      const text = c.note('answer', await ui.response((t) => t.includes('as you asked.'), "Claude's answer after Skip"));
+      await ui.idle();
+      await ui.screenshot('claude-skip-refused');
+      const response = ui.page.locator('.interactive-response').last();
+      c.note('html', await response.locator('.rendered-markdown').last().innerHTML());
+      c.includes(text, 'touch claude-skipped.txt refused by you', "the refused command's line");
+      c.excludes(text, 'User refused permission', "the answer (Claude's words for the refusal)");
+      c.excludes(text, '```', 'the answer (a fence shown as text)');
+      c.ok(text.split('as you asked.').length === 2, `Claude's answer after the refusal shows ${text.split('as you asked.').length - 1} times`);
+      c.ok((await response.locator('.interactive-result-code-block, .monaco-editor').count()) === 0, 'a code block in the answer');
+      c.ok(!existsSync(file), 'the command ran although the person skipped it');
+    },
+  },
+  {
+    name: "claude: a file Claude creates goes through Copilot's create_file, listed with Keep / Undo; Undo removes it",
+    async run(ui, c, ctx) {
+      await newClaudeChat(ui);
+      const file = join(ctx.workspace, 'claude-notes.txt');
+      await ui.send('create claude-notes.txt');
+      c.note('answer', await ui.response((t) => t.includes('Created it:'), "Claude's answer after create_file"));
+      await ui.idle();
+      c.includes(c.note('changed files', await ui.changedFiles()), '1 file changed', 'the list of changed files above the input');
+      c.equal(readFileSync(file, 'utf8'), 'written by Claude into claude-notes.txt\n', 'the created file');
+      await ui.screenshot('claude-create-file-keep-undo');
+      c.note('undo asked', await ui.review('Undo'));
+      c.ok(!existsSync(file) || readFileSync(file, 'utf8') === '', 'Undo left the created file');
+    },
+  },
+  {
+    name: 'claude: no key — VS Code offers Set API Key, and once it is set the same message is answered without a reload',
+    async run(ui, c, ctx) {
+      await ui.newChat();
+      await ui.pickListedModel('Keyless Claude');
+      await ui.send('say answered once the key was set');
+      const toast = await ui.notification('Keyless Claude needs you to sign in.');
+      c.note('notification', await toast.innerText());
+      await ui.screenshot('claude-missing-key-offered');
+      c.ok(requestsFor(ctx, 'say answered once the key was set').length === 0, 'the model was asked before the key was set');
+      await toast.locator('.monaco-button', { hasText: /^Set API Key$/ }).first().click();
+      await ui.quickInput('API key for Keyless Claude', 'Another environment variable', { row: 'Another environment variable' });
+      await ui.quickInput('Environment variable', 'ANTHROPIC_API_KEY');
+      await ui.page.locator('.quick-input-widget input[type="password"]').first().waitFor({ timeout: 10_000 });
+      await ui.quickInput('API key', MOCK_API_KEY);
+      const text = c.note('answer', await ui.response((t) => t.includes('answered once the key was set') && t.includes('Keyless Claude'), "Claude's answer once the key was set"));
+      c.excludes(text, 'needs you to sign in', 'the answer (the request went through once the key was set)');
+      await ui.idle();
+      await ui.screenshot('claude-missing-key-answered');
+      const asked = requestsFor(ctx, 'say answered once the key was set');
+      c.ok(asked.length === 1 && asked[0].headers['x-api-key'] === MOCK_API_KEY, `the model was not asked once with the key set: ${JSON.stringify(asked.map((r) => r.headers['x-api-key']))}`);
+      const rows = c.note('pickerRows', await ui.pickerRows('Keyless Claude'));
+      c.ok(rows.some((r) => r.includes('ready')) && !rows.some((r) => r.includes('sign-in needed')), `the picker does not say the agent is ready: ${JSON.stringify(rows)}`);
+      await ui.page.keyboard.press('Escape');
+    },
+  },
+];
+
+/**
+ * Opens the Chat view and sends a first message, answered by the first model listed (Claude Code): a fresh profile
+ * lists other extensions' models in the picker only after its first request (Copilot's set-up).
+ */
+async function setUpChat(ui) {
+  // The workbench may still be starting: its command palette does not open yet.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ui.open();
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+  await ui.send('hello');
+  // The model's name shows under the answer once it is complete.
+  await ui.response((t) => /Claude Code|Eliza \(built-in\)/.test(t), 'an answer to the first message, named');
+  await ui.idle();
+}
+
+/** Runs the scenarios on `page`; each result is {name, passed, ms, error, details}. */
+export async function runClaude(page, ctx, log) {
+  const ui = new ChatView(page, ctx.artifacts);
+  const only = (process.env.SYMPOSIUM_VSCODE_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
+  const results = [];
+  try {
+    await setUpChat(ui);
+  } catch (error) {
+    await ui.screenshot('claude-set-up').catch(() => {});
+    return [{ name: 'claude: the Chat view is set up (a first message answered)', passed: false, ms: 0, error: error.message, details: {} }];
+  }
+  for (const scenario of CLAUDE_SCENARIOS) {
+    if (only.length > 0 && !only.some((name) => scenario.name.startsWith(name))) continue;
+    const c = new Checks();
+    const start = Date.now();
+    log(`claude: ${scenario.name}`);
+    try {
+      await scenario.run(ui, c, ctx);
+      results.push({ name: scenario.name, passed: true, ms: Date.now() - start, details: c.details });
+    } catch (error) {
+      results.push({ name: scenario.name, passed: false, ms: Date.now() - start, error: error.message, details: c.details });
+    }
+    await ui.screenshot(scenario.name).catch(() => {});
+  }
+  const errors = ctx.mock.errors.splice(0);
+  if (errors.length > 0) results.push({ name: 'claude: the scripted Anthropic API answered every request', passed: false, ms: 0, error: errors.join('; '), details: {} });
+  return results;
+}
