@@ -100,8 +100,15 @@ export class ChatView {
     await this.page.locator('.monaco-menu .action-label:visible', { hasText: new RegExp(`^${option}$`) }).first().hover();
     const item = this.page.locator('.monaco-menu .action-label:visible', { hasText: choice }).first();
     await item.waitFor({ timeout: 10_000 });
-    await item.click();
-    // The editor closes on Escape once it has the focus (the menu gone, it may not).
+    // A click that lands while the submenu redraws leaves the menu open, the choice not made: clicked again (the same
+    // choice twice is one choice).
+    const menu = this.page.locator('.monaco-menu:visible');
+    for (let attempt = 0; attempt < 3 && (await menu.count()) > 0; attempt++) {
+      await item.click().catch(() => {});
+      await menu.first().waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => {});
+    }
+    if ((await menu.count()) > 0) await this.page.keyboard.press('Escape');
+    // The editor closes on Escape once it has the focus.
     await row.click();
     await this.page.keyboard.press('Escape');
     await row.waitFor({ state: 'hidden', timeout: 10_000 });
