@@ -380,6 +380,23 @@ async function waitFor(check, timeoutMs) {
   return check();
 }
 
+/**
+ * After Skip: the answer (once it shows `words`, the agent's after the refusal) says in one line that `command` was
+ * refused by the person, without the agent's own words for it, a fence or a code block, and `words` show once.
+ */
+export async function checkRefusedInOneLine(ui, c, command, words, screenshot) {
+  const text = c.note('response', await ui.response((t) => t.includes(words), 'the answer after Skip'));
+  await ui.idle();
+  await ui.screenshot(screenshot);
+  const response = ui.page.locator('.interactive-response').last();
+  c.note('html', await response.locator('.rendered-markdown').last().innerHTML());
+  c.includes(text, `${command} refused by you`, "the refused command's line");
+  c.excludes(text, 'User refused permission', "the answer (the agent's words for the refusal)");
+  c.excludes(text, '```', 'the answer (a fence shown as text)');
+  c.ok(text.split(words).length === 2, `the agent's words after the refusal show ${text.split(words).length - 1} times`);
+  c.ok((await response.locator('.interactive-result-code-block, .monaco-editor').count()) === 0, 'a code block in the answer');
+}
+
 /** A new chat on the Scripted model, picked unless it is already (the picker then shows its options where a click would land). */
 async function newScriptedChat(ui) {
   await ui.newChat();
@@ -455,16 +472,7 @@ export const CHAT_SCENARIOS = [
       await ui.send('run touch refused.txt\nsay the answer goes on after the refusal');
       c.note('confirmation', await ui.confirmation());
       await ui.click('Skip');
-      const text = c.note('response', await ui.response((t) => t.includes('the answer goes on after the refusal'), 'the answer after Skip'));
-      await ui.idle();
-      await ui.screenshot('chat-skip-refused');
-      const response = ui.page.locator('.interactive-response').last();
-      c.note('html', await response.locator('.rendered-markdown').last().innerHTML());
-      c.includes(text, 'touch refused.txt refused by you', 'the refused command\'s line');
-      c.excludes(text, 'User refused permission', "the answer (the agent's words for the refusal)");
-      c.excludes(text, '```', 'the answer (a fence shown as text)');
-      c.ok(text.split('the answer goes on after the refusal').length === 2, `the agent's words after the refusal show ${text.split('the answer goes on after the refusal').length - 1} times`);
-      c.ok((await response.locator('.interactive-result-code-block, .monaco-editor').count()) === 0, 'a code block in the answer');
+      await checkRefusedInOneLine(ui, c, 'touch refused.txt', 'the answer goes on after the refusal', 'chat-skip-refused');
       c.ok(!existsSync(file), 'the command ran although the person skipped it');
     },
   },

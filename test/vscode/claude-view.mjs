@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ChatView, Checks } from './chat-view.mjs';
+import { ChatView, Checks, checkRefusedInOneLine } from './chat-view.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLAUDE_AGENT_ACP = join(REPO, 'node_modules', '@agentclientprotocol', 'claude-agent-acp', 'dist', 'index.js');
@@ -154,16 +154,7 @@ export const CLAUDE_SCENARIOS = [
       await ui.send('run touch claude-skipped.txt');
       c.note('confirmation', await ui.confirmation());
       await ui.click('Skip');
-      const text = c.note('answer', await ui.response((t) => t.includes('as you asked.'), "Claude's answer after Skip"));
-      await ui.idle();
-      await ui.screenshot('claude-skip-refused');
-      const response = ui.page.locator('.interactive-response').last();
-      c.note('html', await response.locator('.rendered-markdown').last().innerHTML());
-      c.includes(text, 'touch claude-skipped.txt refused by you', "the refused command's line");
-      c.excludes(text, 'User refused permission', "the answer (Claude's words for the refusal)");
-      c.excludes(text, '```', 'the answer (a fence shown as text)');
-      c.ok(text.split('as you asked.').length === 2, `Claude's answer after the refusal shows ${text.split('as you asked.').length - 1} times`);
-      c.ok((await response.locator('.interactive-result-code-block, .monaco-editor').count()) === 0, 'a code block in the answer');
+      await checkRefusedInOneLine(ui, c, 'touch claude-skipped.txt', 'as you asked.', 'claude-skip-refused');
       c.ok(!existsSync(file), 'the command ran although the person skipped it');
     },
   },

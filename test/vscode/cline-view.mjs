@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { textOnceShown } from './chat-view.mjs';
-import { ANSWER_TIMEOUT_MS, WebviewChat, checkedVsix } from './webview-chat.mjs';
+import { ANSWER_TIMEOUT_MS, WebviewChat, checkedVsix, runScenarios } from './webview-chat.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The .vsix and its digest, as ../shared/consumers/cline/README.md gives them. */
@@ -256,21 +256,5 @@ export const CLINE_SCENARIOS = [
 /** Runs the Cline scenarios on `page`; each result is {name, passed, ms, error, details}. */
 export async function runCline(page, ctx, log) {
   const ui = new ClineView(page, ctx.artifacts);
-  const only = (process.env.SYMPOSIUM_VSCODE_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
-  const results = [];
-  for (const scenario of CLINE_SCENARIOS) {
-    if (only.length > 0 && !only.some((name) => scenario.name.startsWith(name))) continue;
-    const details = {};
-    const note = (key, value) => (details[key] = value);
-    const start = Date.now();
-    log(`cline: ${scenario.name}`);
-    try {
-      await scenario.run(ui, note, ctx);
-      results.push({ name: scenario.name, passed: true, ms: Date.now() - start, details });
-    } catch (error) {
-      results.push({ name: scenario.name, passed: false, ms: Date.now() - start, error: error.message, details });
-    }
-    await ui.screenshot(scenario.name).catch(() => {});
-  }
-  return results;
+  return runScenarios('cline', CLINE_SCENARIOS, ui, ctx, log);
 }

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ANSWER_TIMEOUT_MS, WebviewChat, checkedVsix } from './webview-chat.mjs';
+import { ANSWER_TIMEOUT_MS, WebviewChat, checkedVsix, runScenarios } from './webview-chat.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The .vsix and its digest, as ../shared/consumers/roo/README.md gives them. */
@@ -233,21 +233,5 @@ export const ROO_SCENARIOS = [
 export async function runRoo(page, ctx, log) {
   const ui = new RooView(page, ctx.artifacts);
   await ui.open();
-  const only = (process.env.SYMPOSIUM_VSCODE_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
-  const results = [];
-  for (const scenario of ROO_SCENARIOS) {
-    if (only.length > 0 && !only.some((name) => scenario.name.startsWith(name))) continue;
-    const details = {};
-    const note = (key, value) => (details[key] = value);
-    const start = Date.now();
-    log(`roo: ${scenario.name}`);
-    try {
-      await scenario.run(ui, note, ctx);
-      results.push({ name: scenario.name, passed: true, ms: Date.now() - start, details });
-    } catch (error) {
-      results.push({ name: scenario.name, passed: false, ms: Date.now() - start, error: error.message, details });
-    }
-    await ui.screenshot(scenario.name).catch(() => {});
-  }
-  return results;
+  return runScenarios('roo', ROO_SCENARIOS, ui, ctx, log);
 }

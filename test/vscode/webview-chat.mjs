@@ -16,6 +16,30 @@ export function checkedVsix(path, sha256, name, where) {
   return path;
 }
 
+/**
+ * Runs a consumer's scenarios (those SYMPOSIUM_VSCODE_ONLY names, when set) in its view `ui`, a screenshot after
+ * each; each result is {name, passed, ms, error, details}.
+ */
+export async function runScenarios(consumer, scenarios, ui, ctx, log) {
+  const only = (process.env.SYMPOSIUM_VSCODE_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
+  const results = [];
+  for (const scenario of scenarios) {
+    if (only.length > 0 && !only.some((name) => scenario.name.startsWith(name))) continue;
+    const details = {};
+    const note = (key, value) => (details[key] = value);
+    const start = Date.now();
+    log(`${consumer}: ${scenario.name}`);
+    try {
+      await scenario.run(ui, note, ctx);
+      results.push({ name: scenario.name, passed: true, ms: Date.now() - start, details });
+    } catch (error) {
+      results.push({ name: scenario.name, passed: false, ms: Date.now() - start, error: error.message, details });
+    }
+    await ui.screenshot(scenario.name).catch(() => {});
+  }
+  return results;
+}
+
 export class WebviewChat {
   /**
    * `name`: the consumer's name, as its activity-bar icon's label begins; `input`: the selector of its chat input
