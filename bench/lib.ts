@@ -44,6 +44,40 @@ export function percentile(xs: readonly number[], p: number): number {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
 }
 
+/**
+ * Rows 9 and 10's bar: what the bridge adds to a first part over a follow-up (`bridgedRow`), beyond what the agent
+ * itself adds to its first prompt over a follow-up (`directRow`, over direct ACP), which no bridge can take away.
+ * `adds` names the first part ("what a new chat adds"). Returns both rows and the judged one.
+ */
+export function beyondAgentsOwn(bridgedRow: Row, directRow: Row, adds: string, barMs: number): Row[] {
+  const added = bridgedRow.median - bridgedRow.baseline! - (directRow.median - directRow.baseline!);
+  return [
+    bridgedRow,
+    directRow,
+    {
+      ...bridgedRow,
+      metric: `${bridgedRow.metric.replace(/ \(ms\); baseline .*$/, '')}: ${adds} (ms); baseline the follow-up plus that`,
+      baseline: bridgedRow.baseline! + (directRow.median - directRow.baseline!),
+      bar: `≤ +${barMs} ms (added ${added.toFixed(2)})`,
+      met: added <= barMs,
+    },
+  ];
+}
+
+/** A row of first parts (`firsts`) against a follow-up's in the same run (`followed`), in ms. */
+export function againstFollowUp(row: string, metric: string, firsts: readonly number[], followed: readonly number[], counts: string): Row {
+  return {
+    row,
+    metric,
+    median: median(firsts),
+    p99: percentile(firsts, 99),
+    baseline: median(followed),
+    unit: 'ms',
+    bar: `— (added ${(median(firsts) - median(followed)).toFixed(2)})`,
+    counts,
+  };
+}
+
 export interface Row {
   readonly row: string;
   readonly metric: string;

@@ -15,7 +15,7 @@ import type { McpServer } from '@agentclientprotocol/sdk';
 import { createLogger } from '../../src/log/logger.js';
 import type { AgentDefinition, Message } from '../../src/protocol/messages.js';
 import { BRIDGED_TOOLS_SERVER_NAME, BridgedToolsServer } from '../../src/tools/bridged-tools-server.js';
-import { AGENT, Bridge, DirectAcp, SEARCH, median, percentile, replied, sleep, user, type Row } from '../lib.js';
+import { AGENT, Bridge, DirectAcp, SEARCH, againstFollowUp, beyondAgentsOwn, median, percentile, replied, sleep, user, type Row } from '../lib.js';
 import { withClaude, type Program } from './new-chat.js';
 
 const RUNS = 5;
@@ -51,20 +51,8 @@ export async function afterReload(): Promise<Row[]> {
   }
 }
 
-/** The bar, as row 9's: what the first answer after a reload adds over a follow-up beyond the agent's own first prompt of a resumed session. */
 function judged(bridgedRow: Row, directRow: Row): Row[] {
-  const added = bridgedRow.median - bridgedRow.baseline! - (directRow.median - directRow.baseline!);
-  return [
-    bridgedRow,
-    directRow,
-    {
-      ...bridgedRow,
-      metric: `${bridgedRow.metric.replace(/ \(ms\); baseline .*$/, '')}: what the first answer adds beyond the agent's own first prompt of a resumed session (ms); baseline the follow-up plus that`,
-      baseline: bridgedRow.baseline! + (directRow.median - directRow.baseline!),
-      bar: `≤ +${BAR_MS} ms (added ${added.toFixed(2)})`,
-      met: added <= BAR_MS,
-    },
-  ];
+  return beyondAgentsOwn(bridgedRow, directRow, "what the first answer adds beyond the agent's own first prompt of a resumed session", BAR_MS);
 }
 
 /** The same over direct ACP: a session of two exchanges, the agent restarted, the session resumed, its next prompt `READING_MS` later. */
@@ -94,16 +82,7 @@ async function direct(program: Program, mcpServers: McpServer[]): Promise<Row> {
       await after.close();
     }
   }
-  return {
-    row: '10',
-    metric: `first prompt of a session resumed ahead, ${program.label}, direct ACP: the agent's own (ms); baseline a follow-up's first part`,
-    median: median(firsts),
-    p99: percentile(firsts, 99),
-    baseline: median(followed),
-    unit: 'ms',
-    bar: `— (added ${(median(firsts) - median(followed)).toFixed(2)})`,
-    counts: `${RUNS} restarts (+${WARMUP} warm-up), each after a session of two exchanges; the prompt ${READING_MS} ms after the resume`,
-  };
+  return againstFollowUp('10', `first prompt of a session resumed ahead, ${program.label}, direct ACP: the agent's own (ms); baseline a follow-up's first part`, firsts, followed, `${RUNS} restarts (+${WARMUP} warm-up), each after a session of two exchanges; the prompt ${READING_MS} ms after the resume`);
 }
 
 /**

@@ -14,7 +14,7 @@ import { textReply } from '../../test/fixtures/model-api-mock.js';
 import { createLogger } from '../../src/log/logger.js';
 import { BRIDGED_TOOLS_SERVER_NAME, BridgedToolsServer } from '../../src/tools/bridged-tools-server.js';
 import type { AgentDefinition } from '../../src/protocol/messages.js';
-import { AGENT, Bridge, DirectAcp, ROOT, SEARCH, median, percentile, replied, sleep, user, type Row } from '../lib.js';
+import { AGENT, Bridge, DirectAcp, ROOT, SEARCH, againstFollowUp, beyondAgentsOwn, replied, sleep, user, type Row } from '../lib.js';
 
 /** The sessions a run leaves open (the first chat's and the new chats') stay within the pool's 8, spares included. */
 const NEW_CHATS = 6;
@@ -51,23 +51,8 @@ export async function newChat(): Promise<Row[]> {
   }
 }
 
-/**
- * The bar: what a new chat adds to its first part over a follow-up, beyond what the agent itself spends on the
- * first prompt of a session (over direct ACP, the session opened ahead), which no bridge can take away.
- */
 function judged(bridgedRow: Row, directRow: Row): Row[] {
-  const added = bridgedRow.median - bridgedRow.baseline! - (directRow.median - directRow.baseline!);
-  return [
-    bridgedRow,
-    directRow,
-    {
-      ...bridgedRow,
-      metric: `${bridgedRow.metric.replace(/ \(ms\); baseline .*$/, '')}: what a new chat adds beyond the agent's own first prompt (ms); baseline the follow-up plus that`,
-      baseline: bridgedRow.baseline! + (directRow.median - directRow.baseline!),
-      bar: `≤ +${BAR_MS} ms (added ${added.toFixed(2)})`,
-      met: added <= BAR_MS,
-    },
-  ];
+  return beyondAgentsOwn(bridgedRow, directRow, "what a new chat adds beyond the agent's own first prompt", BAR_MS);
 }
 
 /**
@@ -95,16 +80,7 @@ async function bridged(program: Program): Promise<Row> {
   } finally {
     await bridge.close();
   }
-  return {
-    row: '9',
-    metric: `new chat: first part, ${program.label} (ms); baseline a follow-up's first part`,
-    median: median(opened),
-    p99: percentile(opened, 99),
-    baseline: median(followed),
-    unit: 'ms',
-    bar: `— (added ${(median(opened) - median(followed)).toFixed(2)})`,
-    counts: `${NEW_CHATS} new chats (+${WARMUP} warm-up) per agent, a spare's opening apart, each followed by one follow-up ${GAP_MS} ms later; direct ACP likewise`,
-  };
+  return againstFollowUp('9', `new chat: first part, ${program.label} (ms); baseline a follow-up's first part`, opened, followed, `${NEW_CHATS} new chats (+${WARMUP} warm-up) per agent, a spare's opening apart, each followed by one follow-up ${GAP_MS} ms later; direct ACP likewise`);
 }
 
 /** The same over direct ACP, each new session opened `settleMs` before its first prompt. */
@@ -127,16 +103,7 @@ async function direct(program: Program, mcpServers: McpServer[]): Promise<Row> {
   } finally {
     await client.close();
   }
-  return {
-    row: '9',
-    metric: `first prompt of a session opened ahead, ${program.label}, direct ACP: the agent's own (ms); baseline a follow-up's first part`,
-    median: median(firsts),
-    p99: percentile(firsts, 99),
-    baseline: median(followed),
-    unit: 'ms',
-    bar: `— (added ${(median(firsts) - median(followed)).toFixed(2)})`,
-    counts: `${NEW_CHATS} new chats (+${WARMUP} warm-up) per agent, a spare's opening apart, each followed by one follow-up ${GAP_MS} ms later; direct ACP likewise`,
-  };
+  return againstFollowUp('9', `first prompt of a session opened ahead, ${program.label}, direct ACP: the agent's own (ms); baseline a follow-up's first part`, firsts, followed, `${NEW_CHATS} new chats (+${WARMUP} warm-up) per agent, a spare's opening apart, each followed by one follow-up ${GAP_MS} ms later; direct ACP likewise`);
 }
 
 /** claude-agent-acp (a devDependency) offline against a mock of the Anthropic API, in a fresh HOME. */
