@@ -127,23 +127,44 @@ export function agentChannel(stdin: Writable, stdout: Readable, options: AgentCh
     },
   });
 
-  const writable = new WritableStream<AnyMessage>({
-    write: (message) => {
-      if (stdin.destroyed || stdin.writableEnded) throw new Error("the agent's stdin is closed");
-      promptSent(message);
-      if (stdin.write(`${JSON.stringify(message)}\n`)) return;
-      // Backpressure: the agent reads slower than the SDK writes.
-      return new Promise<void>((resolve) => {
-        const done = (): void => {
-          stdin.off('drain', done);
-          stdin.off('close', done);
-          resolve();
-        };
-        stdin.on('drain', done);
-        stdin.on('close', done);
-      });
-    },
-  });
+  /** Writes `message` now: undefined once the pipe took it, else a promise of its draining. */
+  const writeNow = (message: AnyMessage): Promise<void> | undefined => {
+    if (stdin.destroyed || stdin.writableEnded) throw new Error("the agent's stdin is closed");
+    promptSent(message);
+    if (stdin.write(`${JSON.stringify(message)}\n`)) return undefined;
+    // Backpressure: the agent reads slower than the SDK writes.
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        stdin.off('drain', done);
+        stdin.off('close', done);
+        resolve();
+      };
+      stdin.on('drain', done);
+      stdin.on('close', done);
+    });
+  };
+  /** The last write still waiting for the pipe to drain: what comes next waits behind it. */
+  let draining: Promise<void> | undefined;
+  const write = (message: AnyMessage): Promise<void> => {
+    let written: Promise<void> | undefined;
+    try {
+      written = draining === undefined ? writeNow(message) : draining.then(() => writeNow(message));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (written === undefined) return Promise.resolve();
+    const settled = (): void => {
+      if (draining === written) draining = undefined;
+    };
+    draining = written;
+    written.then(settled, settled);
+    return written;
+  };
+  // The SDK writes each message as `getWriter()`, `write`, `releaseLock()`, one after the other, and uses nothing
+  // else of its stream's writable. A web stream's writer rejects two promises with new errors at each release
+  // (taking their stack traces) and queues every write through promises: a writer of these three calls is enough.
+  const writer = { write, releaseLock: (): void => undefined };
+  const writable = { getWriter: () => writer } as unknown as WritableStream<AnyMessage>;
 
   return { readable, writable };
 }

@@ -45,6 +45,19 @@ const FastUpdate = t.type({
   params: t.exact(t.type({ sessionId: t.string, update: t.union([TextChunk, ToolCallAnnouncement]) })),
 });
 
+/**
+ * The update of a message FastUpdate fits, its unknown fields dropped. A text chunk, nearly every message, is
+ * recognised with the codec's `is` and copied by hand: `decode` builds a context per field and strips keys through
+ * new objects, a tenth of a millisecond on the way of every first part.
+ */
+function fastUpdateOf(message: AnyMessage): t.TypeOf<typeof FastUpdate>['params'] | undefined {
+  if (!FastUpdate.is(message)) return undefined;
+  const { sessionId, update } = message.params;
+  if (update.sessionUpdate !== 'tool_call') return { sessionId, update: { sessionUpdate: update.sessionUpdate, content: { type: 'text', text: update.content.text } } };
+  const decoded = FastUpdate.decode(message);
+  return decoded._tag === 'Right' ? decoded.right.params : undefined;
+}
+
 /** A message read from the agent: an update decoded here (and whether its session had a prompt in flight then), or a message for the SDK. */
 type Read = { readonly update: SessionNotification; readonly outsidePrompt: boolean } | { readonly message: AnyMessage };
 
@@ -74,8 +87,8 @@ export class SessionUpdateFastPath {
 
   /** Decided as the message is read: an update may be handed on later, after the prompt's response. */
   private classify(message: AnyMessage): Read {
-    const fast = FastUpdate.decode(message);
-    return fast._tag === 'Right' ? { update: fast.right.params, outsidePrompt: !this.promptInFlight(fast.right.params.sessionId) } : { message };
+    const update = fastUpdateOf(message);
+    return update !== undefined ? { update, outsidePrompt: !this.promptInFlight(update.sessionId) } : { message };
   }
 
   push(message: AnyMessage): void {
