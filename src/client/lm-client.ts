@@ -19,6 +19,7 @@ import { decodeOrThrow } from '../protocol/decode.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
 import { sameJson } from '../protocol/canonical-json.js';
 import {
+  AgentCommandsParams,
   AgentInfoParams,
   type AuthenticateParams,
   AskQuestionsParams,
@@ -61,6 +62,7 @@ export interface SpawnOptions {
 export class LmClient {
   private readonly partHandlers = new Map<RequestId, (part: ResponsePart) => void>();
   private readonly agentInfoHandlers = new Set<(params: AgentInfoParams) => void>();
+  private readonly agentCommandsHandlers = new Set<(params: AgentCommandsParams) => void>();
   private lastRequestId: RequestId | undefined;
   /** The tool list last sent, and its id: a request offering the same tools names it instead. */
   private sentTools: { readonly id: number; readonly tools: readonly ToolDefinition[] } | undefined;
@@ -74,7 +76,17 @@ export class LmClient {
       const params = decodeOrThrow(AgentInfoParams, raw);
       for (const handler of this.agentInfoHandlers) handler(params);
     });
+    this.connection.onNotification(Methods.agentCommands, (raw: unknown) => {
+      const params = decodeOrThrow(AgentCommandsParams, raw);
+      for (const handler of this.agentCommandsHandlers) handler(params);
+    });
     this.connection.listen();
+  }
+
+  /** Hears an agent's slash commands whenever they change. */
+  onAgentCommands(handler: (params: AgentCommandsParams) => void): { dispose(): void } {
+    this.agentCommandsHandlers.add(handler);
+    return { dispose: () => this.agentCommandsHandlers.delete(handler) };
   }
 
   /** Hears what the bridge learns about agents (their models, image support, context window). */

@@ -166,6 +166,14 @@ export type AgentInfo = t.TypeOf<typeof AgentInfo>;
 export const AgentInfoParams = t.type({ agent: AgentDefinition, info: AgentInfo }, 'AgentInfoParams');
 export type AgentInfoParams = t.TypeOf<typeof AgentInfoParams>;
 
+/** One of an agent's slash commands: its name (without the `/`), what it does, and what to type after it, if anything. */
+export const AgentSlashCommand = t.intersection([t.type({ name: t.string, description: t.string }), t.partial({ hint: t.string })], 'AgentSlashCommand');
+export type AgentSlashCommand = t.TypeOf<typeof AgentSlashCommand>;
+
+/** Sent by the bridge (`symposium/agentCommands`) when an agent's slash commands change: the whole list, bounded. */
+export const AgentCommandsParams = t.type({ agent: AgentDefinition, commands: t.array(AgentSlashCommand) }, 'AgentCommandsParams');
+export type AgentCommandsParams = t.TypeOf<typeof AgentCommandsParams>;
+
 /** `symposium/authenticate`: ACP `authenticate` with one of the agent's methods (starting the agent if needed). */
 export const AuthenticateParams = t.type({ agent: AgentDefinition, methodId: t.string }, 'AuthenticateParams');
 export type AuthenticateParams = t.TypeOf<typeof AuthenticateParams>;

@@ -13,6 +13,7 @@ import {
   ProvideChatInformationParams,
   ResumeRecentParams,
   ProvideTokenCountParams,
+  type AgentCommandsParams,
   type AgentInfoParams,
   type ProvideChatInformationResult,
   type ProvideTokenCountResult,
@@ -81,6 +82,7 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
       ...(options.acp.questions === true ? { askPerson: askQuestionsOf(connection, log), openUrl: openUrlOf(connection, log) } : {}),
     },
     onAgentInfo: (agent, info) => void connection.sendNotification(Methods.agentInfo, { agent, info } satisfies AgentInfoParams),
+    onAgentCommands: (agent, commands) => void connection.sendNotification(Methods.agentCommands, { agent, commands: [...commands] } satisfies AgentCommandsParams),
   });
   const chat = new ChatRequestStream(connection, ids.currentId);
 
