@@ -21,6 +21,8 @@ import { sameJson } from '../protocol/canonical-json.js';
 import {
   AgentCommandsParams,
   AgentInfoParams,
+  type CommandPromptsParams,
+  CommandPromptsResult,
   type AuthenticateParams,
   AskQuestionsParams,
   type AskQuestionsResult,
@@ -81,6 +83,11 @@ export class LmClient {
       for (const handler of this.agentCommandsHandlers) handler(params);
     });
     this.connection.listen();
+  }
+
+  /** `symposium/commandPrompts`: the bridge serves these commands as an MCP server's prompts; where it listens. */
+  async commandPrompts(params: CommandPromptsParams): Promise<CommandPromptsResult> {
+    return decodeOrThrow(CommandPromptsResult, await this.connection.sendRequest(Methods.commandPrompts, params));
   }
 
   /** Hears an agent's slash commands whenever they change. */

@@ -174,6 +174,13 @@ export type AgentSlashCommand = t.TypeOf<typeof AgentSlashCommand>;
 export const AgentCommandsParams = t.type({ agent: AgentDefinition, commands: t.array(AgentSlashCommand) }, 'AgentCommandsParams');
 export type AgentCommandsParams = t.TypeOf<typeof AgentCommandsParams>;
 
+/** `symposium/commandPrompts`: the commands the client's MCP server definition offers as prompts (an agent's, at most MAX_COMMANDS). */
+export const CommandPromptsParams = t.type({ commands: t.array(AgentSlashCommand) }, 'CommandPromptsParams');
+export type CommandPromptsParams = t.TypeOf<typeof CommandPromptsParams>;
+/** Where that MCP server listens (streamable HTTP), and the header each request must carry. */
+export const CommandPromptsResult = t.type({ url: t.string, authorization: t.string }, 'CommandPromptsResult');
+export type CommandPromptsResult = t.TypeOf<typeof CommandPromptsResult>;
+
 /** `symposium/authenticate`: ACP `authenticate` with one of the agent's methods (starting the agent if needed). */
 export const AuthenticateParams = t.type({ agent: AgentDefinition, methodId: t.string }, 'AuthenticateParams');
 export type AuthenticateParams = t.TypeOf<typeof AuthenticateParams>;

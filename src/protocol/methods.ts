@@ -9,6 +9,11 @@ export const Methods = {
   agentInfo: 'symposium/agentInfo',
   /** Not in the seed: a notification from the bridge with an agent's slash commands (ACP `available_commands_update`). */
   agentCommands: 'symposium/agentCommands',
+  /**
+   * Not in the seed: a request of the client to serve these slash commands as the prompts of an MCP server (started on
+   * the first request), answered with its address.
+   */
+  commandPrompts: 'symposium/commandPrompts',
   authenticate: 'symposium/authenticate',
   /** Not in the seed: a notification that an agent's model was picked, so the bridge starts it ahead of the first request. */
   prepareAgent: 'symposium/prepareAgent',

@@ -75,3 +75,32 @@ test("the agent's commands are reported once its session opens, and again when i
   // The other agent's list is its own.
   expect(reports.filter((r) => JSON.stringify(r.agent) === JSON.stringify(one)).map((r) => r.commands.map((c) => c.name))).toEqual([['squawk', 'review']]);
 });
+
+test("symposium/commandPrompts serves the commands as an MCP server's prompts, whose text is the command as typed to reach the agent's own", async () => {
+  bridge = new AgentBridge();
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const { PromptListChangedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+
+  const served = await bridge.client.commandPrompts({ commands: [{ name: 'review', description: 'Review the changes', hint: 'what to review' }, { name: 'compact', description: 'Compact the context' }] });
+  const client = new Client({ name: 'test', version: '1' });
+  let changes = 0;
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => void changes++);
+  await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { Authorization: served.authorization } } }));
+  try {
+    expect((await client.listPrompts()).prompts).toEqual([
+      { name: 'review', description: 'Review the changes', arguments: [{ name: 'input', description: 'what to review', required: false }] },
+      { name: 'compact', description: 'Compact the context' },
+    ]);
+    expect((await client.getPrompt({ name: 'review', arguments: { input: 'src/a.ts' } })).messages).toEqual([{ role: 'user', content: { type: 'text', text: '//review src/a.ts' } }]);
+    expect((await client.getPrompt({ name: 'compact' })).messages).toEqual([{ role: 'user', content: { type: 'text', text: '//compact' } }]);
+
+    // Another agent's list (the person picked another model): the same server, other prompts, and the client is told.
+    const again = await bridge.client.commandPrompts({ commands: [{ name: 'init', description: 'Write AGENTS.md' }] });
+    expect(again).toEqual(served);
+    expect(await waitUntil(() => changes >= 1, 5000, 20)).toBe(true);
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['init']);
+  } finally {
+    await client.close();
+  }
+});
