@@ -9,9 +9,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { textOfParts } from '../../src/client/lm-client.js';
-import type { AgentCommandsParams, AgentDefinition } from '../../src/protocol/messages.js';
+import type { AgentCommandsParams, AgentDefinition, CommandPromptsParams } from '../../src/protocol/messages.js';
+import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import { waitUntil } from '../fixtures/wait-until.js';
-import { AgentBridge, SCRIPTED_AGENT, user } from './agent-bridge.js';
+import { AgentBridge, SCRIPTED_AGENT, rejection, user } from './agent-bridge.js';
 
 let bridge: AgentBridge;
 let dir: string;
@@ -103,4 +104,7 @@ test("symposium/commandPrompts serves the commands as an MCP server's prompts, w
   } finally {
     await client.close();
   }
+  const invalid = await rejection(bridge.client.commandPrompts({ commands: [{ name: 'review' }] } as unknown as CommandPromptsParams));
+  expect(invalid.code).toBe(ProtocolErrorCodes.InvalidParams);
+  expect(invalid.message).toMatch(/params\.commands\[0\]\.description/);
 });
