@@ -26,11 +26,10 @@ import type { RecentAgentSession } from '../../state/conversation-store.js';
 import { declinedResult } from '../../tools/tool-results.js';
 import { describeElicitation, onUrlElicitation } from './session/client-requests.js';
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
-import type { AgentInfo } from '../../protocol/messages.js';
+import type { AgentInfo, AgentSlashCommand } from '../../protocol/messages.js';
 import { AgentInfoState, currentValuesOf, sessionModelsOf, type SessionResponse } from './answers/agent-info.js';
 import { isAuthFailure } from './answers/auth-failure.js';
 import { AgentCommands } from './answers/agent-commands.js';
-import type { AgentSlashCommand } from '../../protocol/messages.js';
 import { MalformedAnswerError, checkInitialize, checkNewSession, checkPermissionRequest, checkReadTextFile, checkResumedSession, checkUpdate, checkWriteTextFile, checkElicitation } from './answers/agent-answers.js';
 
 export interface AcpAgentOptions extends AcpSessionOptions {

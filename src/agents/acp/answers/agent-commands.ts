@@ -59,16 +59,11 @@ export class AgentCommands {
   private latest: unknown;
   private timer: NodeJS.Timeout | undefined;
   private reported = '[]';
-  private commands: readonly AgentSlashCommand[] = [];
 
   constructor(
     private readonly report: (commands: readonly AgentSlashCommand[]) => void,
     private readonly delayMs = COMMANDS_REPORT_MS,
   ) {}
-
-  get current(): readonly AgentSlashCommand[] {
-    return this.commands;
-  }
 
   /** The `availableCommands` of an `available_commands_update`, as the agent sent it. */
   hear(available: unknown): void {
@@ -89,7 +84,6 @@ export class AgentCommands {
     const json = JSON.stringify(commands);
     if (json === this.reported) return;
     this.reported = json;
-    this.commands = commands;
     this.report(commands);
   }
 }
