@@ -14,7 +14,7 @@ export interface McpSessionLimits {
   readonly idleMs: number;
 }
 
-export const DEFAULT_LIMITS: McpSessionLimits = { maxSessions: 16, idleMs: 30 * 60 * 1000 };
+const DEFAULT_LIMITS: McpSessionLimits = { maxSessions: 16, idleMs: 30 * 60 * 1000 };
 
 interface McpSession {
   readonly server: Server;
@@ -194,7 +194,7 @@ export class McpHttpServer {
  * requests that carry its random bearer token, name it as their Host and come from no web page (no Origin:
  * MCP requires servers to validate it against DNS rebinding).
  */
-export class LocalHttpEndpoint {
+class LocalHttpEndpoint {
   private readonly token = randomBytes(32).toString('base64url');
   private readonly hosts: ReadonlySet<string>;
 
@@ -253,13 +253,13 @@ export class LocalHttpEndpoint {
 }
 
 /** Resolves once the response's headers went out (or it closed, or a second passed): a stream's start. */
-export async function headersSent(res: ServerResponse): Promise<void> {
+async function headersSent(res: ServerResponse): Promise<void> {
   for (let waited = 0; !res.headersSent && !res.closed && waited < 1000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-export async function readJson(req: IncomingMessage): Promise<unknown> {
+async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
