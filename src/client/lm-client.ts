@@ -19,7 +19,10 @@ import { decodeOrThrow } from '../protocol/decode.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
 import { sameJson } from '../protocol/canonical-json.js';
 import {
+  AgentCommandsParams,
   AgentInfoParams,
+  type CommandPromptsParams,
+  CommandPromptsResult,
   type AuthenticateParams,
   AskQuestionsParams,
   type AskQuestionsResult,
@@ -61,6 +64,7 @@ export interface SpawnOptions {
 export class LmClient {
   private readonly partHandlers = new Map<RequestId, (part: ResponsePart) => void>();
   private readonly agentInfoHandlers = new Set<(params: AgentInfoParams) => void>();
+  private readonly agentCommandsHandlers = new Set<(params: AgentCommandsParams) => void>();
   private lastRequestId: RequestId | undefined;
   /** The tool list last sent, and its id: a request offering the same tools names it instead. */
   private sentTools: { readonly id: number; readonly tools: readonly ToolDefinition[] } | undefined;
@@ -74,7 +78,22 @@ export class LmClient {
       const params = decodeOrThrow(AgentInfoParams, raw);
       for (const handler of this.agentInfoHandlers) handler(params);
     });
+    this.connection.onNotification(Methods.agentCommands, (raw: unknown) => {
+      const params = decodeOrThrow(AgentCommandsParams, raw);
+      for (const handler of this.agentCommandsHandlers) handler(params);
+    });
     this.connection.listen();
+  }
+
+  /** `symposium/commandPrompts`: the bridge serves these commands as an MCP server's prompts; where it listens. */
+  async commandPrompts(params: CommandPromptsParams): Promise<CommandPromptsResult> {
+    return decodeOrThrow(CommandPromptsResult, await this.connection.sendRequest(Methods.commandPrompts, params));
+  }
+
+  /** Hears an agent's slash commands whenever they change. */
+  onAgentCommands(handler: (params: AgentCommandsParams) => void): { dispose(): void } {
+    this.agentCommandsHandlers.add(handler);
+    return { dispose: () => this.agentCommandsHandlers.delete(handler) };
   }
 
   /** Hears what the bridge learns about agents (their models, image support, context window). */

@@ -6,6 +6,7 @@ import { runManageAgents } from './agents/manage-agents.js';
 import { prefetchAgent } from './agents/prefetch.js';
 import { runSetAgentApiKey } from './keys/api-key-command.js';
 import type { LanguageModels } from './language-models.js';
+import { pickAgentCommand } from './slash-commands/pick-agent-command.js';
 
 export function registerCommands(models: LanguageModels, channel: vscode.OutputChannel, log: ExtensionLog): vscode.Disposable[] {
   const { agents } = models;
@@ -24,6 +25,7 @@ export function registerCommands(models: LanguageModels, channel: vscode.OutputC
       models.refresh();
     }),
     vscode.commands.registerCommand('symposium.showLog', () => channel.show()),
+    vscode.commands.registerCommand('symposium.agentCommands', () => pickAgentCommand(models.commands)),
     vscode.commands.registerCommand('symposium.restartBridge', async () => {
       if (await models.restartBridge()) vscode.window.setStatusBarMessage('Symposium: bridge restarted', 3000);
     }),

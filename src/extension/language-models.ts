@@ -14,6 +14,8 @@ import { BridgeProcess } from './provider/bridge-process.js';
 import { SymposiumChatProvider } from './provider/provider.js';
 import { openUrlOnConsent } from './questions/open-url.js';
 import { askWithQuickPicks } from './questions/quick-pick-questions.js';
+import { AgentCommandLists } from './slash-commands/agent-command-lists.js';
+import { registerCommandPrompts } from './slash-commands/command-prompts.js';
 import { bridgeLaunch, config, consumerTools, ENABLE_SETTING, modelsEnabled, noteBridgeStartSettings, SECTION, workspaceDir } from './settings.js';
 
 /** The bundled bridge, next to the bundled extension. */
@@ -23,6 +25,8 @@ const RESUME_RECENT_WITHIN_HOURS = 72;
 
 export class LanguageModels {
   readonly agents: AgentSettings;
+  /** The agents' slash commands, and which agent is in use. */
+  readonly commands = new AgentCommandLists();
   private readonly bridge: BridgeProcess;
   private readonly learned: LearnedAgents;
   private provider: SymposiumChatProvider | undefined;
@@ -47,6 +51,7 @@ export class LanguageModels {
         log.info(`learned about agent ${'mcp_server' in agent ? agent.mcp_server.name : 'eliza'}: ${JSON.stringify(info)}`);
         this.refresh();
       },
+      onAgentCommands: (params) => this.commands.learn(params),
     });
   }
 
@@ -70,8 +75,14 @@ export class LanguageModels {
           if (this.learned.signedIn(agent)) this.refresh();
         },
         onAnswered: this.onAnswered,
+        onAgentUsed: (agent) => this.commands.used(agent),
       });
-      this.registration = vscode.Disposable.from(vscode.lm.registerLanguageModelChatProvider(VENDOR, this.provider), registerAgentActionTool(), this.provider);
+      this.registration = vscode.Disposable.from(
+        vscode.lm.registerLanguageModelChatProvider(VENDOR, this.provider),
+        registerAgentActionTool(),
+        registerCommandPrompts(this.commands, this.bridge, this.log),
+        this.provider,
+      );
       this.log.info(`language models registered (${SECTION}.${ENABLE_SETTING} is on)`);
     } else if (!enabled) {
       if (this.registration !== undefined) this.log.info(`language models unregistered (${SECTION}.${ENABLE_SETTING} is off)`);

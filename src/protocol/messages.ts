@@ -166,6 +166,21 @@ export type AgentInfo = t.TypeOf<typeof AgentInfo>;
 export const AgentInfoParams = t.type({ agent: AgentDefinition, info: AgentInfo }, 'AgentInfoParams');
 export type AgentInfoParams = t.TypeOf<typeof AgentInfoParams>;
 
+/** One of an agent's slash commands: its name (without the `/`), what it does, and what to type after it, if anything. */
+export const AgentSlashCommand = t.intersection([t.type({ name: t.string, description: t.string }), t.partial({ hint: t.string })], 'AgentSlashCommand');
+export type AgentSlashCommand = t.TypeOf<typeof AgentSlashCommand>;
+
+/** Sent by the bridge (`symposium/agentCommands`) when an agent's slash commands change: the whole list, bounded. */
+export const AgentCommandsParams = t.type({ agent: AgentDefinition, commands: t.array(AgentSlashCommand) }, 'AgentCommandsParams');
+export type AgentCommandsParams = t.TypeOf<typeof AgentCommandsParams>;
+
+/** `symposium/commandPrompts`: the commands the client's MCP server definition offers as prompts (an agent's, at most MAX_COMMANDS). */
+export const CommandPromptsParams = t.type({ commands: t.array(AgentSlashCommand) }, 'CommandPromptsParams');
+export type CommandPromptsParams = t.TypeOf<typeof CommandPromptsParams>;
+/** Where that MCP server listens (streamable HTTP), and the header each request must carry. */
+export const CommandPromptsResult = t.type({ url: t.string, authorization: t.string }, 'CommandPromptsResult');
+export type CommandPromptsResult = t.TypeOf<typeof CommandPromptsResult>;
+
 /** `symposium/authenticate`: ACP `authenticate` with one of the agent's methods (starting the agent if needed). */
 export const AuthenticateParams = t.type({ agent: AgentDefinition, methodId: t.string }, 'AuthenticateParams');
 export type AuthenticateParams = t.TypeOf<typeof AuthenticateParams>;

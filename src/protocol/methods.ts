@@ -7,6 +7,13 @@ export const Methods = {
   responseComplete: 'lm/responseComplete',
   /** Not in the seed: a notification from the bridge with what it learned about an agent (models, images, context). */
   agentInfo: 'symposium/agentInfo',
+  /** Not in the seed: a notification from the bridge with an agent's slash commands (ACP `available_commands_update`). */
+  agentCommands: 'symposium/agentCommands',
+  /**
+   * Not in the seed: a request of the client to serve these slash commands as the prompts of an MCP server (started on
+   * the first request), answered with its address.
+   */
+  commandPrompts: 'symposium/commandPrompts',
   authenticate: 'symposium/authenticate',
   /** Not in the seed: a notification that an agent's model was picked, so the bridge starts it ahead of the first request. */
   prepareAgent: 'symposium/prepareAgent',

@@ -9,10 +9,13 @@ import { bridge } from '../pipeline/bridge.js';
 import { decodeOrThrow } from '../protocol/decode.js';
 import {
   AuthenticateParams,
+  CommandPromptsParams,
+  type CommandPromptsResult,
   PrepareAgentParams,
   ProvideChatInformationParams,
   ResumeRecentParams,
   ProvideTokenCountParams,
+  type AgentCommandsParams,
   type AgentInfoParams,
   type ProvideChatInformationResult,
   type ProvideTokenCountResult,
@@ -33,6 +36,8 @@ import type { ContextPolicy } from '../history/context-policy.js';
 import { dispatchInMicrotasks } from './dispatch-in-microtasks.js';
 import { askQuestionsOf, documentTextOf, openUrlOf } from './client-requests.js';
 import { editorFiles } from '../files/workspace-files.js';
+import type { CommandPromptsServer } from '../tools/command-prompts-server.js';
+import { MAX_COMMANDS } from '../agents/acp/answers/agent-commands.js';
 
 export interface VscodeLmOptions extends Omit<AgentRegistryOptions, 'acp'> {
   readonly input: Readable;
@@ -81,6 +86,7 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
       ...(options.acp.questions === true ? { askPerson: askQuestionsOf(connection, log), openUrl: openUrlOf(connection, log) } : {}),
     },
     onAgentInfo: (agent, info) => void connection.sendNotification(Methods.agentInfo, { agent, info } satisfies AgentInfoParams),
+    onAgentCommands: (agent, commands) => void connection.sendNotification(Methods.agentCommands, { agent, commands: [...commands] } satisfies AgentCommandsParams),
   });
   const chat = new ChatRequestStream(connection, ids.currentId);
 
@@ -93,6 +99,15 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
       throw new ResponseError(ProtocolErrorCodes.AgentFailed, error instanceof Error ? error.message : String(error));
     }
     return {};
+  });
+  let commandPrompts: Promise<CommandPromptsServer> | undefined;
+  connection.onRequest(Methods.commandPrompts, async (raw: unknown): Promise<CommandPromptsResult> => {
+    const { commands } = invalidParams(() => decodeOrThrow(CommandPromptsParams, raw));
+    // The MCP SDK loads only when first needed.
+    commandPrompts ??= import('../tools/command-prompts-server.js').then(({ CommandPromptsServer }) => CommandPromptsServer.start(log));
+    const server = await commandPrompts;
+    server.setCommands(commands.slice(0, MAX_COMMANDS));
+    return { url: server.url, authorization: server.authorization };
   });
   connection.onRequest(TOO_LARGE_METHOD, (raw: TooLargeParams) => {
     log.warn(`refused a request of ${raw.bytes} bytes (limit ${raw.limit})`);
@@ -128,6 +143,7 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
       chat.end();
       subscription.unsubscribe();
       agents.dispose();
+      void commandPrompts?.then((server) => server.close());
       store.flush();
       process.off('exit', flushAtExit);
       resolve();

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { LmClient, textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
-import type { AgentDefinition, AgentInfoParams, Message, OpenUrlParams, ResponsePart } from '../../src/protocol/messages.js';
+import type { AgentCommandsParams, AgentDefinition, AgentInfoParams, Message, OpenUrlParams, ResponsePart } from '../../src/protocol/messages.js';
 import { AGENT_ACTION as AGENT_ACTION_DEFINITION, ASK_QUESTIONS, CREATE_FILE, REPLACE_STRING, approvals, assistantOf, edited, picking, questionsOf, skipped, toolCallsOf, user } from './agent-bridge.js';
 import { chatWith, expectWeatherCalledThroughBridge, WEATHER, type ChatOptions } from './catalog-agent-suite.js';
 import {
@@ -141,6 +141,10 @@ const bridgeLog: Buffer[] = [];
 type Script = (request: MessagesRequest) => Reply;
 /** Each test's script, by the first user message of its chat. */
 const scripts = new Map<string, Script>();
+/** Scripts of chats whose first user message is not known ahead (a command Claude Code expands), by what it contains. */
+const scriptsContaining = new Map<string, Script>();
+/** What the bridge reported of the agent's slash commands (symposium/agentCommands), in order. */
+const agentCommands: AgentCommandsParams[] = [];
 /** The first user messages of conversation requests no test scripted, since the last test (there should be none). */
 const unscripted: string[] = [];
 /** Every pid seen running with our HOME, so that afterAll can kill exactly those. */
@@ -165,6 +169,9 @@ beforeAll(async () => {
   workspace = path.join(root, 'workspace');
   home = path.join(root, 'home');
   mkdirSync(workspace);
+  // A command of the person's own in the workspace, which Claude Code lists and runs as `/squawk`.
+  mkdirSync(path.join(workspace, '.claude', 'commands'), { recursive: true });
+  writeFileSync(path.join(workspace, '.claude', 'commands', 'squawk.md'), '---\ndescription: Squawk the words given\nargument-hint: what to squawk\n---\nSquawk these words back to me: $ARGUMENTS\n');
   mkdirSync(path.join(home, '.claude'), { recursive: true });
   accounts = await SignInMcpServer.start('https://accounts.example.com/connect?redirect_uri=http%3A%2F%2Flocalhost%3A1%2Fcb&state=s3cret');
   writeFileSync(path.join(home, '.claude', '.claude.json'), JSON.stringify({ mcpServers: { accounts: { type: 'http', url: accounts.url } } }));
@@ -174,7 +181,7 @@ beforeAll(async () => {
     respond: (_view, recorded) => {
       const request = messagesOf(recorded);
       const first = userTexts(request)[0] ?? '';
-      const script = scripts.get(first);
+      const script = scripts.get(first) ?? [...scriptsContaining].find(([part]) => first.includes(part))?.[1];
       if (script !== undefined) return script(request);
       unscripted.push(first);
       return textReply('This conversation has no script.');
@@ -192,6 +199,7 @@ beforeAll(async () => {
   ({ client, child: bridge } = LmClient.spawn({ cliPath: CLI, args: ['--log-level', 'debug', '--cwd', workspace, '--state-dir', stateDir], stderr: 'pipe' }));
   bridge.stderr!.on('data', (chunk: Buffer) => bridgeLog.push(chunk));
   client.onAgentInfo((params) => agentInfos.push(params));
+  client.onAgentCommands((params) => agentCommands.push(params));
 }, TEST_TIMEOUT_MS);
 
 afterEach(() => {
@@ -242,6 +250,31 @@ test(
     expect(requests).toHaveLength(1);
     expect(lastUserText(messagesOf(requests[0]))).toBe(FIRST);
     expect(requests[0].headers['x-api-key']).toBe('dummy');
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "slash commands: Claude Code's commands are reported (its own and the workspace's); /squawk typed reaches it as its command, expanded by Claude Code",
+  async () => {
+    const EXPANDED = 'Squawk these words back to me: loudly';
+    scriptsContaining.set(EXPANDED, () => textReply('SQUAWK! loudly'));
+
+    const parts = await chat([user('/squawk loudly')]);
+
+    expect(textOfParts(parts)).toContain('SQUAWK! loudly');
+    // Claude Code ran it as its command: the model was given the command file's text with the arguments.
+    const requests = mock.conversation().filter((r) => userTexts(messagesOf(r)).some((t) => t.includes(EXPANDED)));
+    expect(requests).toHaveLength(1);
+    const asked = userTexts(messagesOf(requests[0])).join('\n');
+    expect(asked).toContain('<command-name>/squawk</command-name>');
+    expect(asked).toContain('<command-args>loudly</command-args>');
+    // Its commands were reported: the workspace's with its description and hint, and Claude Code's own.
+    expect(await waitUntil(() => agentCommands.some((r) => r.commands.some((c) => c.name === 'squawk')), RESPONSE_MS)).toBe(true);
+    const listed = agentCommands.at(-1)?.commands ?? [];
+    expect(listed.find((c) => c.name === 'squawk')).toEqual({ name: 'squawk', description: expect.stringContaining('Squawk the words given'), hint: 'what to squawk' });
+    // Claude Code's own: names Copilot takes for its own too (`/compact`, `/init`) are reached as `//compact`, `//init`.
+    expect(listed.map((c) => c.name)).toEqual(expect.arrayContaining(['compact', 'init', 'context']));
   },
   TEST_TIMEOUT_MS,
 );

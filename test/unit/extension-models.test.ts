@@ -348,6 +348,7 @@ describe('package.json, the extension manifest', () => {
     contributes: {
       languageModelChatProviders: { vendor: string; displayName: string; managementCommand: string }[];
       languageModelTools: { name: string; inputSchema: { properties: Record<string, unknown> } }[];
+      mcpServerDefinitionProviders: { id: string; label: string }[];
       commands: { command: string }[];
       walkthroughs: { id: string; steps: { id: string; description: string; media: { markdown?: string }; completionEvents: string[] }[] }[];
       configuration: { properties: Record<string, { default: unknown; enum?: unknown[]; items?: AgentItemsSchema }> };
@@ -366,7 +367,10 @@ describe('package.json, the extension manifest', () => {
     expect(Object.keys(pkg.contributes.languageModelTools[0]!.inputSchema.properties)).toEqual(['kind', 'title', 'raw_input', 'action_id']);
     // VS Code 1.139 offers an extension's tool to Copilot's agent mode only when it can be referenced in prompts.
     expect(pkg.contributes.languageModelTools[0]).toMatchObject({ canBeReferencedInPrompt: true, toolReferenceName: expect.stringMatching(/^[\w-]+$/) as unknown });
+    // The provider of the MCP server whose prompts are the agent's slash commands (COMMAND_PROMPTS_PROVIDER).
+    expect(pkg.contributes.mcpServerDefinitionProviders.map((p) => p.id)).toEqual(['symposium.agentCommands']);
     expect(pkg.contributes.commands.map((c) => c.command).sort()).toEqual([
+      'symposium.agentCommands',
       'symposium.allowChatWithoutSignIn',
       'symposium.enableModels',
       'symposium.manageAgents',

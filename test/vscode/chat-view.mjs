@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SLASH_COMMAND_SCENARIOS } from './slash-commands-view.mjs';
 
 const RESPONSE_TIMEOUT_MS = 60_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -321,7 +322,7 @@ function symposiumLog(ctx) {
 }
 
 /** The prompts the scripted agent received, as JSON arrays of content blocks, one per line. */
-function prompts(ctx) {
+export function prompts(ctx) {
   if (!existsSync(ctx.promptLog)) return [];
   return readFileSync(ctx.promptLog, 'utf8')
     .split('\n')
@@ -351,7 +352,7 @@ function requestsLastWords(ctx) {
  * Sends a slash command: its completion list may be open when Enter is pressed, and then Enter only accepts
  * the completion; it is pressed again until the request shows.
  */
-async function sendCommand(ui, command) {
+export async function sendCommand(ui, command) {
   const requests = ui.page.locator('.interactive-request');
   const before = await requests.count();
   await ui.send(command);
@@ -398,7 +399,7 @@ export async function checkRefusedInOneLine(ui, c, command, words, screenshot) {
 }
 
 /** A new chat on the Scripted model, picked unless it is already (the picker then shows its options where a click would land). */
-async function newScriptedChat(ui) {
+export async function newScriptedChat(ui) {
   await ui.newChat();
   if ((await ui.page.locator('.model-picker-item [aria-label="Models, Scripted"]').count()) === 0) await ui.pickModel('Scripted');
 }
@@ -1054,6 +1055,9 @@ CHAT_SCENARIOS.push(
     },
   },
 );
+
+// The agent's slash commands (issue 38): a scenario block of its own.
+CHAT_SCENARIOS.push(...SLASH_COMMAND_SCENARIOS);
 
 export async function runChatView(page, ctx, log) {
   const ui = new ChatView(page, ctx.artifacts);

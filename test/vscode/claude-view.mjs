@@ -6,10 +6,10 @@
 // The mock answers each prompt by its words: `say …` with those words, `run touch FILE` with a Bash tool call,
 // `create FILE` by loading Copilot's create_file (ToolSearch, as Claude Code loads MCP tools) and calling it.
 // Each scenario leaves a screenshot in the artifacts dir.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ChatView, Checks, checkRefusedInOneLine } from './chat-view.mjs';
+import { ChatView, Checks, checkRefusedInOneLine, sendCommand } from './chat-view.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLAUDE_AGENT_ACP = join(REPO, 'node_modules', '@agentclientprotocol', 'claude-agent-acp', 'dist', 'index.js');
@@ -201,6 +201,43 @@ export const CLAUDE_SCENARIOS = [
   },
 ];
 
+// The agent's slash commands (issue 38): a scenario block of its own. The workspace holds a command of the person's
+// own, `.claude/commands/squawk.md` (written before Claude Code starts), which Claude Code lists and runs.
+const SQUAWK = 'Squawk these words back to me:';
+
+/** The workspace's Claude Code command `/squawk`, as a person writes one. */
+function writeSquawkCommand(workspace) {
+  mkdirSync(join(workspace, '.claude', 'commands'), { recursive: true });
+  writeFileSync(join(workspace, '.claude', 'commands', 'squawk.md'), `---\ndescription: Squawk the words given\nargument-hint: what to squawk\n---\n${SQUAWK} $ARGUMENTS\n`);
+}
+
+CLAUDE_SCENARIOS.push({
+  name: "claude: /squawk, the workspace's command, reaches Claude Code as its command; Symposium: Agent Commands… lists Claude Code's commands",
+  async run(ui, c, ctx) {
+    await newClaudeChat(ui);
+    await sendCommand(ui, '/squawk loudly');
+    c.note('answer', await ui.response((t) => t.includes('Claude heard:') && t.includes(`${SQUAWK} loudly`), "Claude's answer to its /squawk"));
+    await ui.idle();
+    // Claude Code ran it as its command: the model was given the command's text, with its name and arguments.
+    const asked = c.note('asked', ctx.mock.conversation().map((r) => ctx.mock.lastUserTextOf(r)).filter((t) => t.includes(`${SQUAWK} loudly`)));
+    c.ok(asked.length === 1, `the model was asked ${asked.length} times with the command's text`);
+    c.includes(asked[0], '<command-name>/squawk</command-name>', "the model's prompt (the command Claude Code ran)");
+    c.includes(asked[0], '<command-args>loudly</command-args>', "the model's prompt (the command's arguments)");
+    await ui.command('Symposium: Agent Commands');
+    const rows = ui.page.locator('.quick-input-widget .monaco-list-row');
+    await rows.filter({ hasText: '/squawk' }).first().waitFor({ timeout: 15_000 });
+    const listed = c.note('listed', await rows.allInnerTexts());
+    await ui.screenshot('claude-agent-commands');
+    c.ok(listed.some((t) => t.includes('/squawk') && t.includes('Squawk the words given') && t.includes('what to squawk')), `the quick pick shows not the workspace's /squawk: ${JSON.stringify(listed)}`);
+    // Claude Code's own, found by typing (the list is long: only its rows in view are drawn).
+    for (const name of ['compact', 'init']) {
+      await ui.page.locator('.quick-input-widget input').first().fill(name);
+      c.ok(await rows.filter({ hasText: `/${name}` }).first().waitFor({ timeout: 10_000 }).then(() => true, () => false), `the quick pick lists not Claude Code's /${name}`);
+    }
+    await ui.page.keyboard.press('Escape');
+  },
+});
+
 /**
  * Opens the Chat view and sends a first message, answered by the first model listed (Claude Code): a fresh profile
  * lists other extensions' models in the picker only after its first request (Copilot's set-up).
@@ -226,6 +263,7 @@ export async function runClaude(page, ctx, log) {
   const ui = new ChatView(page, ctx.artifacts);
   const only = (process.env.SYMPOSIUM_VSCODE_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
   const results = [];
+  writeSquawkCommand(ctx.workspace);
   try {
     await setUpChat(ui);
   } catch (error) {

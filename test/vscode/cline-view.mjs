@@ -253,6 +253,23 @@ export const CLINE_SCENARIOS = [
   },
 ];
 
+// The agent's slash commands (issue 38): a scenario block of its own. Parrot is the model by now.
+CLINE_SCENARIOS.push({
+  name: "cline: /squawk typed reaches the agent as typed; //newtask reaches it as its /newtask, not Cline's",
+  async run(ui, note, ctx) {
+    await ui.newTask();
+    const before = prompts(ctx.parrotPromptLog).length;
+    await ui.send('/squawk loudly');
+    note('squawk', await ui.answer((t) => t.includes('You said: /squawk loudly'), "the agent's echo of /squawk"));
+    await ui.screenshot('cline-command-typed');
+    await ui.send('//newtask right away');
+    note('newtask', await ui.answer((t) => t.includes('You said: /newtask right away'), "the agent's echo of its /newtask"));
+    const received = note('prompts', prompts(ctx.parrotPromptLog).slice(before));
+    check(received[0] === '/squawk loudly', `the agent was not given /squawk as typed: ${JSON.stringify(received)}`);
+    check(received[1] === '/newtask right away', `the agent was not given its /newtask: ${JSON.stringify(received)}`);
+  },
+});
+
 /** Runs the Cline scenarios on `page`; each result is {name, passed, ms, error, details}. */
 export async function runCline(page, ctx, log) {
   const ui = new ClineView(page, ctx.artifacts);

@@ -26,9 +26,10 @@ import type { RecentAgentSession } from '../../state/conversation-store.js';
 import { declinedResult } from '../../tools/tool-results.js';
 import { describeElicitation, onUrlElicitation } from './session/client-requests.js';
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
-import type { AgentInfo } from '../../protocol/messages.js';
+import type { AgentInfo, AgentSlashCommand } from '../../protocol/messages.js';
 import { AgentInfoState, currentValuesOf, sessionModelsOf, type SessionResponse } from './answers/agent-info.js';
 import { isAuthFailure } from './answers/auth-failure.js';
+import { AgentCommands } from './answers/agent-commands.js';
 import { MalformedAnswerError, checkInitialize, checkNewSession, checkPermissionRequest, checkReadTextFile, checkResumedSession, checkUpdate, checkWriteTextFile, checkElicitation } from './answers/agent-answers.js';
 
 export interface AcpAgentOptions extends AcpSessionOptions {
@@ -96,6 +97,8 @@ export class AcpAgent implements AgentStream, SessionHost {
   readonly name: string;
   readonly log: Logger;
   private readonly info: AgentInfoState;
+  /** Its slash commands, as it last listed them in any session. */
+  private readonly commands: AgentCommands;
   /** Which agent this is, in the index of conversations (session ids are unique per agent at best). */
   private readonly key: string;
   /** Fires when a start of the agent answered `initialize`. */
@@ -119,16 +122,22 @@ export class AcpAgent implements AgentStream, SessionHost {
   /**
    * `onInfo` hears what is learned about the agent: its models, image support, context window. `room` gives
    * room in the session pool for a spare session and for sessions resumed ahead (none: it opens none ahead).
+   * `onCommands` hears its slash commands whenever they changed.
    */
   constructor(
     private readonly command: AgentCommand,
     readonly options: AcpAgentOptions,
     onInfo: (info: AgentInfo) => void = () => {},
     room: PoolRoom = {},
+    onCommands: (commands: readonly AgentSlashCommand[]) => void = () => {},
   ) {
     this.name = command.name;
     this.log = options.log;
     this.info = new AgentInfoState(onInfo);
+    this.commands = new AgentCommands((commands) => {
+      this.log.info(`agent ${this.name} lists ${commands.length} slash command(s)`);
+      onCommands(commands);
+    });
     this.key = agentIndexKey(command);
     this.spare = new SpareSession<NewSession>({
       name: this.name,
@@ -535,6 +544,7 @@ export class AcpAgent implements AgentStream, SessionHost {
   }
 
   dispose(): void {
+    this.commands.dispose();
     this.spare.drop('the agent stops');
     this.resumedAhead.drop(undefined, 'the agent stops');
     this.running?.process.kill();
@@ -551,6 +561,8 @@ export class AcpAgent implements AgentStream, SessionHost {
           return;
         }
         const { sessionId, update } = notification;
+        // The agent's, not a turn's: agents send it when a session opens, outside every prompt.
+        if (update.sessionUpdate === 'available_commands_update') return this.commands.hear(update.availableCommands);
         if (update.sessionUpdate === 'usage_update') this.info.learnUsage(update);
         if (update.sessionUpdate === 'config_option_update') this.info.learnConfigOptions(update.configOptions);
         const route = this.routeOf(sessionId);

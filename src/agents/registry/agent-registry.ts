@@ -3,7 +3,7 @@ import type { AcpAgentOptions } from '../acp/acp-agent.js';
 import { LazyAgentStream } from './lazy.js';
 import { ElizaAgent } from '../eliza/eliza-agent.js';
 import { canonicalJson } from '../../protocol/canonical-json.js';
-import type { AgentDefinition, AgentInfo } from '../../protocol/messages.js';
+import type { AgentDefinition, AgentInfo, AgentSlashCommand } from '../../protocol/messages.js';
 import { SessionPool } from './session-pool.js';
 import type { RecentAgentSession } from '../../state/conversation-store.js';
 import { agentIndexKey } from '../acp/agent-index-key.js';
@@ -20,6 +20,8 @@ export interface AgentRegistryOptions {
   readonly agentIdleMs: number;
   /** Hears what is learned about an agent (its models, image support, context window). */
   readonly onAgentInfo?: (agent: AgentDefinition, info: AgentInfo) => void;
+  /** Hears an agent's slash commands whenever they changed. */
+  readonly onAgentCommands?: (agent: AgentDefinition, commands: readonly AgentSlashCommand[]) => void;
 }
 
 /**
@@ -128,6 +130,7 @@ export class AgentRegistry {
     const onInfo = (info: AgentInfo) => this.options.onAgentInfo?.(definition, info);
     const key = this.keyOf(definition);
     const room = { spare: (evict: () => void) => this.pool.holdSpare(key, evict), ahead: (conversationId: string, evict: () => void) => this.pool.holdAhead(key, conversationId, evict) };
-    return new LazyAgentStream(async () => new (await import('../acp/acp-agent.js')).AcpAgent(command, this.options.acp, onInfo, room));
+    const onCommands = (commands: readonly AgentSlashCommand[]) => this.options.onAgentCommands?.(definition, commands);
+    return new LazyAgentStream(async () => new (await import('../acp/acp-agent.js')).AcpAgent(command, this.options.acp, onInfo, room, onCommands));
   }
 }

@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { CancellationTokenSource, ResponseError, type CancellationToken } from 'vscode-jsonrpc/node.js';
 import { LmClient } from '../../client/lm-client.js';
 import { ProtocolErrorCodes } from '../../protocol/errors.js';
-import type { AgentInfoParams, AskQuestionsParams, AskQuestionsResult, AuthenticateParams, OpenUrlParams, OpenUrlResult, PrepareAgentParams, ProvideChatResponseParams, ResponsePart, ResumeRecentParams } from '../../protocol/messages.js';
+import type { AgentCommandsParams, AgentInfoParams, CommandPromptsParams, CommandPromptsResult, AskQuestionsParams, AskQuestionsResult, AuthenticateParams, OpenUrlParams, OpenUrlResult, PrepareAgentParams, ProvideChatResponseParams, ResponsePart, ResumeRecentParams } from '../../protocol/messages.js';
 import type { ExtensionLog } from '../../log/extension-log.js';
 
 const STDERR_LINES_KEPT = 20;
@@ -41,6 +41,8 @@ export interface BridgeProcessOptions {
   readonly extraArgs?: readonly string[];
   /** Hears what the bridge learns about agents. */
   readonly onAgentInfo?: (params: AgentInfoParams) => void;
+  /** Hears an agent's slash commands whenever they change. */
+  readonly onAgentCommands?: (params: AgentCommandsParams) => void;
   /** The text an editor shows of a file (unsaved changes included); undefined when none has it open. */
   readonly documentText?: (path: string) => string | undefined;
   /** Asks the person an agent's questions where the chat cannot show them. */
@@ -121,6 +123,11 @@ export class BridgeProcess {
     await this.ensureRunning().client.authenticate(params);
   }
 
+  /** The bridge (started if needed) serves these commands as an MCP server's prompts; where it listens. */
+  commandPrompts(params: CommandPromptsParams): Promise<CommandPromptsResult> {
+    return this.ensureRunning().client.commandPrompts(params);
+  }
+
   /** An agent's model was picked: the bridge (started if needed) starts the agent ahead of the first request. */
   prepareAgent(params: PrepareAgentParams): void {
     this.ensureRunning().client.prepareAgent(params);
@@ -180,6 +187,7 @@ export class BridgeProcess {
     const { client, child } = LmClient.spawn({ cliPath: bridgePath, args, cwd, env, stderr: 'pipe' });
     log.info(`bridge started (pid ${child.pid ?? '?'}): ${process.execPath} ${bridgePath} vscodelm ${args.join(' ')}`);
     client.onAgentInfo((params) => this.options.onAgentInfo?.(params));
+    client.onAgentCommands((params) => this.options.onAgentCommands?.(params));
     const { documentText, askQuestions, openUrl } = this.options;
     if (documentText !== undefined) client.onDocumentText(documentText);
     if (askQuestions !== undefined) client.onAskQuestions(askQuestions);

@@ -42,6 +42,8 @@ export interface ProviderDeps {
   readonly signedIn?: (agent: AgentDefinition) => void;
   /** An agent's answer went through to its end. */
   readonly onAnswered?: () => void;
+  /** An agent's model was used (a request came for it): its slash commands are the current ones. */
+  readonly onAgentUsed?: (agent: AgentDefinition) => void;
 }
 
 /**
@@ -100,6 +102,7 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
       const entry = this.ready.get(model.id) ?? findModel(this.deps.settings(), model.id);
       if (entry?.state.kind === 'ready') this.ready.set(model.id, entry);
       if (entry === undefined) throw vscode.LanguageModelError.NotFound(`Symposium has no model "${model.id}" (any more): check the symposium.agents setting.`);
+      this.deps.onAgentUsed?.(entry.agent);
       if (entry.state.kind === 'not-installed') {
         throw new Error(`${entry.setting?.name ?? model.name} is not installed here: ${entry.state.reason}. Install it, then try again (Symposium: Manage Agents shows what each agent needs).`);
       }

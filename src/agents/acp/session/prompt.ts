@@ -1,6 +1,7 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import type { Message, Part, ToolResultPart } from '../../../protocol/messages.js';
 import { splitConsumerText } from '../../../history/consumer-context.js';
+import { unescapeCommand } from '../../../protocol/agent-command.js';
 
 export interface PromptOptions {
   /** The agent accepts image blocks (`promptCapabilities.image`). */
@@ -10,7 +11,8 @@ export interface PromptOptions {
 /**
  * The ACP prompt for a turn: what the user asked since the assistant last spoke (system messages too,
  * when the context policy let them through). Tool results are not part of it: they answer the agent's
- * pending tool calls and permission requests.
+ * pending tool calls and permission requests. A slash command typed as `//name` (agent-command.ts) starts
+ * the prompt as the agent's `/name`.
  */
 export function promptBlocks(messages: readonly Message[], options: PromptOptions): ContentBlock[] {
   const blocks: ContentBlock[] = [];
@@ -18,7 +20,7 @@ export function promptBlocks(messages: readonly Message[], options: PromptOption
     if (message.role === 'assistant') continue;
     for (const part of message.content) {
       const block = blockOf(part, options);
-      if (block !== undefined) blocks.push(block);
+      if (block !== undefined) blocks.push(blocks.length === 0 && block.type === 'text' ? { type: 'text', text: unescapeCommand(block.text) } : block);
     }
   }
   return blocks;
