@@ -21,6 +21,9 @@ export class EmbeddingBudget {
   }
 }
 
+/** How a text block of what the person attached begins: a note, or a file's text where it is not embedded. */
+export const ATTACHED = 'The person attached';
+
 export interface AttachmentOptions {
   /** The agent takes `resource` blocks (`promptCapabilities.embeddedContext`). */
   readonly embeddedContext: boolean;
@@ -38,7 +41,7 @@ export interface AttachmentOptions {
 export function attachmentBlocks(attachment: Attachment, options: AttachmentOptions, budget: EmbeddingBudget): ContentBlock[] {
   switch (attachment.kind) {
     case 'note':
-      return [{ type: 'text', text: `${attachment.label}, as the person attached it:\n${attachment.text}` }];
+      return [{ type: 'text', text: `${ATTACHED} ${attachment.label}:\n${attachment.text}` }];
     case 'folder': {
       const uri = uriOf(attachment.path, options.root);
       return [{ type: 'resource_link', uri, name: nameOf(attachment.path), mimeType: 'inode/directory', description: 'A folder the person attached.' }];
@@ -52,7 +55,7 @@ export function attachmentBlocks(attachment: Attachment, options: AttachmentOpti
       const title = attachment.lines === undefined ? undefined : `${nameOf(attachment.path)}, lines ${attachment.lines.start} to ${attachment.lines.end}`;
       const link: ContentBlock = { type: 'resource_link', uri, name: nameOf(attachment.path), ...(title === undefined ? {} : { title }), ...(mimeType === undefined ? {} : { mimeType }) };
       if (!fits) return [link];
-      return [link, { type: 'text', text: `The text of ${title ?? nameOf(attachment.path)} as the person sees it (${uri}):\n${fenced(text)}` }];
+      return [link, { type: 'text', text: `${ATTACHED} the text of ${title ?? nameOf(attachment.path)} (${uri}), as they see it:\n${fenced(text)}` }];
     }
   }
 }
