@@ -337,7 +337,7 @@ describe('prompt content', () => {
       },
     ];
     const link = { type: 'resource_link', uri: 'file:///ws/a.ts', name: 'a.ts', mimeType: 'text/x-typescript' };
-    const itsText = { type: 'text', text: 'The person attached the text of a.ts (file:///ws/a.ts), as they see it:\n```\nconst a = 1;\n```' };
+    const itsText = { type: 'text', text: 'The text of a.ts as the person sees it (file:///ws/a.ts):\n```\nconst a = 1;\n```' };
     expect(echoed(await bridge.chat(messages, scripted()))).toEqual([{ type: 'text', text: 'echo' }, link, itsText]);
     await bridge.close();
     bridge = new Bridge(['--context', 'system']);

@@ -187,14 +187,14 @@ describe('what reaches the agent', () => {
   test('for one that does not: a link, and the text the person saw', () => {
     const [link, text] = attachmentBlocks({ kind: 'file', path: '/ws/src/a.ts', lines: { start: 2, end: 3 }, text: 'b\nc' }, linking, new EmbeddingBudget());
     expect(link).toEqual({ type: 'resource_link', uri: 'file:///ws/src/a.ts#L2:3', name: 'a.ts', title: 'a.ts, lines 2 to 3', mimeType: 'text/x-typescript' });
-    expect(text).toEqual({ type: 'text', text: 'The person attached the text of a.ts, lines 2 to 3 (file:///ws/src/a.ts#L2:3), as they see it:\n```\nb\nc\n```' });
+    expect(text).toEqual({ type: 'text', text: 'The text of a.ts, lines 2 to 3 as the person sees it (file:///ws/src/a.ts#L2:3):\n```\nb\nc\n```' });
   });
 
   test('a folder is a link; a note is text', () => {
     expect(attachmentBlocks({ kind: 'folder', path: 'src/' }, embedding, new EmbeddingBudget())).toEqual([
       { type: 'resource_link', uri: 'file:///ws/src', name: 'src', mimeType: 'inode/directory', description: 'A folder the person attached.' },
     ]);
-    expect(attachmentBlocks({ kind: 'note', label: 'Problems', text: 'a.ts:1 error' }, embedding, new EmbeddingBudget())).toEqual([{ type: 'text', text: 'The person attached Problems:\na.ts:1 error' }]);
+    expect(attachmentBlocks({ kind: 'note', label: 'Problems', text: 'a.ts:1 error' }, embedding, new EmbeddingBudget())).toEqual([{ type: 'text', text: 'Problems, as the person attached it:\na.ts:1 error' }]);
   });
 
   test('bad input is a link the agent may or may not read; the bridge reads nothing', () => {

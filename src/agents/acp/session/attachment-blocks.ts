@@ -21,9 +21,6 @@ export class EmbeddingBudget {
   }
 }
 
-/** How a text block of what the person attached begins: a note, or a file's text where it is not embedded. */
-export const ATTACHED = 'The person attached';
-
 export interface AttachmentOptions {
   /** The agent takes `resource` blocks (`promptCapabilities.embeddedContext`). */
   readonly embeddedContext: boolean;
@@ -37,11 +34,12 @@ export interface AttachmentOptions {
  * else a `resource_link` the agent may read, followed by that text where there is some within the budget (text
  * every agent takes). A folder is a link; a note (problems, terminal output…) is text. The bridge reads no file
  * here: a path outside the workspace, with `..`, through a symlink, to a binary or missing file is only a link.
+ * (The scripted agent of the tests knows these texts' first lines: it reads them as context.)
  */
 export function attachmentBlocks(attachment: Attachment, options: AttachmentOptions, budget: EmbeddingBudget): ContentBlock[] {
   switch (attachment.kind) {
     case 'note':
-      return [{ type: 'text', text: `${ATTACHED} ${attachment.label}:\n${attachment.text}` }];
+      return [{ type: 'text', text: `${attachment.label}, as the person attached it:\n${attachment.text}` }];
     case 'folder': {
       const uri = uriOf(attachment.path, options.root);
       return [{ type: 'resource_link', uri, name: nameOf(attachment.path), mimeType: 'inode/directory', description: 'A folder the person attached.' }];
@@ -55,7 +53,7 @@ export function attachmentBlocks(attachment: Attachment, options: AttachmentOpti
       const title = attachment.lines === undefined ? undefined : `${nameOf(attachment.path)}, lines ${attachment.lines.start} to ${attachment.lines.end}`;
       const link: ContentBlock = { type: 'resource_link', uri, name: nameOf(attachment.path), ...(title === undefined ? {} : { title }), ...(mimeType === undefined ? {} : { mimeType }) };
       if (!fits) return [link];
-      return [link, { type: 'text', text: `${ATTACHED} the text of ${title ?? nameOf(attachment.path)} (${uri}), as they see it:\n${fenced(text)}` }];
+      return [link, { type: 'text', text: `The text of ${title ?? nameOf(attachment.path)} as the person sees it (${uri}):\n${fenced(text)}` }];
     }
   }
 }
