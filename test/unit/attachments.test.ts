@@ -53,7 +53,7 @@ describe('Copilot Chat: what the person attached, from its <attachments> block',
   test('a file named with no text (contents omitted), a summarized file and a binary file are references only', () => {
     const omitted = '<attachment id="b.ts" filePath="/ws/src/b.ts" />';
     const summarized = '<attachment id="big.ts" isSummarized="true" filePath="/ws/src/big.ts">\nclass Big {\n\t/* Lines 2-900 omitted */\n}\n</attachment>';
-    const binary = '<attachment id="data.bin" startByte=0 endByte=128 totalSize=4096 truncated=true>\n00000000: 00 01 02\n</attachment>';
+    const binary = '<attachment id="file:data.bin" startByte=0 endByte=128 totalSize=4096 truncated=true>\n00000000: 00 01 02\n</attachment>';
     // A binary file's hexdump names it only by the reference's name.
     expect(splitConsumerText(copilot([omitted, summarized, binary].join('\n'), 'look')).attachments).toEqual([
       { kind: 'file', path: '/ws/src/b.ts' },
