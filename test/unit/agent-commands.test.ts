@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { AgentCommands, COMMANDS_REPORT_MS, MAX_COMMANDS, MAX_DESCRIPTION_CHARS, MAX_HINT_CHARS, slashCommandsOf } from '../../src/agents/acp/answers/agent-commands.js';
-import { promptBlocks } from '../../src/agents/acp/session/prompt.js';
+import { promptBlocks, turnAsk } from '../../src/agents/acp/session/prompt.js';
 import { escapedCommand, unescapeCommand } from '../../src/protocol/agent-command.js';
 import type { AgentSlashCommand } from '../../src/protocol/messages.js';
 
@@ -89,15 +89,17 @@ describe('//command', () => {
     expect(unescapeCommand(escapedCommand('compact', 'keep it'))).toBe('/compact keep it');
   });
 
-  test("only the prompt's first text block is read as a command", () => {
+  test("only the first text block of the person's words is read as a command, after what the session is told first", () => {
     const blocks = promptBlocks(
-      [
+      turnAsk([
         { role: 'user', content: [{ type: 'text', value: '//compact now' }, { type: 'text', value: '//not-this' }] },
         { role: 'user', content: [{ type: 'text', value: '//nor-this' }] },
-      ],
-      { images: false },
+      ]),
+      ['//told first'],
+      { images: false, embeddedContext: false, root: '/workspace' },
     );
     expect(blocks).toEqual([
+      { type: 'text', text: '//told first' },
       { type: 'text', text: '/compact now' },
       { type: 'text', text: '//not-this' },
       { type: 'text', text: '//nor-this' },
