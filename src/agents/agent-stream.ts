@@ -1,16 +1,20 @@
 import type { Observable } from 'rxjs';
-import type { Message, ResponsePart, SessionConfig, ToolDefinition } from '../protocol/messages.js';
+import type { ResponsePart, SessionConfig, ToolDefinition } from '../protocol/messages.js';
+import type { ForwardedMessage } from '../history/context-policy.js';
 import type { RecentAgentSession } from '../state/conversation-store.js';
 
 /** What one request asks of a conversation's agent session. */
 export interface TurnInput {
-  /** Messages the session has not seen: the first turn of a conversation carries its whole history. */
-  readonly newMessages: readonly Message[];
+  /**
+   * Messages the session has not seen, as the context policy lets them reach the agent: the first turn of a
+   * conversation carries its whole history.
+   */
+  readonly newMessages: readonly ForwardedMessage[];
   /**
    * The request's whole history, which `newMessages` ends. A session that has not seen what comes
    * before `newMessages` (a new session for a conversation that started elsewhere or earlier) is told it.
    */
-  readonly history: readonly Message[];
+  readonly history: readonly ForwardedMessage[];
   /** The consumer discarded the previous provisional exchange: forget it (and stop any work on it). */
   readonly canceled: boolean;
   /** With `canceled`: only the reply was discarded; the user messages it answered are still said. */

@@ -1,6 +1,7 @@
 import { canonicalJson } from '../protocol/canonical-json.js';
 import { splitConsumerText } from '../history/consumer-context.js';
-import type { Message, Part } from '../protocol/messages.js';
+import { describeAttachment } from '../history/attachments.js';
+import type { ForwardedMessage, ForwardedPart } from '../history/context-policy.js';
 import { toolResultText } from '../tools/tool-results.js';
 
 /** Long enough for the gist of a message, short enough that one pasted file does not crowd out the rest. */
@@ -18,10 +19,11 @@ const HEADERS = {
  * A compact transcript of `messages` (history before what the user asks now), for an agent session that
  * has not seen it: `before`, a conversation that began with another model, or whose earlier session could
  * not be resumed; `meanwhile`, the turns a chat had with another model since this session last answered.
- * Users' words without the consumer's context, replies, tool calls and their results; the oldest messages
- * go first when it is too long. Undefined when there is nothing to tell.
+ * Users' words without the consumer's context, what they attached as references (the agent reads what it needs
+ * again: the files may have changed since), replies, tool calls and their results; the oldest messages go first when
+ * it is too long. Undefined when there is nothing to tell.
  */
-export function transcriptOf(messages: readonly Message[], told: keyof typeof HEADERS = 'before'): string | undefined {
+export function transcriptOf(messages: readonly ForwardedMessage[], told: keyof typeof HEADERS = 'before'): string | undefined {
   const lines: string[] = [];
   let size = 0;
   let omitted = 0;
@@ -46,7 +48,7 @@ export function transcriptOf(messages: readonly Message[], told: keyof typeof HE
   ].join('\n');
 }
 
-function lineOf(message: Message): string | undefined {
+function lineOf(message: ForwardedMessage): string | undefined {
   if (message.role === 'system') return undefined;
   const said = message.content
     .map((part) => partText(part, message.role === 'user'))
@@ -56,7 +58,7 @@ function lineOf(message: Message): string | undefined {
   return `${message.role === 'user' ? 'User' : 'Assistant'}: ${clip(said)}`;
 }
 
-function partText(part: Part, fromUser: boolean): string {
+function partText(part: ForwardedPart, fromUser: boolean): string {
   switch (part.type) {
     case 'text':
       return fromUser ? splitConsumerText(part.value).request : part.value;
@@ -66,6 +68,8 @@ function partText(part: Part, fromUser: boolean): string {
       return `[tool result: ${toolResultText(part)}]`;
     case 'data':
       return part.mimeType.includes('/') ? `[attachment: ${part.mimeType}]` : '';
+    case 'attachment':
+      return `[attached: ${describeAttachment(part.attachment)}]`;
     case 'thinking':
       return '';
   }

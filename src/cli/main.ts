@@ -2,7 +2,7 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { createLogger, isLogLevel, LOG_LEVELS, type LogLevel } from '../log/logger.js';
-import { CONTEXT_POLICIES, isContextPolicy, type ContextPolicy } from '../history/context-policy.js';
+import { CONTEXT_POLICIES, contextPolicyNamed, type ContextPolicy } from '../history/context-policy.js';
 import { fileURLToPath } from 'node:url';
 import { endAgentProcesses } from '../agents/acp/process/live-processes.js';
 
@@ -23,8 +23,9 @@ Options for vscodelm:
   --cancel-timeout-ms N      How long a cancelled prompt may take to end before its session is replaced (default: 10000).
   --permission-settle-ms N   How long to wait for further permission requests before asking VS Code (default: 50).
   --tool-settle-ms N         The same for further calls of VS Code's tools, sent together by the agent (default: 20).
-  --context POLICY           What of the consumer's messages reaches agents: user (the user's words and images; the
-                             default), system (and the consumer's system prompt), attachments (everything it sends).
+  --context POLICY           What of the consumer's messages reaches agents: user (the person's words and what they
+                             attached; the default), system (and the consumer's system prompt), everything (all it
+                             sends; also accepted as attachments, its former name).
   --max-message-mb N         Refuse requests larger than this, unread (default: 32).
   --state-dir DIR            Keep the index of conversations here, so they resume after a restart (default: none,
                              in memory only). The extension passes its global storage folder.
@@ -158,8 +159,9 @@ function onOff(value: string, flag: string): boolean {
 }
 
 function contextPolicy(value: string): ContextPolicy {
-  if (!isContextPolicy(value)) throw new UsageError(`--context must be one of ${CONTEXT_POLICIES.join(', ')}`);
-  return value;
+  const policy = contextPolicyNamed(value);
+  if (policy === undefined) throw new UsageError(`--context must be one of ${CONTEXT_POLICIES.join(', ')}`);
+  return policy;
 }
 
 function positive(value: string, flag: string): number {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import * as vscode from 'vscode';
 import { isLogLevel, type LogLevel } from '../log/logger.js';
 import type { ExtensionLog } from '../log/extension-log.js';
-import { isContextPolicy, type ContextPolicy } from '../history/context-policy.js';
+import { contextPolicyNamed, type ContextPolicy } from '../history/context-policy.js';
 import { isConsumerToolsChoice, type ConsumerToolsChoice } from './provider/offered-tools.js';
 import type { BridgeLaunch } from './provider/bridge-process.js';
 
@@ -27,8 +27,7 @@ export function logLevel(): LogLevel {
 }
 
 export function contextPolicy(): ContextPolicy {
-  const policy = config().get<string>('contextPolicy', 'user');
-  return isContextPolicy(policy) ? policy : 'user';
+  return contextPolicyNamed(config().get<string>('contextPolicy', 'user')) ?? 'user';
 }
 
 export function consumerTools(): ConsumerToolsChoice {

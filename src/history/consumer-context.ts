@@ -1,9 +1,12 @@
 /**
- * What of a consumer's user message is the user's own words, and what is context the consumer wrapped
- * around them. Copilot renders each user turn as context blocks (`<context>`, `<attachments>`,
+ * What of a consumer's user message is the user's own words, what they attached, and what is context the consumer
+ * wrapped around them. Copilot renders each user turn as context blocks (`<context>`, `<attachments>`,
  * `<reminderInstructions>`, …) around a `<userRequest>` block, and renders the same turn differently once
  * it is history; Cline appends `<environment_details>` to each request. The user's words stay the same.
  */
+import type { Attachment } from './attachments.js';
+import { copilotAttachments, copilotPromptFiles } from './copilot-attachments.js';
+import { mentionAttachments } from './mention-attachments.js';
 
 /** Blocks Copilot Chat adds to user messages (prompt-tsx `Tag`s of its agent prompts, 0.67). */
 const COPILOT_TAGS: ReadonlySet<string> = new Set([
@@ -117,13 +120,35 @@ const WORDS_TAGS: readonly string[] = ['userRequest', 'user_input', 'user_messag
 const OPEN_TAG = /<([A-Za-z][\w-]*)(?:\s[^<>]{0,500})?>/y;
 
 export interface ConsumerText {
-  /** The user's own words, trimmed; empty when the text was context only. */
+  /** The user's own words, trimmed, without what they attached; empty when the text was context only. */
   readonly request: string;
-  /** The context blocks around them, as sent. */
+  /** The context blocks around them, as sent (attachments in them included). */
   readonly context: readonly string[];
+  /** What the person attached or mentioned, in the shapes known of each consumer; other blocks are context. */
+  readonly attachments: readonly Attachment[];
 }
 
 export function splitConsumerText(text: string): ConsumerText {
+  const { request, context } = wordsAndContext(text);
+  const attachments: Attachment[] = [];
+  for (const block of context) {
+    const copilot = copilotAttachments(block);
+    attachments.push(...copilot.attachments, ...mentionAttachments(copilot.rest).attachments);
+  }
+  const promptFiles = copilotPromptFiles(request);
+  const mentioned = mentionAttachments(promptFiles.rest);
+  return { request: withoutAttachedNote(mentioned.rest), context, attachments: [...promptFiles.attachments, ...mentioned.attachments, ...attachments] };
+}
+
+/** Cline 4.x's line before the files a person attached to a message, which says nothing once they are taken out. */
+const ATTACHED_NOTE = 'Files attached by the user:';
+
+function withoutAttachedNote(words: string): string {
+  const trimmed = words.trim();
+  return trimmed.endsWith(ATTACHED_NOTE) ? trimmed.slice(0, -ATTACHED_NOTE.length).trim() : trimmed;
+}
+
+function wordsAndContext(text: string): { request: string; context: readonly string[] } {
   const wrapped = wrappedWords(text);
   if (wrapped !== undefined) return wrapped;
   // The notes the text begins with (in a linear scan: hostile input cannot make it quadratic), then the rest.
@@ -142,7 +167,7 @@ export function splitConsumerText(text: string): ConsumerText {
 }
 
 /** The words inside the last of the WORDS_TAGS blocks in `text`, and what is around them as context. */
-function wrappedWords(text: string): ConsumerText | undefined {
+function wrappedWords(text: string): { request: string; context: string[] } | undefined {
   for (const tag of WORDS_TAGS) {
     const open = text.lastIndexOf(`<${tag}`);
     OPEN_TAG.lastIndex = open;
@@ -162,7 +187,7 @@ function wrappedWords(text: string): ConsumerText | undefined {
  * context message: environment, workspace, memories…), whatever other tags it has that are not known
  * here yet. Other consumers' blocks do not count: Cline wraps the user's words in `<task>`.
  */
-function copilotContextOnly(text: string): ConsumerText | undefined {
+function copilotContextOnly(text: string): { request: string; context: string[] } | undefined {
   const blocks: string[] = [];
   let copilots = false;
   let at = skipSpace(text, 0);
@@ -191,7 +216,7 @@ function skipSpace(text: string, from: number): number {
  * Removes the top-level context blocks. Linear in the text: a tag found unclosed once is not searched
  * for again (no later one can be closed either), so hostile input cannot make it quadratic.
  */
-function stripContextBlocks(text: string): ConsumerText {
+function stripContextBlocks(text: string): { request: string; context: string[] } {
   const context: string[] = [];
   const unclosed = new Set<string>();
   let request = '';

@@ -25,7 +25,7 @@ const AT_ONCE = Symbol('answered at once');
  * a's session:  open ...................close    Fa: the history forgot a
  * ```
  */
-export function runTurns(openSession: (turn: Turn) => AgentSession, policy: ContextPolicy = 'attachments'): OperatorFunction<TurnDecision, ResponseEvent> {
+export function runTurns(openSession: (turn: Turn) => AgentSession, policy: ContextPolicy = 'everything'): OperatorFunction<TurnDecision, ResponseEvent> {
   return (decisions) =>
     decisions.pipe(
       groupBy(keyOf, { duration: (group) => group.pipe(filter((decision) => decision.kind === 'forget')) }),

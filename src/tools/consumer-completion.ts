@@ -8,7 +8,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Message, Part, ToolCallPart, ToolDefinition } from '../protocol/messages.js';
-import { splitConsumerText } from '../history/consumer-context.js';
 
 export const COMPLETION_TOOL = 'attempt_completion';
 /** The calls the bridge makes of it are known by their id when their result comes back. */
@@ -37,8 +36,9 @@ export function completionCall(answered: boolean): ToolCallPart {
 }
 
 /**
- * The messages with each result of a completion call made here replaced by the person's words in it: what
- * they typed after the task completed, which continues the conversation with its agent.
+ * The messages with each result of a completion call made here replaced by its text, as the person's message: what
+ * they typed after the task completed (and what they mentioned), which continues the conversation with its agent.
+ * The context policy then reads it as any message of theirs.
  */
 export function completionRepliesAsWords(messages: readonly Message[]): readonly Message[] {
   if (!messages.some((m) => m.content.some(isCompletionReply))) return messages;
@@ -51,9 +51,5 @@ function isCompletionReply(part: Part): boolean {
 
 function asWords(part: Part): Part[] {
   if (!isCompletionReply(part) || part.type !== 'tool_result') return [part];
-  return part.result.flatMap((content): Part[] => {
-    if (content.type !== 'text') return [content];
-    const { request } = splitConsumerText(content.value);
-    return request === '' ? [] : [{ type: 'text', value: request }];
-  });
+  return part.result.filter((content) => content.type !== 'text' || content.value.trim() !== '');
 }

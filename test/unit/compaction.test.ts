@@ -7,14 +7,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isCompactionRequest, standInSummary, summaryMarkersOf } from '../../src/history/compaction.js';
-import { applyContextPolicy } from '../../src/history/context-policy.js';
+import { applyContextPolicy, type ForwardedMessage } from '../../src/history/context-policy.js';
 import { ConversationTracker } from '../../src/history/conversations.js';
 import type { Message } from '../../src/protocol/messages.js';
 import { ConversationStore } from '../../src/state/conversation-store.js';
 import { createLogger } from '../../src/log/logger.js';
 
 const fixture = (name: string): Message[] => (JSON.parse(readFileSync(path.resolve('test/fixtures/copilot', `${name}.json`), 'utf8')) as { messages: Message[] }).messages;
-const texts = (messages: readonly Message[]): string[] => messages.flatMap((m) => m.content.flatMap((p) => (p.type === 'text' ? [p.value] : [])));
+const texts = (messages: readonly ForwardedMessage[]): string[] => messages.flatMap((m) => m.content.flatMap((p) => (p.type === 'text' ? [p.value] : [])));
 const user = (value: string): Message => ({ role: 'user', content: [{ type: 'text', value }] });
 
 /** The marker the extension gave the summary request in the recorded run: its summary carries it. */

@@ -33,12 +33,20 @@ describe('completionCall', () => {
 });
 
 describe('completionRepliesAsWords', () => {
-  test("what the person typed after Roo's Task Completed, sent as the call's result, is their words (recorded)", () => {
+  test("what the person typed after Roo's Task Completed, sent as the call's result, is their message (recorded)", () => {
     const { messages } = roo('reply-after-completion');
     const replied = completionRepliesAsWords(messages).at(-1)!;
-    expect(replied.content[0]).toEqual({ type: 'text', value: 'history' });
-    // Its environment stays context, which the policy takes away.
+    expect(replied.content[0]).toEqual({ type: 'text', value: '<user_message>\nhistory\n</user_message>' });
+    // Roo's wrapper and its environment are context, which the policy takes away.
     expect(applyContextPolicy([replied], 'user')).toEqual([{ role: 'user', content: [{ type: 'text', value: 'history' }] }]);
+  });
+
+  test("a file the person mentioned in their reply after Task Completed reaches the agent as an attachment", () => {
+    const call = completionCall(true);
+    const mentioned: Message = { role: 'user', content: reply(call.toolCallId, "<user_message>\nlook at 'a.ts'\n</user_message>[read_file for 'a.ts']\nFile: a.ts\n1 | const a = 1;\n").content };
+    expect(applyContextPolicy(completionRepliesAsWords([mentioned]), 'user')).toEqual([
+      { role: 'user', content: [{ type: 'text', value: "look at 'a.ts'" }, { type: 'attachment', attachment: { kind: 'file', path: 'a.ts', text: 'const a = 1;' } }] },
+    ]);
   });
 
   test("Kilo Code legacy's reply, its words in <feedback>; an image the person attached stays", () => {
@@ -49,7 +57,7 @@ describe('completionRepliesAsWords', () => {
         { type: 'tool_result', toolCallId: call.toolCallId, result: [{ type: 'text', value: 'The user has provided feedback on the results. Consider their input to continue the task, and then attempt completion again.\n<feedback>\nnow the tests\n</feedback>' }, { type: 'data', mimeType: 'image/png', data: 'AAAA' }] },
       ],
     };
-    expect(completionRepliesAsWords([kilo])).toEqual([{ role: 'user', content: [{ type: 'text', value: 'now the tests' }, { type: 'data', mimeType: 'image/png', data: 'AAAA' }] }]);
+    expect(applyContextPolicy(completionRepliesAsWords([kilo]), 'user')).toEqual([{ role: 'user', content: [{ type: 'text', value: 'now the tests' }, { type: 'data', mimeType: 'image/png', data: 'AAAA' }] }]);
   });
 
   test("results of other calls are left as they are, the messages too when none is a completion's", () => {
@@ -57,6 +65,6 @@ describe('completionRepliesAsWords', () => {
     expect(completionRepliesAsWords(messages)).toBe(messages);
     const call = completionCall(true);
     const both: Message = { role: 'user', content: [...reply('vscode-tool-1', 'ok').content, ...reply(call.toolCallId, '<user_message>\ngo on\n</user_message>').content] };
-    expect(completionRepliesAsWords([both])).toEqual([{ role: 'user', content: [both.content[0], { type: 'text', value: 'go on' }] }]);
+    expect(applyContextPolicy(completionRepliesAsWords([both]), 'user')).toEqual([{ role: 'user', content: [both.content[0], { type: 'text', value: 'go on' }] }]);
   });
 });

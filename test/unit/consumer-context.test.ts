@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { splitConsumerText } from '../../src/history/consumer-context.js';
 import { identityOf, normalizeMessages } from '../../src/history/normalize.js';
-import { applyContextPolicy } from '../../src/history/context-policy.js';
+import { applyContextPolicy, contextPolicyNamed } from '../../src/history/context-policy.js';
 import type { Message } from '../../src/protocol/messages.js';
 
 const user = (value: string): Message => ({ role: 'user', content: [{ type: 'text', value }] });
@@ -16,12 +16,13 @@ describe('splitConsumerText', () => {
     expect(splitConsumerText(text)).toEqual({
       request: 'Fix the build',
       context: ['<context>\nThe current date is Monday.\n</context>', '<reminderInstructions>x</reminderInstructions>'],
+      attachments: [],
     });
   });
 
   test('known context blocks are removed from text without <userRequest>; other tags are the user’s', () => {
     const text = '<task>\nRename <b>foo</b>\n</task>\n<environment_details>\n# Time\n9:41\n</environment_details>';
-    expect(splitConsumerText(text)).toEqual({ request: '<task>\nRename <b>foo</b>\n</task>', context: ['<environment_details>\n# Time\n9:41\n</environment_details>'] });
+    expect(splitConsumerText(text)).toEqual({ request: '<task>\nRename <b>foo</b>\n</task>', context: ['<environment_details>\n# Time\n9:41\n</environment_details>'], attachments: [] });
   });
 
   test('a message of context only has no words of the user', () => {
@@ -47,7 +48,7 @@ describe('splitConsumerText', () => {
   });
 
   test('an unclosed context tag is kept as the user wrote it', () => {
-    expect(splitConsumerText('see <context> here')).toEqual({ request: 'see <context> here', context: [] });
+    expect(splitConsumerText('see <context> here')).toEqual({ request: 'see <context> here', context: [], attachments: [] });
   });
 
   test('hostile input of many unclosed tags is read in linear time', () => {
@@ -116,8 +117,15 @@ describe('applyContextPolicy', () => {
     expect(applyContextPolicy(messages, 'system')).toHaveLength(4);
   });
 
-  test('attachments: everything as sent', () => {
-    expect(applyContextPolicy(messages, 'attachments')).toBe(messages);
+  test('everything: everything as sent (no attachment of a known shape here)', () => {
+    expect(applyContextPolicy(messages, 'everything')).toEqual(messages);
+  });
+
+  test('the former name `attachments` still means everything', () => {
+    expect(contextPolicyNamed('attachments')).toBe('everything');
+    expect(contextPolicyNamed('everything')).toBe('everything');
+    expect(contextPolicyNamed('user')).toBe('user');
+    expect(contextPolicyNamed('nothing')).toBeUndefined();
   });
 });
 
@@ -125,7 +133,7 @@ describe("what consumers send besides the person's words", () => {
   const NOTE = 'Above is the result of calling one or more tools. The user cannot see the results, so you should explain them to the user if referencing them in your answer.';
 
   test("Cline's note after tool results is the consumer's, not the person's: no identity, and no words for the agent", () => {
-    expect(splitConsumerText(NOTE)).toEqual({ request: '', context: [NOTE] });
+    expect(splitConsumerText(NOTE)).toEqual({ request: '', context: [NOTE], attachments: [] });
     expect(identityOf(user(NOTE))).toBeUndefined();
     expect(applyContextPolicy([user(NOTE)], 'user')).toEqual([]);
   });
@@ -179,8 +187,8 @@ describe("what consumers send besides the person's words", () => {
 
   test("the words consumers wrap: Cline 4.x's <user_input mode>, Roo Code's and Kilo Code's <user_message>", () => {
     const cline = '<mode_notice>The user switched from plan mode to act mode before sending this message.</mode_notice>\n<user_input mode="act">Fix the bug</user_input>';
-    expect(splitConsumerText(cline)).toEqual({ request: 'Fix the bug', context: ['<mode_notice>The user switched from plan mode to act mode before sending this message.</mode_notice>'] });
-    expect(splitConsumerText('<user_message>\nRename foo\n</user_message>')).toEqual({ request: 'Rename foo', context: [] });
+    expect(splitConsumerText(cline)).toEqual({ request: 'Fix the bug', context: ['<mode_notice>The user switched from plan mode to act mode before sending this message.</mode_notice>'], attachments: [] });
+    expect(splitConsumerText('<user_message>\nRename foo\n</user_message>')).toEqual({ request: 'Rename foo', context: [], attachments: [] });
     // Roo Code's environment is a text part of its own: context only.
     expect(splitConsumerText('<environment_details>\n# Time\n</environment_details>').request).toBe('');
     // A tag that only begins like one of them is the person's.

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sideRequestAnswer } from '../../src/extension/provider/side-requests.js';
-import { applyContextPolicy } from '../../src/history/context-policy.js';
+import { applyContextPolicy, type ForwardedMessage } from '../../src/history/context-policy.js';
 import { actionIdOf, isApprovalOf } from '../../src/protocol/agent-action.js';
 import type { Message, ToolCallPart, ToolResultPart } from '../../src/protocol/messages.js';
 
@@ -17,7 +17,7 @@ interface Recorded {
 }
 
 const fixture = (name: string): Recorded => JSON.parse(readFileSync(path.resolve('test/fixtures/copilot', `${name}.json`), 'utf8')) as Recorded;
-const texts = (messages: readonly Message[]): string[] => messages.flatMap((m) => m.content.flatMap((p) => (p.type === 'text' ? [p.value] : [])));
+const texts = (messages: readonly ForwardedMessage[]): string[] => messages.flatMap((m) => m.content.flatMap((p) => (p.type === 'text' ? [p.value] : [])));
 const CONVERSATIONS = ['agent-mode-first-message', 'ask-mode-first-message', 'skipped-confirmation', 'stopped-confirmation-then-message'];
 
 test('under the user policy the agent gets exactly what the person typed, none of Copilot\'s blocks', () => {

@@ -348,6 +348,7 @@ export class AcpAgent implements AgentStream, SessionHost {
         return request;
       },
       images: init.agentCapabilities?.promptCapabilities?.image === true,
+      embeddedContext: init.agentCapabilities?.promptCapabilities?.embeddedContext === true,
       explain: (error) => process.explain(error),
     };
   }

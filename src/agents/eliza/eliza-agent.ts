@@ -1,6 +1,7 @@
 import { asyncScheduler, concatMap, defer, from, map, of, timer, type Observable, type SchedulerLike } from 'rxjs';
 import type { AgentSession, AgentStream, TurnInput } from '../agent-stream.js';
-import type { Message, ResponsePart, ToolDefinition, ToolResultPart } from '../../protocol/messages.js';
+import type { ResponsePart, ToolDefinition, ToolResultPart } from '../../protocol/messages.js';
+import type { ForwardedMessage } from '../../history/context-policy.js';
 import { AGENT_ACTION_TOOL, isApprovalOf, newActionId, type AgentActionParameters } from '../../protocol/agent-action.js';
 import { parseCommand, type ElizaCommand } from './commands.js';
 import { elizaRespond, initialElizaState, type ElizaState, type ReassemblyChoice } from './engine.js';
@@ -121,7 +122,7 @@ class ElizaSession implements AgentSession {
 }
 
 /** The tool result for `toolCallId` among the messages, if there is one. */
-function resultFor(toolCallId: string, messages: readonly Message[]): ToolResultPart | undefined {
+function resultFor(toolCallId: string, messages: readonly ForwardedMessage[]): ToolResultPart | undefined {
   for (const message of messages) {
     for (const part of message.content) if (part.type === 'tool_result' && part.toolCallId === toolCallId) return part;
   }
@@ -132,7 +133,7 @@ function textOfResult(result: ToolResultPart): string {
   return result.result.map((r) => (r.type === 'text' ? r.value : `[${r.mimeType}]`)).join('');
 }
 
-function textOf(message: Message): string {
+function textOf(message: ForwardedMessage): string {
   return message.content
     .map((part) => (part.type === 'text' ? part.value : ''))
     .join('')

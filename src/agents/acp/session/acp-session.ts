@@ -2,7 +2,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { defer, EMPTY, from, mergeMap, Observable, of, switchMap, type Subscription } from 'rxjs';
 import type { Logger } from '../../../log/logger.js';
 import { acpTurnToParts } from '../updates/acp-turn-to-parts.js';
-import type { Message, ResponsePart, ToolDefinition, ToolResultPart } from '../../../protocol/messages.js';
+import type { ResponsePart, ToolDefinition, ToolResultPart } from '../../../protocol/messages.js';
 import { AGENT_ACTION_TOOL, isApprovalOf, newActionId } from '../../../protocol/agent-action.js';
 import { announcesBridgedCall, isBridgedToolPermission } from '../../../tools/bridged-permission.js';
 import { BRIDGED_TOOLS_SERVER_NAME, type BridgedToolsServer, type BridgedCall } from '../../../tools/bridged-tools-server.js';
@@ -14,7 +14,7 @@ import { AnnouncedToolCalls } from './announced-tool-calls.js';
 import { BridgedCallArrivals } from './bridged-call-arrivals.js';
 import { EventQueue } from '../updates/event-queue.js';
 import { checkPrompt, MalformedAnswerError } from '../answers/agent-answers.js';
-import { askedMessages, promptBlocks, saysSomething, toolResultsOf } from './prompt.js';
+import { promptBlocks, turnAsk, type TurnAsk } from './prompt.js';
 import { transcriptOf } from '../../transcript.js';
 import type { AcpTurnEvent } from '../updates/turn-events.js';
 import { TurnRendering } from '../updates/update-parts.js';
@@ -325,8 +325,8 @@ export class AcpSession implements AgentSession {
    * one it continues, a new one, or none when there is nothing to ask.
    */
   private async begin(input: TurnInput, unsubscribed: () => boolean): Promise<Prompt | undefined> {
-    const results = toolResultsOf(input.newMessages);
-    const movedOn = this.movedOn(results, input.newMessages);
+    const ask = turnAsk(input.newMessages);
+    const movedOn = this.movedOn(ask);
     if (input.canceled || movedOn) this.cancel();
     const lost = this.lostWhilePaused;
     this.lostWhilePaused = undefined;
@@ -338,20 +338,22 @@ export class AcpSession implements AgentSession {
     const opened = await this.open();
     await applySessionConfig(opened, input.config, this.host, this.conversationId);
     if (unsubscribed() || this.isClosed) return undefined;
-    const blocks = promptBlocks(input.newMessages, { images: opened.images });
+    const options = { images: opened.images, embeddedContext: opened.embeddedContext, root: this.host.options.cwd };
     const paused = this.prompt;
     if (paused !== undefined && paused.state === 'paused') {
-      paused.pending.answerShown(results);
+      paused.pending.answerShown(ask.results);
       // What the consumer sent along with the results by itself (Cline's note after them) is no new prompt.
-      if (saysSomething(input.newMessages)) this.queued.push(...blocks);
+      if (ask.saysSomething) this.queued.push(...promptBlocks(ask, [], options));
       paused.state = 'running';
       return paused;
     }
+    const told: string[] = [];
+    const transcript = this.untold(input, ask);
+    if (transcript !== undefined) told.push(transcript);
     // Nothing waits for these results any more (the session was closed or replaced since): they are told.
     // Those of a turn the person moved on from are not: they answer what was cancelled.
-    if (results.size > 0 && !input.canceled && !movedOn) blocks.unshift({ type: 'text', text: orphanedResultsText(results) });
-    const transcript = this.untold(input);
-    if (transcript !== undefined) blocks.unshift({ type: 'text', text: transcript });
+    if (ask.results.size > 0 && !input.canceled && !movedOn) told.push(orphanedResultsText(ask.results));
+    const blocks = promptBlocks(ask, told, options);
     if (blocks.length === 0) {
       this.host.log.debug(`conversation ${this.conversationId}: nothing to prompt`);
       return undefined;
@@ -365,13 +367,12 @@ export class AcpSession implements AgentSession {
    * What the agent is told of the conversation before this turn's words: all of it for a fresh session;
    * otherwise the new messages before them, which another model answered while the chat was away.
    */
-  private untold(input: TurnInput): string | undefined {
-    const asked = askedMessages(input.newMessages).length;
+  private untold(input: TurnInput, ask: TurnAsk): string | undefined {
     if (this.owesHistory) {
       this.owesHistory = false;
-      return transcriptOf(input.history.slice(0, input.history.length - asked));
+      return transcriptOf(input.history.slice(0, input.history.length - ask.asked.length));
     }
-    return transcriptOf(input.newMessages.slice(0, input.newMessages.length - asked), 'meanwhile');
+    return transcriptOf(ask.meanwhile, 'meanwhile');
   }
 
   /** The ACP session, opened (with this conversation's tool server) if there is none. */
@@ -497,10 +498,10 @@ export class AcpSession implements AgentSession {
    * (cancelled, nothing of it shown later); the new words start a fresh one. A turn whose calls all got
    * what they need continues, with the new words queued behind it.
    */
-  private movedOn(results: ReadonlyMap<string, ToolResultPart>, newMessages: readonly Message[]): boolean {
+  private movedOn(ask: TurnAsk): boolean {
     const paused = this.prompt;
-    if (paused?.state !== 'paused' || !saysSomething(newMessages)) return false;
-    return paused.pending.holdsBack(results);
+    if (paused?.state !== 'paused' || !ask.saysSomething) return false;
+    return paused.pending.holdsBack(ask.results);
   }
 
   /**

@@ -12,6 +12,8 @@ export interface OpenedSession {
   prompt(blocks: acp.ContentBlock[]): Promise<unknown>;
   /** The agent accepts image blocks. */
   readonly images: boolean;
+  /** The agent accepts embedded resources (`resource` blocks with their text). */
+  readonly embeddedContext: boolean;
   /** A readable account of a failed request: the agent's exit and stderr when it died. */
   explain(error: unknown): Promise<Error>;
 }

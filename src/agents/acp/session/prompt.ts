@@ -1,59 +1,81 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk';
-import type { Message, Part, ToolResultPart } from '../../../protocol/messages.js';
+import type { Part, ToolResultPart } from '../../../protocol/messages.js';
+import type { ForwardedMessage, ForwardedPart } from '../../../history/context-policy.js';
 import { splitConsumerText } from '../../../history/consumer-context.js';
+import { attachmentBlocks, EmbeddingBudget } from './attachment-blocks.js';
 
-export interface PromptOptions {
-  /** The agent accepts image blocks (`promptCapabilities.image`). */
+/** What the agent declared it takes in a prompt (`promptCapabilities`). */
+export interface PromptCapabilities {
+  /** Image blocks (`image`). */
   readonly images: boolean;
+  /** `resource` blocks with their text (`embeddedContext`). */
+  readonly embeddedContext: boolean;
+}
+
+/** What a turn asks of the agent, read once from its new messages. */
+export interface TurnAsk {
+  /**
+   * What the user asked since the assistant last spoke (system messages too, when the context policy let them
+   * through), with the tool results that answer the agent's pending calls.
+   */
+  readonly asked: readonly ForwardedMessage[];
+  /** The new messages before those: turns another model answered while this session was away. */
+  readonly meanwhile: readonly ForwardedMessage[];
+  /** The tool results among the asked messages, by the id of the call they answer. */
+  readonly results: ReadonlyMap<string, ToolResultPart>;
+  /**
+   * Whether the person said something: words, an image or something they attached. Tool results do not count,
+   * nor what the consumer added by itself (its context blocks, a note after tool results).
+   */
+  readonly saysSomething: boolean;
+}
+
+export function turnAsk(newMessages: readonly ForwardedMessage[]): TurnAsk {
+  let lastAssistant = -1;
+  for (let i = newMessages.length - 1; i >= 0 && lastAssistant < 0; i--) if (newMessages[i]!.role === 'assistant') lastAssistant = i;
+  const asked = newMessages.slice(lastAssistant + 1);
+  const results = new Map<string, ToolResultPart>();
+  for (const message of asked) for (const part of message.content) if (part.type === 'tool_result') results.set(part.toolCallId, part);
+  return {
+    asked,
+    meanwhile: newMessages.slice(0, lastAssistant + 1),
+    results,
+    saysSomething: asked.some((message) => message.role === 'user' && message.content.some(isSpoken)),
+  };
+}
+
+function isSpoken(part: ForwardedPart): boolean {
+  if (part.type === 'text') return splitConsumerText(part.value).request !== '';
+  return part.type === 'attachment' || (part.type === 'data' && part.mimeType.startsWith('image/'));
+}
+
+export interface PromptOptions extends PromptCapabilities {
+  /** The workspace folder, against which relative paths of attachments are read. */
+  readonly root: string;
 }
 
 /**
- * The ACP prompt for a turn: what the user asked since the assistant last spoke (system messages too,
- * when the context policy let them through). Tool results are not part of it: they answer the agent's
- * pending tool calls and permission requests.
+ * The ACP prompt for a turn, in one place: what the session is told first (`told`: the conversation it has not
+ * seen, results of calls it no longer waits for), then what the turn asks: words, images, and what the person
+ * attached. Tool results are not part of it: they answer the agent's pending tool calls and permission requests.
  */
-export function promptBlocks(messages: readonly Message[], options: PromptOptions): ContentBlock[] {
-  const blocks: ContentBlock[] = [];
-  for (const message of askedMessages(messages)) {
+export function promptBlocks(ask: TurnAsk, told: readonly string[], options: PromptOptions): ContentBlock[] {
+  const blocks: ContentBlock[] = told.map((text) => ({ type: 'text', text }));
+  const budget = new EmbeddingBudget();
+  for (const message of ask.asked) {
     if (message.role === 'assistant') continue;
     for (const part of message.content) {
-      const block = blockOf(part, options);
-      if (block !== undefined) blocks.push(block);
+      if (part.type === 'attachment') blocks.push(...attachmentBlocks(part.attachment, options, budget));
+      else {
+        const block = blockOf(part, options);
+        if (block !== undefined) blocks.push(block);
+      }
     }
   }
   return blocks;
 }
 
-/** The tool results among the messages, by the id of the call they answer. */
-export function toolResultsOf(messages: readonly Message[]): Map<string, ToolResultPart> {
-  const results = new Map<string, ToolResultPart>();
-  for (const message of askedMessages(messages)) {
-    for (const part of message.content) if (part.type === 'tool_result') results.set(part.toolCallId, part);
-  }
-  return results;
-}
-
-/**
- * Whether the person said something since the assistant last spoke: words, or an image they attached. Tool
- * results do not count, nor what the consumer added by itself (its context blocks, a note after tool results).
- */
-export function saysSomething(messages: readonly Message[]): boolean {
-  return askedMessages(messages).some((message) => message.role === 'user' && message.content.some(isSpoken));
-}
-
-function isSpoken(part: Part): boolean {
-  if (part.type === 'text') return splitConsumerText(part.value).request !== '';
-  return part.type === 'data' && part.mimeType.startsWith('image/');
-}
-
-/** What the user asked since the assistant last spoke. */
-export function askedMessages(messages: readonly Message[]): readonly Message[] {
-  let lastAssistant = -1;
-  for (let i = messages.length - 1; i >= 0 && lastAssistant < 0; i--) if (messages[i].role === 'assistant') lastAssistant = i;
-  return messages.slice(lastAssistant + 1);
-}
-
-function blockOf(part: Part, options: PromptOptions): ContentBlock | undefined {
+function blockOf(part: Part, options: PromptCapabilities): ContentBlock | undefined {
   switch (part.type) {
     case 'text':
       return part.value === '' ? undefined : { type: 'text', text: part.value };
