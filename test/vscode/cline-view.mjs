@@ -119,6 +119,15 @@ function prompts(log) {
     .map((l) => JSON.parse(l).map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n'));
 }
 
+/** Each prompt a scripted agent received (its --prompt-log), as the JSON array of its content blocks. */
+function promptBlocks(log) {
+  if (!existsSync(log)) return [];
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l));
+}
+
 /** The JSON array an agent's `history` or `echo` wrote, in the text that follows it. */
 function jsonIn(text) {
   const start = text.indexOf('[');
@@ -249,6 +258,21 @@ export const CLINE_SCENARIOS = [
       await sleep(2000);
       const after = note('last chunk shown later', lastChunk(await ui.text()));
       check(after <= shown + 2, `the cancelled stream went on in the view: c${shown} at the cancel, c${after} later`);
+    },
+  },
+  {
+    name: 'cline: a file mentioned with @/ in a new task still reaches the agent; Cline\'s environment details do not',
+    async run(ui, note, ctx) {
+      writeFileSync(join(ctx.workspace, 'attach-mentioned.txt'), 'the mentioned file says 42\n');
+      if (!(await ui.frame(3000).then(() => true, () => false))) await ui.open();
+      await ui.newTask();
+      await ui.send('@/attach-mentioned.txt what does it say?\nsay got the mention');
+      note('answer', await ui.answer((t) => t.includes('got the mention'), "the agent's answer"));
+      const prompt = promptBlocks(ctx.promptLog).at(-1) ?? [];
+      note('prompt', prompt);
+      const told = JSON.stringify(prompt);
+      check(told.includes('the mentioned file says 42'), `the mentioned file's content did not reach the agent: ${told}`);
+      check(!told.includes('environment_details'), `Cline's environment details reached the agent: ${told}`);
     },
   },
 ];
