@@ -1115,6 +1115,24 @@ async function openFromExplorer(ui, name) {
   await ui.page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 10_000 });
 }
 
+/**
+ * Add Context… (the paperclip of the input), `query` typed, and the first row showing `row` picked. Its file search
+ * may not know a file written a moment ago: the picker is opened again, up to three times.
+ */
+async function addContext(ui, query, row) {
+  const found = ui.page.locator('.quick-input-widget .monaco-list-row', { hasText: row }).first();
+  for (let attempt = 0; ; attempt++) {
+    await ui.page.locator('.interactive-input-part a.action-label[aria-label^="Add Context"]').first().click();
+    await ui.page.locator('.quick-input-widget input').first().waitFor({ timeout: 10_000 });
+    await ui.page.keyboard.type(query);
+    if (await found.waitFor({ timeout: 5000 }).then(() => true, () => false)) break;
+    await ui.page.keyboard.press('Escape');
+    if (attempt === 2) throw new Error(`Add Context… lists no ${JSON.stringify(row)} for ${JSON.stringify(query)}`);
+  }
+  // Clicked: Enter would take the row that has the focus, which may be another (the current file).
+  await found.click();
+}
+
 /** Selects lines `from` to `to` (1-based, whole lines) in the active editor, as a person does with the keyboard. */
 async function selectLines(ui, from, to) {
   await ui.page.locator('.editor-instance .view-lines').first().click();
@@ -1136,11 +1154,7 @@ CHAT_SCENARIOS.push(
     async run(ui, c, ctx) {
       attachable(ctx, 'attach-picked.txt');
       await newAttachingChat(ui);
-      await ui.page.locator('.interactive-input-part a.action-label[aria-label^="Add Context"]').first().click();
-      await ui.page.locator('.quick-input-widget input').first().waitFor({ timeout: 10_000 });
-      await ui.page.keyboard.type('attach-picked.txt');
-      await ui.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'attach-picked.txt' }).first().waitFor({ timeout: 15_000 });
-      await ui.page.keyboard.press('Enter');
+      await addContext(ui, 'attach-picked.txt', 'attach-picked.txt');
       c.note('chips', await attachedChips(ui));
       await ui.screenshot('chat-attach-picked-chip');
       c.ok(c.details.chips.some((t) => t.includes('attach-picked.txt')), `no chip of the file above the input: ${JSON.stringify(c.details.chips)}`);
@@ -1267,14 +1281,22 @@ CHAT_SCENARIOS.push(
       writeFileSync(join(ctx.workspace, 'attach-symbol.ts'), 'export function attachedSymbol(): number {\n  return 42;\n}\n');
       // The symbols of the open editors are offered: TypeScript's own language service gives this file's.
       await openFromExplorer(ui, 'attach-symbol.ts');
+      // Its outline known (the breadcrumbs show the function), the symbol can be offered.
+      await ui.page.locator('.breadcrumbs-control', { hasText: 'attachedSymbol' }).first().waitFor({ timeout: 30_000 });
       await newAttachingChat(ui);
       await ui.page.locator('.interactive-input-editor').first().click();
       await ui.page.keyboard.type('say got the symbol');
       await ui.page.keyboard.press('Shift+Enter');
-      await ui.page.keyboard.type('#attachedSymbol');
+      const reference = '#attachedSymbol';
       const row = ui.page.locator('.suggest-widget .monaco-list-row', { hasText: 'attachedSymbol' }).first();
-      for (let attempt = 0; attempt < 5 && !(await row.waitFor({ timeout: 3000 }).then(() => true, () => false)); attempt++) await ui.page.keyboard.press('Control+Space');
+      // The list is asked for as the word is typed: when it came before the symbols did, the word is typed again.
+      for (let attempt = 0; attempt < 4; attempt++) {
+        await ui.page.keyboard.type(reference);
+        if (await row.waitFor({ timeout: 3000 }).then(() => true, () => false)) break;
+        for (let i = 0; i < reference.length; i++) await ui.page.keyboard.press('Backspace');
+      }
       await ui.screenshot('chat-attach-symbol-suggestions');
+      c.ok(await row.isVisible(), 'the completion list offers no attachedSymbol (TypeScript has not read the file yet?)');
       await ui.page.keyboard.press('Enter');
       await sleep(300);
       await ui.screenshot('chat-attach-symbol-reference');
@@ -1315,15 +1337,11 @@ CHAT_SCENARIOS.push(
       writeFileSync(join(ctx.workspace, 'attach-broken.json'), '{"key": }\n');
       await openFromExplorer(ui, 'attach-broken.json');
       await newAttachingChat(ui);
-      await ui.page.locator('.interactive-input-part a.action-label[aria-label^="Add Context"]').first().click();
-      await ui.page.locator('.quick-input-widget input').first().waitFor({ timeout: 10_000 });
-      await ui.page.keyboard.type('Problems');
-      await ui.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Problems' }).first().waitFor({ timeout: 15_000 });
-      await ui.screenshot('chat-attach-problems-picker');
-      await ui.page.keyboard.press('Enter');
-      await sleep(1000);
+      await addContext(ui, 'Problems', 'Problems...');
+      const all = ui.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'All Problems' }).first();
+      await all.waitFor({ timeout: 10_000 });
       await ui.screenshot('chat-attach-problems-list');
-      await ui.page.keyboard.press('Enter');
+      await all.click();
       await sleep(500);
       c.note('chips', await attachedChips(ui));
       await ui.screenshot('chat-attach-problems-chip');
