@@ -1,8 +1,9 @@
 /**
  * What the person attached in Copilot Chat (0.67), from the prompt-tsx elements that render it: the `<attachments>`
  * block before the `<userRequest>` (`ChatVariables`: `FileVariable`, `FolderVariable`, `DiagnosticVariable`,
- * notebook cell outputs, string values), and the prompt files (`PromptFile`) it renders inside `<userRequest>`,
- * before the person's words. Images come as data parts, not here.
+ * notebook cell outputs, string values), the prompt files (`PromptFile`) it renders inside `<userRequest>`,
+ * before the person's words, and the active editor its input shows as a chip (`<editorContext>`: the file, and the
+ * lines selected in it). Images come as data parts, not here.
  */
 import { takeBlocks, type Attachment, type TagBlock } from './attachments.js';
 
@@ -15,10 +16,38 @@ export function copilotAttachments(context: string): { rest: string; attachments
   const open = context.indexOf(ATTACHMENTS_OPEN);
   // The last close: an attached file may itself contain the tag.
   const close = open < 0 ? -1 : context.lastIndexOf(ATTACHMENTS_CLOSE);
-  if (close < open + ATTACHMENTS_OPEN.length) return { rest: context, attachments: [] };
-  const inner = context.slice(open + ATTACHMENTS_OPEN.length, close);
-  const rest = context.slice(0, open) + context.slice(close + ATTACHMENTS_CLOSE.length);
-  return { rest, attachments: fromElements(takeBlocks(inner, ELEMENTS).blocks) };
+  const attached = close < open + ATTACHMENTS_OPEN.length ? undefined : { open, close };
+  const attachments = attached === undefined ? [] : fromElements(takeBlocks(context.slice(open + ATTACHMENTS_OPEN.length, close), ELEMENTS).blocks);
+  const rest = attached === undefined ? context : context.slice(0, open) + context.slice(close + ATTACHMENTS_CLOSE.length);
+  // The active editor, unless the person attached that file another way already: one reference per file.
+  const editor = activeEditor(rest);
+  if (editor !== undefined && !attachments.some((a) => a.kind === 'file' && a.path === editor.path)) attachments.push(editor);
+  return { rest, attachments: distinct(attachments) };
+}
+
+/**
+ * The file of the active editor, as Copilot names it in `<editorContext>` (`CurrentEditorContext`), and the lines
+ * selected in it: a reference only, whose text the agent reads if it needs it. The input shows it as a chip; Copilot
+ * names it whether or not the person left that chip there, so it counts as attached.
+ */
+const EDITOR_CONTEXT = /<editorContext>\s*The user's current (?:file|notebook) is (.+?)\.(?: The current selection is from line (\d+) to line (\d+)\.)?\s*<\/editorContext>/;
+
+function activeEditor(context: string): Extract<Attachment, { kind: 'file' }> | undefined {
+  const found = EDITOR_CONTEXT.exec(context);
+  if (found === null) return undefined;
+  const [, path, start, end] = found;
+  return { kind: 'file', path: path!, ...(start === undefined ? {} : { lines: { start: Number(start), end: Number(end) } }) };
+}
+
+/** Each attachment once: Copilot renders a selection twice when the person added it and it is the editor's too. */
+function distinct(attachments: readonly Attachment[]): Attachment[] {
+  const seen = new Set<string>();
+  return attachments.filter((a) => {
+    const key = JSON.stringify(a);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 const PROMPT_FILE = 'Prompt instructions file:';

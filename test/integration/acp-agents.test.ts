@@ -325,31 +325,51 @@ describe('prompt content', () => {
     ]);
   });
 
-  test("the context policy: by default the user's words only; the system prompt and the consumer's context when asked for", async () => {
+  test("the context policy: by default the person's words and what they attached; the system prompt and the consumer's context when asked for", async () => {
     const messages: Message[] = [
       { role: 'system', content: [{ type: 'text', value: 'You are Copilot.' }] },
       {
         role: 'user',
         content: [
-          { type: 'text', value: '<attachments>\n<attachment id="a.ts">const a = 1;</attachment>\n</attachments>\n<userRequest>\necho\n</userRequest>' },
+          { type: 'text', value: '<attachments>\n<attachment id="a.ts" filePath="/ws/a.ts">\nconst a = 1;\n</attachment>\n</attachments>\n<context>\nThe current date is today.\n</context>\n<userRequest>\necho\n</userRequest>' },
           { type: 'data', mimeType: 'text/plain', data: Buffer.from('notes').toString('base64') },
         ],
       },
     ];
-    expect(echoed(await bridge.chat(messages, scripted()))).toEqual([{ type: 'text', text: 'echo' }]);
+    const link = { type: 'resource_link', uri: 'file:///ws/a.ts', name: 'a.ts', mimeType: 'text/x-typescript' };
+    const itsText = { type: 'text', text: 'The text of a.ts as the person sees it (file:///ws/a.ts):\n```\nconst a = 1;\n```' };
+    expect(echoed(await bridge.chat(messages, scripted()))).toEqual([{ type: 'text', text: 'echo' }, link, itsText]);
     await bridge.close();
     bridge = new Bridge(['--context', 'system']);
-    expect(echoed(await bridge.chat(messages, scripted()))).toEqual([
-      { type: 'text', text: 'You are Copilot.' },
-      { type: 'text', text: 'echo' },
-    ]);
+    expect(echoed(await bridge.chat(messages, scripted()))).toEqual([{ type: 'text', text: 'You are Copilot.' }, { type: 'text', text: 'echo' }, link, itsText]);
     await bridge.close();
+    // `attachments`, the former name of `everything`, still means it.
     bridge = new Bridge(['--context', 'attachments']);
     // Every line of the consumer's context now reaches the agent (which answers each), around echo's JSON.
     const all = echoIn(textOfParts(await bridge.chat(messages, scripted())));
     expect(all[0]).toEqual({ type: 'text', text: 'You are Copilot.' });
-    expect(all[1]).toMatchObject({ type: 'text', text: expect.stringContaining('<attachment id="a.ts">const a = 1;</attachment>') });
-    expect(all[2]).toEqual({ type: 'text', text: 'notes' });
+    expect(all[1]).toMatchObject({ type: 'text', text: expect.stringContaining('<attachment id="a.ts" filePath="/ws/a.ts">\nconst a = 1;\n</attachment>') });
+    // The file comes along as a link too: its text is in the consumer's.
+    expect(all[2]).toEqual(link);
+    expect(all[3]).toEqual({ type: 'text', text: 'notes' });
+  });
+
+  test('what the person attached: a resource for an agent that takes embedded context; a session told the chat so far is told it as a reference', async () => {
+    const attached = (words: string): Message =>
+      user(`<attachments>\n<attachment id="a.ts" filePath="/ws/src/a.ts">\nconst a = 1;\n</attachment>\n</attachments>\n<reminderInstructions>\nCopilot's own.\n</reminderInstructions>\n<userRequest>\n${words}\n</userRequest>`);
+    const first = [attached('say first\necho')];
+    const reply = await bridge.chat(first, scripted(['--embedded-context'], 'embedding'));
+    expect(echoed(reply)).toEqual([
+      { type: 'text', text: 'say first\necho' },
+      { type: 'resource', resource: { uri: 'file:///ws/src/a.ts', mimeType: 'text/x-typescript', text: 'const a = 1;' } },
+    ]);
+    // The chat goes on with another model: its new session is told what was said, the file as a reference only.
+    const switched = echoIn(textOfParts(await bridge.chat([...first, replied(reply), user('echo')], scripted(['--embedded-context'], 'other'))));
+    expect(switched).toHaveLength(2);
+    // (The reply it is told echoes the first prompt, resource and all: the person's message itself is the reference.)
+    expect(switched[0]).toMatchObject({ type: 'text', text: expect.stringContaining('User: say first\necho\n[attached: file /ws/src/a.ts]\nAssistant: first[') });
+    expect(JSON.stringify(switched[0])).not.toContain("Copilot's own.");
+    expect(switched[1]).toEqual({ type: 'text', text: 'echo' });
   });
 });
 

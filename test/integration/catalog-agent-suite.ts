@@ -223,6 +223,49 @@ export function describeCatalogAgent(setup: AgentSetup): void {
   );
 
   test(
+    "a file the person attached in the Chat view reaches the model (its text, or its path to read), Copilot's own blocks do not",
+    async () => {
+      const KEY = 'What does the attached file say?';
+      const CONTENT = `The attached file says marigold, for ${setup.id}.`;
+      const file = path.join(workspace, 'attached-notes.txt');
+      writeFileSync(file, `${CONTENT}\n`);
+      const REMINDER = 'These reminders are Copilot\'s own.';
+      scripts.set(KEY, () => textReply('It says marigold.'));
+      // As Copilot Chat 0.67 renders a file attached with Add Context… (agent mode: FileVariable in <attachments>).
+      const message = user(
+        `<attachments>\n<attachment id="attached-notes.txt" filePath="${file}">\n${CONTENT}\n</attachment>\n</attachments>\n<context>\nThe current date is November 27, 2026.\n</context>\n<reminderInstructions>\n${REMINDER}\n</reminderInstructions>\n<userRequest>\n${KEY}\n</userRequest>`,
+      );
+      expect(textOfParts(await chat([message]))).toContain('It says marigold.');
+      const seen = conversationOf(KEY).map((r) => userTexts(viewOf(r)).join('\n'));
+      expect(seen.length).toBeGreaterThanOrEqual(1);
+      expect(seen[0]).toContain(CONTENT);
+      expect(seen[0]).not.toContain(REMINDER);
+      // What the agent declares decides how it came: embedded (a resource) or a link with the text after it.
+      const declared = /takes in a prompt: images (yes|no), embedded context (yes|no)/.exec(bridge.stderr());
+      expect(declared?.[2]).toBe(setup.embeddedContext === true ? 'yes' : 'no');
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'a file attached by name only (Copilot omitted its contents) reaches the model as a link: its path, or its text where the agent reads it',
+    async () => {
+      const KEY = 'What does the file I named say?';
+      const CONTENT = `The named file says tulip, for ${setup.id}.`;
+      const file = path.join(workspace, 'named-notes.txt');
+      writeFileSync(file, `${CONTENT}\n`);
+      scripts.set(KEY, () => textReply('It says tulip.'));
+      const message = user(`<attachments>\n<attachment id="named-notes.txt" filePath="${file}" />\n</attachments>\n<userRequest>\n${KEY}\n</userRequest>`);
+      expect(textOfParts(await chat([message]))).toContain('It says tulip.');
+      const seen = userTexts(viewOf(conversationOf(KEY)[0]!)).join('\n');
+      expect(seen).toContain(file);
+      if (setup.readsLinkedFiles === true) expect(seen).toContain(CONTENT);
+      else expect(seen).not.toContain(CONTENT);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
     'a permission approved: the response ends on one symposium-agent-action call showing the command; its result runs it',
     async () => {
       const KEY = 'Please create approved.txt.';

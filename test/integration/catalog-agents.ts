@@ -44,6 +44,10 @@ export interface AgentSetup {
   readonly asksQuestions?: boolean;
   /** It relays the web pages its MCP servers ask the person to open (URL elicitation): `prepare` configures `signInServer`. */
   readonly relaysSignInPages?: boolean;
+  /** It declares `promptCapabilities.embeddedContext`: an attached file reaches it as a `resource`, else as a link and text. */
+  readonly embeddedContext?: boolean;
+  /** It reads a file a prompt links (`resource_link`) into its model's request by itself. */
+  readonly readsLinkedFiles?: boolean;
   /**
    * Starts the mock and prepares HOME; `root` is a fresh folder the test removes. `signInServer`: the URL of an
    * MCP server of the person's own (Streamable HTTP) to configure, its tool allowed where the agent asks first.
@@ -86,6 +90,8 @@ function writeJson(file: string, value: unknown): void {
 export const GEMINI: AgentSetup = {
   id: 'gemini',
   writesThroughClient: true,
+  embeddedContext: true,
+  readsLinkedFiles: true,
   async prepare({ home }, options) {
     const mock = await GeminiMock.start(options);
     writeJson(path.join(home, '.gemini', 'settings.json'), {
@@ -114,6 +120,7 @@ export const CODEX: AgentSetup = {
   editsByItself: true,
   asksQuestions: true,
   relaysSignInPages: true,
+  embeddedContext: true,
   async prepare({ home, signInServer }, options) {
     const mock = await OpenAiResponsesMock.start(options);
     const codexHome = path.join(home, '.codex');
@@ -173,6 +180,8 @@ export const CODEX: AgentSetup = {
 export const OPENCODE: AgentSetup = {
   id: 'opencode',
   editsByItself: true,
+  embeddedContext: true,
+  readsLinkedFiles: true,
   async prepare({ home }, options) {
     const mock = await OpenAiChatMock.start(options);
     const config = path.join(home, '.config');
@@ -211,6 +220,8 @@ export const OPENCODE: AgentSetup = {
 export const QWEN: AgentSetup = {
   id: 'qwen-code',
   writesThroughClient: true,
+  embeddedContext: true,
+  readsLinkedFiles: true,
   async prepare({ home }, options) {
     const mock = await OpenAiChatMock.start(options);
     writeJson(path.join(home, '.qwen', 'settings.json'), {

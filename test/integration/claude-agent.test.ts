@@ -18,6 +18,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { LmClient, textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
@@ -174,7 +175,8 @@ beforeAll(async () => {
     respond: (_view, recorded) => {
       const request = messagesOf(recorded);
       const first = userTexts(request)[0] ?? '';
-      const script = scripts.get(first);
+      // Claude Code gives its model what the prompt attached after the words, in the same text.
+      const script = scripts.get(first) ?? [...scripts].find(([words]) => first.startsWith(words))?.[1];
       if (script !== undefined) return script(request);
       unscripted.push(first);
       return textReply('This conversation has no script.');
@@ -242,6 +244,51 @@ test(
     expect(requests).toHaveLength(1);
     expect(lastUserText(messagesOf(requests[0]))).toBe(FIRST);
     expect(requests[0].headers['x-api-key']).toBe('dummy');
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "a file the person attached in the Chat view reaches Claude's model as the file's text, Copilot's own blocks do not",
+  async () => {
+    const FIRST = 'What does the attached file say?';
+    const CONTENT = 'The attached file says marigold, for Claude.';
+    const file = path.join(workspace, 'attached-notes.txt');
+    writeFileSync(file, `${CONTENT}\n`);
+    const REMINDER = "These reminders are Copilot's own.";
+    scripts.set(FIRST, () => textReply('It says marigold.'));
+    // As Copilot Chat 0.67 renders a file attached with Add Context… (agent mode: FileVariable in <attachments>).
+    const message = user(
+      `<attachments>\n<attachment id="attached-notes.txt" filePath="${file}">\n${CONTENT}\n</attachment>\n</attachments>\n<context>\nThe current date is November 27, 2026.\n</context>\n<reminderInstructions>\n${REMINDER}\n</reminderInstructions>\n<userRequest>\n${FIRST}\n</userRequest>`,
+    );
+    expect(textOfParts(await chat([message]))).toBe('It says marigold.');
+    // claude-agent-acp declares embedded context: the file came as a resource, which Claude Code gives its model.
+    expect(logTail(400)).toMatch(/agent claude takes in a prompt: images yes, embedded context yes/);
+    const requests = mock.conversation().filter((r) => userTexts(messagesOf(r))[0]?.startsWith(FIRST) === true);
+    expect(requests).toHaveLength(1);
+    // Claude Code writes the resource as a link after the words, then its text in a <context ref> block.
+    const seen = userTexts(messagesOf(requests[0]))[0]!;
+    expect(seen).toContain(`<context ref="${pathToFileURL(file).href}">\n${CONTENT}`);
+    expect(seen).not.toContain(REMINDER);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  'a file attached by name only (Copilot omitted its contents) reaches Claude\'s model as a link to read: its path',
+  async () => {
+    const FIRST = 'What does the file I named say?';
+    const file = path.join(workspace, 'named-notes.txt');
+    writeFileSync(file, 'The named file says tulip.\n');
+    scripts.set(FIRST, () => textReply('I would read it first.'));
+    const message = user(`<attachments>\n<attachment id="named-notes.txt" filePath="${file}" />\n</attachments>\n<userRequest>\n${FIRST}\n</userRequest>`);
+    expect(textOfParts(await chat([message]))).toBe('I would read it first.');
+    const requests = mock.conversation().filter((r) => userTexts(messagesOf(r))[0]?.startsWith(FIRST) === true);
+    expect(requests).toHaveLength(1);
+    const seen = userTexts(messagesOf(requests[0])).join('\n');
+    // A link only: Claude Code names it to its model, which would read it with its tools.
+    expect(seen).toContain(`[@named-notes.txt](${pathToFileURL(file).href})`);
+    expect(seen).not.toContain('tulip');
   },
   TEST_TIMEOUT_MS,
 );

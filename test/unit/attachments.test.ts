@@ -5,7 +5,10 @@
  * those of their mention code (Cline 4.1.13's `<file_content>` inside `<user_input>`, Roo Code 3.52's
  * `[read_file for …]` texts).
  */
-import { applyContextPolicy } from '../../src/history/context-policy.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { applyContextPolicy, type ForwardedPart } from '../../src/history/context-policy.js';
+import { ConversationTracker } from '../../src/history/conversations.js';
 import { identityOf } from '../../src/history/normalize.js';
 import { splitConsumerText } from '../../src/history/consumer-context.js';
 import { attachmentBlocks, EmbeddingBudget, MAX_EMBEDDED_CHARS } from '../../src/agents/acp/session/attachment-blocks.js';
@@ -15,9 +18,17 @@ import type { Message } from '../../src/protocol/messages.js';
 
 const user = (value: string): Message => ({ role: 'user', content: [{ type: 'text', value }] });
 
-/** A user message of Copilot's agent mode: the attachments, its own context, then the words. */
+/** A user message of Copilot's agent mode: the attachments, its own context (with no editor open), then the words. */
 const copilot = (attachments: string, words: string): string =>
-  `${attachments === '' ? '' : `<attachments>\n${attachments}\n</attachments>\n`}<context>\nThe current date is November 27, 2026.\n</context>\n<editorContext>\nThe user's current file is /ws/src/a.ts. \n</editorContext>\n<reminderInstructions>\nUse the edit tools.\n</reminderInstructions>\n<userRequest>\n${words}\n</userRequest>`;
+  `${attachments === '' ? '' : `<attachments>\n${attachments}\n</attachments>\n`}<context>\nThe current date is November 27, 2026.\n</context>\n<reminderInstructions>\nUse the edit tools.\n</reminderInstructions>\n<userRequest>\n${words}\n</userRequest>`;
+
+/** A request Copilot Chat 0.67 sent in the real Chat view (test/fixtures/copilot/attachment-*.json, recorded by the real-host scenarios). */
+const recorded = (consumer: 'copilot' | 'cline', name: string): Message[] =>
+  (JSON.parse(readFileSync(path.resolve('test/fixtures', consumer, `${name}.json`), 'utf8')) as { messages: Message[] }).messages;
+/** What the person's last message of a recorded request brings the agent under the default policy. */
+const lastSaid = (messages: readonly Message[]): readonly ForwardedPart[] => applyContextPolicy(messages, 'user').at(-1)!.content;
+/** The workspace of the recorded run, which its paths name. */
+const workspaceOf = (messages: readonly Message[]): string => /(\/tmp\/symposium-vscode-\w+\/workspace)/.exec(JSON.stringify(messages))![1]!;
 
 describe('Copilot Chat: what the person attached, from its <attachments> block', () => {
   test('a file (Add Context…, #file): its path and the text Copilot sent; the words alone are the request', () => {
@@ -73,7 +84,12 @@ describe('Copilot Chat: what the person attached, from its <attachments> block',
     expect(splitConsumerText(copilot('', '<attachment id="x">mine</attachment> hi')).request).toBe('<attachment id="x">mine</attachment> hi');
   });
 
-  test("blocks of unknown shape stay out, and so does Copilot's own context (editor, reminders)", () => {
+  test("the active editor Copilot names in <editorContext>, with the lines selected in it, is a link; the block's words stay out", () => {
+    const text = "<editorContext>\nThe user's current file is /ws/src/a.ts. The current selection is from line 4 to line 9.\n</editorContext>\n<userRequest>\nwhy\n</userRequest>";
+    expect(splitConsumerText(text)).toMatchObject({ request: 'why', attachments: [{ kind: 'file', path: '/ws/src/a.ts', lines: { start: 4, end: 9 } }] });
+  });
+
+  test("blocks of unknown shape stay out, and so does Copilot's own context (date, reminders)", () => {
     const text = copilot('<somethingNew id="x">\nnot known\n</somethingNew>', 'go');
     const { request, attachments } = splitConsumerText(text);
     expect(request).toBe('go');
@@ -84,6 +100,79 @@ describe('Copilot Chat: what the person attached, from its <attachments> block',
   test('an attached file that itself contains the closing tags does not cut the block short', () => {
     const text = copilot('<attachment id="t.md" filePath="/ws/t.md">\nwrite </attachments> here\n</attachment>', 'read it');
     expect(splitConsumerText(text)).toMatchObject({ request: 'read it', attachments: [{ kind: 'file', path: '/ws/t.md', text: 'write </attachments> here' }] });
+  });
+});
+
+describe('Copilot Chat 0.67 in the real Chat view (recorded requests)', () => {
+  test('Add Context… and #file: the file with its text; the typed reference stays in the words', () => {
+    const picked = recorded('copilot', 'attachment-file');
+    const ws = workspaceOf(picked);
+    const lines = (name: string): string => Array.from({ length: 10 }, (_, i) => `line ${i + 1} of ${name}`).join('\n');
+    expect(lastSaid(picked)).toEqual([{ type: 'text', value: 'say got the picked file' }, { type: 'attachment', attachment: { kind: 'file', path: `${ws}/attach-picked.txt`, text: lines('attach-picked.txt') } }]);
+    const typed = recorded('copilot', 'attachment-file-typed');
+    expect(lastSaid(typed)).toEqual([
+      { type: 'text', value: 'say got the typed file\n#file:attach-typed.txt' },
+      { type: 'attachment', attachment: { kind: 'file', path: `${workspaceOf(typed)}/attach-typed.txt`, text: lines('attach-typed.txt') } },
+    ]);
+  });
+
+  test('Add Selection to Chat: the lines once, though Copilot renders them twice and the editor names the file again', () => {
+    const messages = recorded('copilot', 'attachment-selection');
+    const text = ['line 3', 'line 4', 'line 5'].map((l) => `${l} of attach-selected.txt`).join('\n');
+    expect(lastSaid(messages)).toEqual([
+      { type: 'text', value: 'say got the selection' },
+      { type: 'attachment', attachment: { kind: 'file', path: `${workspaceOf(messages)}/attach-selected.txt`, lines: { start: 3, end: 5 }, text } },
+    ]);
+  });
+
+  test('#sym: the symbol\'s lines, its path from the summary after it', () => {
+    const messages = recorded('copilot', 'attachment-symbol');
+    expect(lastSaid(messages)).toEqual([
+      { type: 'text', value: 'say got the symbol\n#sym:attachedSymbol' },
+      { type: 'attachment', attachment: { kind: 'file', path: `${workspaceOf(messages)}/attach-symbol.ts`, lines: { start: 1, end: 3 }, text: 'export function attachedSymbol(): number {\n  return 42;\n}' } },
+    ]);
+  });
+
+  test("the active editor's chip: a link when left in the input, the file with its text when added", () => {
+    const left = recorded('copilot', 'attachment-active-editor');
+    expect(lastSaid(left)).toEqual([{ type: 'text', value: 'say got the active editor' }, { type: 'attachment', attachment: { kind: 'file', path: `${workspaceOf(left)}/attach-active.txt` } }]);
+    const added = recorded('copilot', 'attachment-active-editor-added');
+    const [, attachment, ...more] = lastSaid(added);
+    expect(attachment).toMatchObject({ type: 'attachment', attachment: { kind: 'file', path: `${workspaceOf(added)}/attach-active-added.txt`, text: expect.stringContaining('line 10 of attach-active-added.txt') } });
+    expect(more).toEqual([]);
+  });
+
+  test('Add Folder to Chat: the folder; Problems: their lines (and the editor that shows them)', () => {
+    const folder = recorded('copilot', 'attachment-folder');
+    expect(lastSaid(folder)).toEqual([{ type: 'text', value: 'say got the folder' }, { type: 'attachment', attachment: { kind: 'folder', path: `${workspaceOf(folder)}/attach-folder` } }]);
+    const problems = recorded('copilot', 'attachment-problems');
+    const ws = workspaceOf(problems);
+    expect(lastSaid(problems)).toEqual([
+      { type: 'text', value: 'say got the problems' },
+      { type: 'attachment', attachment: { kind: 'note', label: 'Problems', text: `${ws}/attach-broken.json:1 error 516: Value expected` } },
+      { type: 'attachment', attachment: { kind: 'file', path: `${ws}/attach-broken.json` } },
+    ]);
+  });
+
+  test('the next message continues the conversation, and the file Copilot renders again in the history is not sent again', () => {
+    const tracker = new ConversationTracker({ newId: () => 'conv-1' });
+    const first = tracker.decide({ id: 1, agentKey: 'a', messages: recorded('copilot', 'attachment-file') });
+    if (first.kind !== 'turn') throw new Error(first.reason);
+    tracker.recordPart(1, { type: 'text', value: 'got the picked file' });
+    tracker.endTurn(1, true);
+    const next = tracker.decide({ id: 2, agentKey: 'a', messages: recorded('copilot', 'attachment-file-next-message') });
+    expect(next).toMatchObject({ kind: 'turn', conversationId: 'conv-1', isNew: false, canceled: false });
+    if (next.kind !== 'turn') return;
+    expect(applyContextPolicy(next.newMessages, 'user')).toEqual([{ role: 'user', content: [{ type: 'text', value: 'say next after the picked file' }] }]);
+  });
+});
+
+describe('Cline 4.1.13 in the real host (recorded request)', () => {
+  test('@/file in a new task: the words, and the file with its text', () => {
+    expect(lastSaid(recorded('cline', 'mention-file'))).toEqual([
+      { type: 'text', value: "'attach-mentioned.txt' (see below for file content) what does it say?\nsay got the mention" },
+      { type: 'attachment', attachment: { kind: 'file', path: 'attach-mentioned.txt', text: 'the mentioned file says 42\n' } },
+    ]);
   });
 });
 

@@ -612,6 +612,8 @@ export class AcpAgent implements AgentStream, SessionHost {
         throw new Error(`Agent "${this.name}" speaks ACP protocol version ${init.protocolVersion}; this bridge speaks version ${acp.PROTOCOL_VERSION}.`);
       }
       this.info.learnInitialize(init);
+      const takes = init.agentCapabilities?.promptCapabilities;
+      this.log.info(`agent ${this.name} takes in a prompt: images ${takes?.image === true ? 'yes' : 'no'}, embedded context ${takes?.embeddedContext === true ? 'yes' : 'no'}`);
       return init;
     });
     // A failed start leaves nothing running; the next request starts the agent again.

@@ -34,6 +34,7 @@ export interface AttachmentOptions {
  * else a `resource_link` the agent may read, followed by that text where there is some within the budget (text
  * every agent takes). A folder is a link; a note (problems, terminal output…) is text. The bridge reads no file
  * here: a path outside the workspace, with `..`, through a symlink, to a binary or missing file is only a link.
+ * (The scripted agent of the tests knows these texts' first lines: it reads them as context.)
  */
 export function attachmentBlocks(attachment: Attachment, options: AttachmentOptions, budget: EmbeddingBudget): ContentBlock[] {
   switch (attachment.kind) {
