@@ -1155,6 +1155,7 @@ CHAT_SCENARIOS.push(
       attachable(ctx, 'attach-picked.txt');
       await newAttachingChat(ui);
       await addContext(ui, 'attach-picked.txt', 'attach-picked.txt');
+      await ui.page.locator('.interactive-input-part .chat-attached-context-attachment', { hasText: 'attach-picked.txt' }).first().waitFor({ timeout: 10_000 }).catch(() => {});
       c.note('chips', await attachedChips(ui));
       await ui.screenshot('chat-attach-picked-chip');
       c.ok(c.details.chips.some((t) => t.includes('attach-picked.txt')), `no chip of the file above the input: ${JSON.stringify(c.details.chips)}`);
