@@ -322,13 +322,18 @@ function symposiumLog(ctx) {
   return found.map((f) => readFileSync(f, 'utf8')).join('\n');
 }
 
-/** The prompts the scripted agent received, as JSON arrays of content blocks, one per line. */
-function prompts(ctx) {
-  if (!existsSync(ctx.promptLog)) return [];
-  return readFileSync(ctx.promptLog, 'utf8')
+/** The prompts a scripted agent received (its --prompt-log), each as the JSON array of its content blocks. */
+export function promptBlocks(log) {
+  if (!existsSync(log)) return [];
+  return readFileSync(log, 'utf8')
     .split('\n')
     .filter((l) => l !== '')
-    .map((l) => JSON.parse(l).map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n'));
+    .map((l) => JSON.parse(l));
+}
+
+/** The prompts the scripted agent received, each as its text blocks joined (other blocks as `[type]`). */
+function prompts(ctx) {
+  return promptBlocks(ctx.promptLog).map((blocks) => blocks.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n'));
 }
 
 /** Every request Copilot sent our models, as the extension recorded it. */
@@ -1057,15 +1062,6 @@ CHAT_SCENARIOS.push(
   },
 );
 
-/** The prompts the scripted agent received, each as the JSON array of its content blocks. */
-function promptBlocks(ctx) {
-  if (!existsSync(ctx.promptLog)) return [];
-  return readFileSync(ctx.promptLog, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l));
-}
-
 /** The URI a resource_link or resource block names (undefined for other blocks). */
 const blockUri = (b) => (b.type === 'resource_link' ? b.uri : b.type === 'resource' ? b.resource?.uri : undefined);
 
@@ -1074,21 +1070,24 @@ const blockUri = (b) => (b.type === 'resource_link' ? b.uri : b.type === 'resour
  * hold none of Copilot's own context, and that the person's words reached it.
  */
 function promptOf(c, ctx, words) {
-  const prompt = promptBlocks(ctx).findLast((blocks) => blocks.some((b) => b.type === 'text' && b.text.includes(words)));
-  c.ok(prompt !== undefined, `no prompt with ${JSON.stringify(words)} reached the agent: ${JSON.stringify(promptBlocks(ctx).slice(-2))}`);
+  const received = promptBlocks(ctx.promptLog);
+  const prompt = received.findLast((blocks) => blocks.some((b) => b.type === 'text' && b.text.includes(words)));
+  c.ok(prompt !== undefined, `no prompt with ${JSON.stringify(words)} reached the agent: ${JSON.stringify(received.slice(-2))}`);
   c.note('prompt', prompt);
   for (const b of prompt.filter((b) => b.type === 'text')) for (const block of COPILOT_BLOCKS) c.excludes(b.text, block, "a text block the agent received (Copilot's context must not reach it)");
   return prompt;
 }
 
 /**
- * The prompt's block (resource_link or resource) that names the workspace file or folder `name` (with a selection's
- * lines in its fragment, when there are some); fails unless exactly one does.
+ * The prompt's block that names the workspace file or folder `name` (with a selection's lines in its fragment, when
+ * there are some); fails unless exactly one block names it, and it is of `type`: a `resource_link` for every agent,
+ * a `resource` (with the text) for one that takes embedded context.
  */
-function attachedBlock(c, prompt, ctx, name) {
+function attachedBlock(c, prompt, ctx, name, type = 'resource_link') {
   const uri = pathToFileURL(join(ctx.workspace, name)).href;
   const found = prompt.filter((b) => blockUri(b)?.replace(/#.*$/, '') === uri);
   c.ok(found.length === 1, `${found.length} blocks name ${uri}; the agent received ${JSON.stringify(prompt)}`);
+  c.equal(found[0].type, type, `the block naming ${name}`);
   return found[0];
 }
 
@@ -1150,7 +1149,7 @@ function attachable(ctx, name) {
 // What the person attaches in the Chat view reaches the agent as ACP content (issue 36); Copilot's own context does not.
 CHAT_SCENARIOS.push(
   {
-    name: 'chat: attached — a file added through Add Context… reaches the agent as a resource',
+    name: 'chat: attached — a file added through Add Context… reaches the agent as a link, once',
     async run(ui, c, ctx) {
       attachable(ctx, 'attach-picked.txt');
       await newAttachingChat(ui);
@@ -1168,11 +1167,11 @@ CHAT_SCENARIOS.push(
       await ui.idle();
       attachedBlock(c, promptOf(c, ctx, 'say got the picked file'), ctx, 'attach-picked.txt');
       const next = promptOf(c, ctx, 'say next after the picked file');
-      c.ok(next.every((b) => blockUri(b) === undefined), `the next prompt attaches again: ${JSON.stringify(next)}`);
+      c.ok(next.every((b) => blockUri(b) === undefined && !(b.type === 'text' && b.text.includes('line 1 of attach-picked.txt'))), `the next prompt sends the file again: ${JSON.stringify(next)}`);
     },
   },
   {
-    name: 'chat: attached — a file typed as #file reaches the agent as a resource',
+    name: 'chat: attached — a file typed as #file reaches the agent as a link',
     async run(ui, c, ctx) {
       attachable(ctx, 'attach-typed.txt');
       await newAttachingChat(ui);
@@ -1198,7 +1197,7 @@ CHAT_SCENARIOS.push(
     },
   },
   {
-    name: 'chat: attached — a selection (Chat: Add Selection to Chat) reaches the agent as a resource with its lines',
+    name: 'chat: attached — a selection (Chat: Add Selection to Chat) reaches the agent as a link with its lines',
     async run(ui, c, ctx) {
       attachable(ctx, 'attach-selected.txt');
       await openFromExplorer(ui, 'attach-selected.txt');
@@ -1218,7 +1217,7 @@ CHAT_SCENARIOS.push(
     },
   },
   {
-    name: 'chat: attached — a selection reaches an agent that takes embedded resources as its text',
+    name: 'chat: attached — a selection reaches an agent that takes embedded context as a resource with its text',
     async run(ui, c, ctx) {
       attachable(ctx, 'attach-embedded.txt');
       await openFromExplorer(ui, 'attach-embedded.txt');
@@ -1233,8 +1232,7 @@ CHAT_SCENARIOS.push(
         await ui.send('say got the embedded selection');
         c.note('response', await ui.response((t) => t.includes('got the embedded selection'), "the agent's answer"));
         await ui.idle();
-        const block = attachedBlock(c, promptOf(c, ctx, 'say got the embedded selection'), ctx, 'attach-embedded.txt');
-        c.equal(block.type, 'resource', "the selection's block");
+        const block = attachedBlock(c, promptOf(c, ctx, 'say got the embedded selection'), ctx, 'attach-embedded.txt', 'resource');
         c.ok(block.resource.uri.endsWith('#L3:5'), `the resource does not say its lines 3 to 5: ${JSON.stringify(block)}`);
         c.equal(block.resource.text.trim(), 'line 3 of attach-embedded.txt\nline 4 of attach-embedded.txt\nline 5 of attach-embedded.txt', "the resource's text");
       } finally {
@@ -1258,7 +1256,7 @@ CHAT_SCENARIOS.push(
     },
   },
   {
-    name: "chat: attached — the active editor's chip, added with its +, reaches the agent as a resource",
+    name: "chat: attached — the active editor's chip, added with its +, reaches the agent as a link",
     async run(ui, c, ctx) {
       attachable(ctx, 'attach-active-added.txt');
       await openFromExplorer(ui, 'attach-active-added.txt');
@@ -1277,7 +1275,7 @@ CHAT_SCENARIOS.push(
     },
   },
   {
-    name: 'chat: attached — a symbol typed as #sym reaches the agent as a resource',
+    name: 'chat: attached — a symbol typed as #sym reaches the agent as a link to its lines',
     async run(ui, c, ctx) {
       writeFileSync(join(ctx.workspace, 'attach-symbol.ts'), 'export function attachedSymbol(): number {\n  return 42;\n}\n');
       // The symbols of the open editors are offered: TypeScript's own language service gives this file's.
@@ -1305,7 +1303,8 @@ CHAT_SCENARIOS.push(
       await ui.page.keyboard.press('Enter');
       c.note('response', await ui.response((t) => t.includes('got the symbol'), "the agent's answer"));
       await ui.idle();
-      attachedBlock(c, promptOf(c, ctx, 'say got the symbol'), ctx, 'attach-symbol.ts');
+      const block = attachedBlock(c, promptOf(c, ctx, 'say got the symbol'), ctx, 'attach-symbol.ts');
+      c.ok(blockUri(block).endsWith('#L1:3'), `the symbol's link does not name its lines 1 to 3: ${JSON.stringify(block)}`);
     },
   },
   {

@@ -3,10 +3,10 @@
 // press Enter, read the answer, press New Task, Cancel, pick another model in its settings. Its provider "VS Code LM
 // API" talks to our models through vscode.lm: its system prompt as a first Assistant message, its own tools offered
 // natively, a note appended after tool results. Each scenario leaves a screenshot in the artifacts dir.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { textOnceShown } from './chat-view.mjs';
+import { promptBlocks, textOnceShown } from './chat-view.mjs';
 import { ANSWER_TIMEOUT_MS, WebviewChat, checkedVsix, runScenarios } from './webview-chat.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -112,20 +112,7 @@ function lastChunk(text) {
 
 /** Each prompt a scripted agent received (its --prompt-log), its text blocks joined. */
 function prompts(log) {
-  if (!existsSync(log)) return [];
-  return readFileSync(log, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l).map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n'));
-}
-
-/** Each prompt a scripted agent received (its --prompt-log), as the JSON array of its content blocks. */
-function promptBlocks(log) {
-  if (!existsSync(log)) return [];
-  return readFileSync(log, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l));
+  return promptBlocks(log).map((blocks) => blocks.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n'));
 }
 
 /** The JSON array an agent's `history` or `echo` wrote, in the text that follows it. */
