@@ -130,14 +130,24 @@ export interface ConsumerText {
 
 export function splitConsumerText(text: string): ConsumerText {
   const { request, context } = wordsAndContext(text);
-  const attachments: Attachment[] = [];
-  for (const block of context) {
-    const copilot = copilotAttachments(block);
-    attachments.push(...copilot.attachments, ...mentionAttachments(copilot.rest).attachments);
-  }
   const promptFiles = copilotPromptFiles(request);
   const mentioned = mentionAttachments(promptFiles.rest);
-  return { request: withoutAttachedNote(mentioned.rest), context, attachments: [...promptFiles.attachments, ...mentioned.attachments, ...attachments] };
+  const inWords = [...promptFiles.attachments, ...mentioned.attachments];
+  let attachments: readonly Attachment[] | undefined;
+  return {
+    request: withoutAttachedNote(mentioned.rest),
+    context,
+    // Read when asked for: a message's identity, read on every request, needs only the words.
+    get attachments(): readonly Attachment[] {
+      attachments ??= [...inWords, ...context.flatMap(attachmentsInContext)];
+      return attachments;
+    },
+  };
+}
+
+function attachmentsInContext(block: string): Attachment[] {
+  const copilot = copilotAttachments(block);
+  return [...copilot.attachments, ...mentionAttachments(copilot.rest).attachments];
 }
 
 /** Cline 4.x's line before the files a person attached to a message, which says nothing once they are taken out. */

@@ -20,6 +20,9 @@ export type ContextPolicy = (typeof CONTEXT_POLICIES)[number];
 /** Former names of policies, still accepted. */
 const FORMER_NAMES: Readonly<Record<string, ContextPolicy>> = { attachments: 'everything' };
 
+/** Every name a setting or flag may give a policy: its own, then former ones. */
+export const CONTEXT_POLICY_NAMES: readonly string[] = [...CONTEXT_POLICIES, ...Object.keys(FORMER_NAMES)];
+
 /** The policy a setting or flag names, by its name or a former one. */
 export function contextPolicyNamed(value: string): ContextPolicy | undefined {
   return (CONTEXT_POLICIES as readonly string[]).includes(value) ? (value as ContextPolicy) : FORMER_NAMES[value];

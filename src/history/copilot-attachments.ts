@@ -16,9 +16,9 @@ export function copilotAttachments(context: string): { rest: string; attachments
   const open = context.indexOf(ATTACHMENTS_OPEN);
   // The last close: an attached file may itself contain the tag.
   const close = open < 0 ? -1 : context.lastIndexOf(ATTACHMENTS_CLOSE);
-  const attached = close < open + ATTACHMENTS_OPEN.length ? undefined : { open, close };
-  const attachments = attached === undefined ? [] : fromElements(takeBlocks(context.slice(open + ATTACHMENTS_OPEN.length, close), ELEMENTS).blocks);
-  const rest = attached === undefined ? context : context.slice(0, open) + context.slice(close + ATTACHMENTS_CLOSE.length);
+  const found = close >= open + ATTACHMENTS_OPEN.length;
+  const attachments = found ? fromElements(takeBlocks(context.slice(open + ATTACHMENTS_OPEN.length, close), ELEMENTS).blocks) : [];
+  const rest = found ? context.slice(0, open) + context.slice(close + ATTACHMENTS_CLOSE.length) : context;
   // The active editor, unless the person attached that file another way already: one reference per file.
   const editor = activeEditor(rest);
   if (editor !== undefined && !attachments.some((a) => a.kind === 'file' && a.path === editor.path)) attachments.push(editor);
@@ -109,11 +109,11 @@ function fromAttachment(block: TagBlock, before: Attachment[]): Attachment | und
       }
     }
     // A summary (parts of the file left out) is not the file's text; nor is a file named with no text (contents omitted).
-    const whole = body === undefined || body === '' || attrs['isSummarized'] === 'true' ? undefined : body.startsWith(ACTIVE_FILE) ? undefined : body;
-    return { kind: 'file', path: filePath, ...(whole === undefined ? {} : { text: whole }) };
+    const summaryOrNone = body === undefined || body === '' || attrs['isSummarized'] === 'true' || body.startsWith(ACTIVE_FILE);
+    return { kind: 'file', path: filePath, ...(summaryOrNone ? {} : { text: body }) };
   }
-  // A binary file: Copilot sends a hexdump of its first bytes, under the reference's name.
-  if (attrs['totalSize'] !== undefined) return id === undefined ? undefined : { kind: 'file', path: id };
+  // A binary file: Copilot sends a hexdump of its first bytes, under the reference's name (`file:NAME` when typed as #file).
+  if (attrs['totalSize'] !== undefined) return id === undefined ? undefined : { kind: 'file', path: id.replace(/^file:(?!\/\/)/, '') };
   if (body === undefined) return undefined;
   const excerpt = EXCERPT.exec(body);
   if (excerpt !== null) {

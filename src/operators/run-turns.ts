@@ -5,7 +5,7 @@ import type { ResponseEvent, Turn, TurnDecision } from '../events/chat-events.js
 import { respondTo } from './respond-to.js';
 import { endFinishedTurn } from './end-finished-turn.js';
 import { applyContextPolicy, type ContextPolicy } from '../history/context-policy.js';
-import { completionCall, completionRepliesAsWords, offersCompletionTool } from '../tools/consumer-completion.js';
+import { completionCall, completionRepliesAsSaid, offersCompletionTool } from '../tools/consumer-completion.js';
 
 /** Requests answered without an agent: refused ones, and the summaries the history answers itself. */
 const AT_ONCE = Symbol('answered at once');
@@ -43,11 +43,11 @@ function runConversation(turns: Observable<Turn>, openSession: (turn: Turn) => A
       const { request, supersedes } = turn;
       const tools = request.params.options?.tools ?? [];
       const input: TurnInput = {
-        newMessages: applyContextPolicy(completionRepliesAsWords(turn.newMessages), policy),
+        newMessages: applyContextPolicy(completionRepliesAsSaid(turn.newMessages), policy),
         // The whole history is read only by a session that has not seen it (its first prompt): filtering
         // it on every turn would cost time linear in the conversation's length each time.
         get history() {
-          return applyContextPolicy(completionRepliesAsWords(turn.history), policy);
+          return applyContextPolicy(completionRepliesAsSaid(turn.history), policy);
         },
         canceled: turn.canceled,
         askedKept: turn.askedKept,

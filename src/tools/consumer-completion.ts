@@ -40,7 +40,7 @@ export function completionCall(answered: boolean): ToolCallPart {
  * they typed after the task completed (and what they mentioned), which continues the conversation with its agent.
  * The context policy then reads it as any message of theirs.
  */
-export function completionRepliesAsWords(messages: readonly Message[]): readonly Message[] {
+export function completionRepliesAsSaid(messages: readonly Message[]): readonly Message[] {
   if (!messages.some((m) => m.content.some(isCompletionReply))) return messages;
   return messages.map((message) => (message.content.some(isCompletionReply) ? { role: message.role, content: message.content.flatMap(asWords) } : message));
 }

@@ -5,8 +5,10 @@
  * consumers were recorded sending them (test/fixtures/cline/, test/fixtures/copilot/); Roo Code's (its automated
  * retries, its completion tool and the reply to it, test/fixtures/roo/).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { textOfParts } from '../../src/client/lm-client.js';
 import type { AgentDefinition, Message, Part, ResponsePart, ToolCallPart } from '../../src/protocol/messages.js';
 import { AgentBridge, SCRIPTED_AGENT, assistantOf, rejection, replied, resultOf, toolCallsOf, user } from './agent-bridge.js';
@@ -102,6 +104,25 @@ describe("Cline's requests", () => {
     // The scripted agent answers every line of Cline's prompt (`You said: …`), then echoes what it was sent.
     const withPrompt = echoIn(await bridge.chat(asked, SCRIPTED));
     expect(texts(withPrompt)).toEqual([(prompt!.content[0] as { value: string }).value, 'echo']);
+  });
+
+  test('a file @/-mentioned in a new task (recorded) reaches the agent: a link and the text Cline read, or a resource', async () => {
+    const [prompt, said] = cline('mention-file').messages;
+    const text = (said!.content[0] as { value: string }).value.replace('say got the mention', 'echo');
+    const asked = [prompt!, { role: 'user' as const, content: [{ type: 'text' as const, value: text }] }];
+    // The workspace the bridge runs in, against which Cline's relative path is read (the bridge reads no file).
+    const workspace = realpathSync(tmpdir());
+    const uri = pathToFileURL(path.join(workspace, 'attach-mentioned.txt')).href;
+    bridge = new AgentBridge(['--cwd', workspace]);
+    expect(echoIn(await bridge.chat(asked, SCRIPTED))).toEqual([
+      { type: 'text', text: "'attach-mentioned.txt' (see below for file content) what does it say?\necho" },
+      { type: 'resource_link', uri, name: 'attach-mentioned.txt', mimeType: 'text/plain' },
+      { type: 'text', text: `The text of attach-mentioned.txt as the person sees it (${uri}):\n\`\`\`\nthe mentioned file says 42\n\n\`\`\`` },
+    ]);
+    expect(echoIn(await bridge.chat(asked, agent('embedding', ['--embedded-context'])))).toEqual([
+      { type: 'text', text: "'attach-mentioned.txt' (see below for file content) what does it say?\necho" },
+      { type: 'resource', resource: { uri, mimeType: 'text/plain', text: 'the mentioned file says 42\n' } },
+    ]);
   });
 
   test('a new task is a new agent session, though it begins with the same system prompt', async () => {

@@ -14,6 +14,7 @@ import { splitConsumerText } from '../../src/history/consumer-context.js';
 import { attachmentBlocks, EmbeddingBudget, MAX_EMBEDDED_CHARS } from '../../src/agents/acp/session/attachment-blocks.js';
 import { promptBlocks, turnAsk } from '../../src/agents/acp/session/prompt.js';
 import { transcriptOf } from '../../src/agents/transcript.js';
+import fc from 'fast-check';
 import type { Message } from '../../src/protocol/messages.js';
 
 const user = (value: string): Message => ({ role: 'user', content: [{ type: 'text', value }] });
@@ -52,7 +53,7 @@ describe('Copilot Chat: what the person attached, from its <attachments> block',
   test('a file named with no text (contents omitted), a summarized file and a binary file are references only', () => {
     const omitted = '<attachment id="b.ts" filePath="/ws/src/b.ts" />';
     const summarized = '<attachment id="big.ts" isSummarized="true" filePath="/ws/src/big.ts">\nclass Big {\n\t/* Lines 2-900 omitted */\n}\n</attachment>';
-    const binary = '<attachment id="data.bin" startByte=0 endByte=128 totalSize=4096 truncated=true>\n00000000: 00 01 02\n</attachment>';
+    const binary = '<attachment id="file:data.bin" startByte=0 endByte=128 totalSize=4096 truncated=true>\n00000000: 00 01 02\n</attachment>';
     // A binary file's hexdump names it only by the reference's name.
     expect(splitConsumerText(copilot([omitted, summarized, binary].join('\n'), 'look')).attachments).toEqual([
       { kind: 'file', path: '/ws/src/b.ts' },
@@ -293,6 +294,27 @@ describe('what reaches the agent', () => {
     expect(links('src/../../up.txt')).toEqual([{ type: 'resource_link', uri: 'file:///up.txt', name: 'up.txt', mimeType: 'text/plain' }]);
     expect(links('does/not/exist.bin')).toEqual([{ type: 'resource_link', uri: 'file:///ws/does/not/exist.bin', name: 'exist.bin' }]);
     expect(links('untitled:Untitled-1')).toEqual([{ type: 'resource_link', uri: 'untitled:Untitled-1', name: 'untitled:Untitled-1' }]);
+    // A symlink is named as the person named it: where it leads is the agent's to find, if it reads it.
+    expect(links('src/link-to-secrets')).toEqual([{ type: 'resource_link', uri: 'file:///ws/src/link-to-secrets', name: 'link-to-secrets' }]);
+  });
+
+  test('text shaped like any consumer\'s markup, however broken, is read without a throw and gives blocks', () => {
+    const fragment = fc.constantFrom(
+      '<attachments>', '</attachments>', '<attachment id="a" filePath="/ws/a.ts">', '<attachment folderPath="/ws/d" />', '</attachment>',
+      'Excerpt from a.ts, lines 2 to 1:\n```ts\n', '```', '<error path="p" line=x>', '</error>', '<userRequest>', '</userRequest>',
+      '<editorContext>The user\'s current file is . </editorContext>', '<file_content path="">', '</file_content>', "[read_file for '", "']\nFile: ",
+      ' 1 | ', '\n', 'x', '"', '<', '>', 'Prompt instructions file:', '<user_input mode="act">', '</user_input>',
+    );
+    fc.assert(
+      fc.property(fc.array(fragment, { maxLength: 40 }), (parts) => {
+        const text = parts.join('');
+        for (const attachment of splitConsumerText(text).attachments) {
+          expect(attachmentBlocks(attachment, embedding, new EmbeddingBudget()).length).toBeGreaterThan(0);
+          expect(attachmentBlocks(attachment, linking, new EmbeddingBudget()).length).toBeGreaterThan(0);
+        }
+      }),
+      { seed: 36, numRuns: 500 },
+    );
   });
 
   test('past the budget, text goes no further: a 20 MB file the consumer sent whole is a link', () => {

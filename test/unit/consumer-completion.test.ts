@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ANSWERED_ABOVE, COMPLETION_TOOL, NOTHING_TO_ADD, completionCall, completionRepliesAsWords, offersCompletionTool } from '../../src/tools/consumer-completion.js';
+import { ANSWERED_ABOVE, COMPLETION_TOOL, NOTHING_TO_ADD, completionCall, completionRepliesAsSaid, offersCompletionTool } from '../../src/tools/consumer-completion.js';
 import { applyContextPolicy } from '../../src/history/context-policy.js';
 import type { Message, ToolDefinition } from '../../src/protocol/messages.js';
 
@@ -32,10 +32,10 @@ describe('completionCall', () => {
   });
 });
 
-describe('completionRepliesAsWords', () => {
+describe('completionRepliesAsSaid', () => {
   test("what the person typed after Roo's Task Completed, sent as the call's result, is their message (recorded)", () => {
     const { messages } = roo('reply-after-completion');
-    const replied = completionRepliesAsWords(messages).at(-1)!;
+    const replied = completionRepliesAsSaid(messages).at(-1)!;
     expect(replied.content[0]).toEqual({ type: 'text', value: '<user_message>\nhistory\n</user_message>' });
     // Roo's wrapper and its environment are context, which the policy takes away.
     expect(applyContextPolicy([replied], 'user')).toEqual([{ role: 'user', content: [{ type: 'text', value: 'history' }] }]);
@@ -44,7 +44,7 @@ describe('completionRepliesAsWords', () => {
   test("a file the person mentioned in their reply after Task Completed reaches the agent as an attachment", () => {
     const call = completionCall(true);
     const mentioned: Message = { role: 'user', content: reply(call.toolCallId, "<user_message>\nlook at 'a.ts'\n</user_message>[read_file for 'a.ts']\nFile: a.ts\n1 | const a = 1;\n").content };
-    expect(applyContextPolicy(completionRepliesAsWords([mentioned]), 'user')).toEqual([
+    expect(applyContextPolicy(completionRepliesAsSaid([mentioned]), 'user')).toEqual([
       { role: 'user', content: [{ type: 'text', value: "look at 'a.ts'" }, { type: 'attachment', attachment: { kind: 'file', path: 'a.ts', text: 'const a = 1;' } }] },
     ]);
   });
@@ -57,14 +57,14 @@ describe('completionRepliesAsWords', () => {
         { type: 'tool_result', toolCallId: call.toolCallId, result: [{ type: 'text', value: 'The user has provided feedback on the results. Consider their input to continue the task, and then attempt completion again.\n<feedback>\nnow the tests\n</feedback>' }, { type: 'data', mimeType: 'image/png', data: 'AAAA' }] },
       ],
     };
-    expect(applyContextPolicy(completionRepliesAsWords([kilo]), 'user')).toEqual([{ role: 'user', content: [{ type: 'text', value: 'now the tests' }, { type: 'data', mimeType: 'image/png', data: 'AAAA' }] }]);
+    expect(applyContextPolicy(completionRepliesAsSaid([kilo]), 'user')).toEqual([{ role: 'user', content: [{ type: 'text', value: 'now the tests' }, { type: 'data', mimeType: 'image/png', data: 'AAAA' }] }]);
   });
 
   test("results of other calls are left as they are, the messages too when none is a completion's", () => {
     const messages = [reply('vscode-tool-1', '<user_message>\nnot words\n</user_message>')];
-    expect(completionRepliesAsWords(messages)).toBe(messages);
+    expect(completionRepliesAsSaid(messages)).toBe(messages);
     const call = completionCall(true);
     const both: Message = { role: 'user', content: [...reply('vscode-tool-1', 'ok').content, ...reply(call.toolCallId, '<user_message>\ngo on\n</user_message>').content] };
-    expect(applyContextPolicy(completionRepliesAsWords([both]), 'user')).toEqual([{ role: 'user', content: [both.content[0], { type: 'text', value: 'go on' }] }]);
+    expect(applyContextPolicy(completionRepliesAsSaid([both]), 'user')).toEqual([{ role: 'user', content: [both.content[0], { type: 'text', value: 'go on' }] }]);
   });
 });

@@ -7,7 +7,7 @@ import { createExtensionLog } from '../../src/log/extension-log.js';
 import { BUILTIN_AGENTS, commandLine, findBuiltin, launchOf, type ResolveContext } from '../../src/extension/agents/agent-catalog.js';
 import { agentKey, familyOf, requestConfig, agentModelId, agentsOfSettings, findModel, modelsOf, parseAgentSettings, VENDOR } from '../../src/extension/agents/models.js';
 import type { LogLevel } from '../../src/log/logger.js';
-import { CONTEXT_POLICIES } from '../../src/history/context-policy.js';
+import { CONTEXT_POLICY_NAMES } from '../../src/history/context-policy.js';
 
 /** A machine where only these commands are on PATH (in /bin). */
 function machine(...onPath: string[]): ResolveContext {
@@ -388,8 +388,8 @@ describe('package.json, the extension manifest', () => {
       'symposium.reviewAgentEdits',
       'symposium.startNotice',
     ]);
-    // The setting's values are the bridge's --context policies.
-    expect(settings['symposium.contextPolicy']!.enum).toEqual([...CONTEXT_POLICIES]);
+    // The setting's values are the bridge's --context policies, and their former names.
+    expect(settings['symposium.contextPolicy']!.enum).toEqual([...CONTEXT_POLICY_NAMES]);
     expect(settings['symposium.contextPolicy']!.default).toBe('user');
     expect(settings['symposium.enableExperimentalLM']!.default).toBe(false);
     expect(settings['symposium.logLevel']!.default).toBe('info');
