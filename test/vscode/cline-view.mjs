@@ -252,6 +252,8 @@ export const CLINE_SCENARIOS = [
     async run(ui, note, ctx) {
       writeFileSync(join(ctx.workspace, 'attach-mentioned.txt'), 'the mentioned file says 42\n');
       if (!(await ui.frame(3000).then(() => true, () => false))) await ui.open();
+      // On Scripted, whose prompts ctx.promptLog holds (an earlier scenario hands the task to Parrot).
+      await ui.pickModel('symposium - acp-scripted');
       await ui.newTask();
       await ui.send('@/attach-mentioned.txt what does it say?\nsay got the mention');
       note('answer', await ui.answer((t) => t.includes('got the mention'), "the agent's answer"));
