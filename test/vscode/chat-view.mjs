@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SLASH_COMMAND_SCENARIOS } from './slash-commands-view.mjs';
+import { pathToFileURL } from 'node:url';
 
 const RESPONSE_TIMEOUT_MS = 60_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -32,8 +33,9 @@ export class ChatView {
     this.artifacts = artifacts;
   }
 
-  async command(label) {
-    await this.page.keyboard.press('Escape');
+  /** Runs a command from the Command Palette; `keepSelection`: without the Escape first, which clears the editor's selection. */
+  async command(label, { keepSelection = false } = {}) {
+    if (!keepSelection) await this.page.keyboard.press('Escape');
     await this.page.keyboard.press('F1');
     await this.page.locator('.quick-input-widget input').waitFor({ timeout: 10_000 });
     await this.page.keyboard.type(label);
@@ -321,13 +323,18 @@ function symposiumLog(ctx) {
   return found.map((f) => readFileSync(f, 'utf8')).join('\n');
 }
 
-/** The prompts the scripted agent received, as JSON arrays of content blocks, one per line. */
-export function prompts(ctx) {
-  if (!existsSync(ctx.promptLog)) return [];
-  return readFileSync(ctx.promptLog, 'utf8')
+/** The prompts a scripted agent received (its --prompt-log), each as the JSON array of its content blocks. */
+export function promptBlocks(log) {
+  if (!existsSync(log)) return [];
+  return readFileSync(log, 'utf8')
     .split('\n')
     .filter((l) => l !== '')
-    .map((l) => JSON.parse(l).map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n'));
+    .map((l) => JSON.parse(l));
+}
+
+/** The prompts the scripted agent received, each as its text blocks joined (other blocks as `[type]`). */
+export function prompts(ctx) {
+  return promptBlocks(ctx.promptLog).map((blocks) => blocks.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n'));
 }
 
 /** Every request Copilot sent our models, as the extension recorded it. */
@@ -1052,6 +1059,300 @@ CHAT_SCENARIOS.push(
       c.includes(text, 'saved line\\ntyped but not saved', 'what the agent read');
       c.ok(!readFileSync(file, 'utf8').includes('typed'), 'the typed text was saved, so the read proves nothing');
       await ui.command('File: Revert File');
+    },
+  },
+);
+
+/** The URI a resource_link or resource block names (undefined for other blocks). */
+const blockUri = (b) => (b.type === 'resource_link' ? b.uri : b.type === 'resource' ? b.resource?.uri : undefined);
+
+/**
+ * The prompt the agent got for the message whose typed words are `words`: its blocks. Checks that its text blocks
+ * hold none of Copilot's own context, and that the person's words reached it.
+ */
+function promptOf(c, ctx, words) {
+  const received = promptBlocks(ctx.promptLog);
+  const prompt = received.findLast((blocks) => blocks.some((b) => b.type === 'text' && b.text.includes(words)));
+  c.ok(prompt !== undefined, `no prompt with ${JSON.stringify(words)} reached the agent: ${JSON.stringify(received.slice(-2))}`);
+  c.note('prompt', prompt);
+  for (const b of prompt.filter((b) => b.type === 'text')) for (const block of COPILOT_BLOCKS) c.excludes(b.text, block, "a text block the agent received (Copilot's context must not reach it)");
+  return prompt;
+}
+
+/**
+ * The prompt's block that names the workspace file or folder `name` (with a selection's lines in its fragment, when
+ * there are some); fails unless exactly one block names it, and it is of `type`: a `resource_link` for every agent,
+ * a `resource` (with the text) for one that takes embedded context.
+ */
+function attachedBlock(c, prompt, ctx, name, type = 'resource_link') {
+  const uri = pathToFileURL(join(ctx.workspace, name)).href;
+  const found = prompt.filter((b) => blockUri(b)?.replace(/#.*$/, '') === uri);
+  c.ok(found.length === 1, `${found.length} blocks name ${uri}; the agent received ${JSON.stringify(prompt)}`);
+  c.equal(found[0].type, type, `the block naming ${name}`);
+  return found[0];
+}
+
+/** The chips above the chat input (what is attached to the next message), as their text. */
+async function attachedChips(ui) {
+  return ui.page.locator('.interactive-input-part .chat-attached-context .chat-attached-context-attachment').allInnerTexts();
+}
+
+/** A new chat on Scripted, the Chat view opened first when these scenarios run alone. */
+async function newAttachingChat(ui) {
+  if ((await ui.page.locator('.interactive-input-editor').count()) === 0) await ui.open();
+  await newScriptedChat(ui);
+  // Words a failed scenario left in the input are cleared.
+  await ui.page.locator('.interactive-input-editor').first().click();
+  await ui.page.keyboard.press('Control+A');
+  await ui.page.keyboard.press('Delete');
+}
+
+/** Opens a workspace file by a double click in the Explorer (a file just written may not be in Quick Open's index yet). */
+async function openFromExplorer(ui, name) {
+  const row = ui.page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first();
+  await row.waitFor({ timeout: 15_000 });
+  await row.dblclick();
+  await ui.page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 10_000 });
+}
+
+/**
+ * Add Context… (the paperclip of the input), `query` typed, and the first row showing `row` picked. Its file search
+ * may not know a file written a moment ago: the picker is opened again, up to three times.
+ */
+async function addContext(ui, query, row) {
+  const found = ui.page.locator('.quick-input-widget .monaco-list-row', { hasText: row }).first();
+  for (let attempt = 0; ; attempt++) {
+    await ui.page.locator('.interactive-input-part a.action-label[aria-label^="Add Context"]').first().click();
+    await ui.page.locator('.quick-input-widget input').first().waitFor({ timeout: 10_000 });
+    await ui.page.keyboard.type(query);
+    if (await found.waitFor({ timeout: 5000 }).then(() => true, () => false)) break;
+    await ui.page.keyboard.press('Escape');
+    if (attempt === 2) throw new Error(`Add Context… lists no ${JSON.stringify(row)} for ${JSON.stringify(query)}`);
+  }
+  // Clicked: Enter would take the row that has the focus, which may be another (the current file).
+  await found.click();
+}
+
+/** Selects lines `from` to `to` (1-based, whole lines) in the active editor, as a person does with the keyboard. */
+async function selectLines(ui, from, to) {
+  await ui.page.locator('.editor-instance .view-lines').first().click();
+  await ui.page.keyboard.press('Control+Home');
+  for (let line = 1; line < from; line++) await ui.page.keyboard.press('ArrowDown');
+  for (let line = from; line < to; line++) await ui.page.keyboard.press('Shift+ArrowDown');
+  await ui.page.keyboard.press('Shift+End');
+}
+
+/** A workspace file for the attachment scenarios: ten numbered lines. */
+function attachable(ctx, name) {
+  writeFileSync(join(ctx.workspace, name), Array.from({ length: 10 }, (_, i) => `line ${i + 1} of ${name}`).join('\n') + '\n');
+}
+
+// What the person attaches in the Chat view reaches the agent as ACP content (issue 36); Copilot's own context does not.
+CHAT_SCENARIOS.push(
+  {
+    name: 'chat: attached — a file added through Add Context… reaches the agent as a link, once',
+    async run(ui, c, ctx) {
+      attachable(ctx, 'attach-picked.txt');
+      await newAttachingChat(ui);
+      await addContext(ui, 'attach-picked.txt', 'attach-picked.txt');
+      await ui.page.locator('.interactive-input-part .chat-attached-context-attachment', { hasText: 'attach-picked.txt' }).first().waitFor({ timeout: 10_000 }).catch(() => {});
+      c.note('chips', await attachedChips(ui));
+      await ui.screenshot('chat-attach-picked-chip');
+      c.ok(c.details.chips.some((t) => t.includes('attach-picked.txt')), `no chip of the file above the input: ${JSON.stringify(c.details.chips)}`);
+      await ui.send('say got the picked file');
+      c.note('response', await ui.response((t) => t.includes('got the picked file'), "the agent's answer"));
+      await ui.idle();
+      // The next message, with nothing attached, does not send the file again (Copilot re-renders it in the history).
+      await ui.send('say next after the picked file');
+      c.note('next response', await ui.response((t) => t.includes('next after the picked file'), "the agent's next answer"));
+      await ui.idle();
+      const picked = blockUri(attachedBlock(c, promptOf(c, ctx, 'say got the picked file'), ctx, 'attach-picked.txt'));
+      // Whatever else it names (the active editor an earlier scenario left open), not that file.
+      const next = promptOf(c, ctx, 'say next after the picked file');
+      c.ok(next.every((b) => blockUri(b) !== picked && !(b.type === 'text' && b.text.includes('line 1 of attach-picked.txt'))), `the next prompt sends the file again: ${JSON.stringify(next)}`);
+    },
+  },
+  {
+    name: 'chat: attached — a file typed as #file reaches the agent as a link',
+    async run(ui, c, ctx) {
+      attachable(ctx, 'attach-typed.txt');
+      await newAttachingChat(ui);
+      await ui.page.locator('.interactive-input-editor').first().click();
+      await ui.page.keyboard.type('say got the typed file');
+      await ui.page.keyboard.press('Shift+Enter');
+      await ui.page.keyboard.type('#attach-typed');
+      // The file is taken from the completion list, as a person does: it becomes a reference, not words.
+      await sleep(1000);
+      const suggestions = ui.page.locator('.suggest-widget.visible .monaco-list-row');
+      if ((await suggestions.count()) === 0) await ui.page.keyboard.press('Control+Space');
+      await suggestions.first().waitFor({ timeout: 10_000 }).catch(() => {});
+      await ui.screenshot('chat-attach-typed-suggestions');
+      await ui.page.locator('.suggest-widget .monaco-list-row', { hasText: 'attach-typed.txt' }).first().waitFor({ timeout: 15_000 });
+      await ui.page.keyboard.press('Enter');
+      await sleep(300);
+      await ui.screenshot('chat-attach-typed-reference');
+      ui.responsesBefore = await ui.page.locator('.interactive-response').count();
+      await ui.page.keyboard.press('Enter');
+      c.note('response', await ui.response((t) => t.includes('got the typed file'), "the agent's answer"));
+      await ui.idle();
+      attachedBlock(c, promptOf(c, ctx, 'say got the typed file'), ctx, 'attach-typed.txt');
+    },
+  },
+  {
+    name: 'chat: attached — a selection (Chat: Add Selection to Chat) reaches the agent as a link with its lines',
+    async run(ui, c, ctx) {
+      attachable(ctx, 'attach-selected.txt');
+      await openFromExplorer(ui, 'attach-selected.txt');
+      await newAttachingChat(ui);
+      await selectLines(ui, 3, 5);
+      await ui.command('Chat: Add Selection to Chat', { keepSelection: true });
+      await sleep(500);
+      c.note('chips', await attachedChips(ui));
+      await ui.screenshot('chat-attach-selection-chip');
+      c.ok(c.details.chips.some((t) => t.includes('attach-selected.txt')), `no chip of the selection above the input: ${JSON.stringify(c.details.chips)}`);
+      await ui.send('say got the selection');
+      c.note('response', await ui.response((t) => t.includes('got the selection'), "the agent's answer"));
+      await ui.idle();
+      const block = attachedBlock(c, promptOf(c, ctx, 'say got the selection'), ctx, 'attach-selected.txt');
+      // The lines, as Zed writes a mention of a selection: in the URI's fragment.
+      c.ok(blockUri(block).endsWith('#L3:5'), `the selection's block does not say its lines 3 to 5: ${JSON.stringify(block)}`);
+    },
+  },
+  {
+    name: 'chat: attached — a selection reaches an agent that takes embedded context as a resource with its text',
+    async run(ui, c, ctx) {
+      attachable(ctx, 'attach-embedded.txt');
+      await openFromExplorer(ui, 'attach-embedded.txt');
+      await newAttachingChat(ui);
+      await ui.pickListedModel('Embedding');
+      try {
+        await selectLines(ui, 3, 5);
+        await ui.command('Chat: Add Selection to Chat', { keepSelection: true });
+        await sleep(500);
+        c.note('chips', await attachedChips(ui));
+        await ui.screenshot('chat-attach-embedded-chip');
+        await ui.send('say got the embedded selection');
+        c.note('response', await ui.response((t) => t.includes('got the embedded selection'), "the agent's answer"));
+        await ui.idle();
+        const block = attachedBlock(c, promptOf(c, ctx, 'say got the embedded selection'), ctx, 'attach-embedded.txt', 'resource');
+        c.ok(block.resource.uri.endsWith('#L3:5'), `the resource does not say its lines 3 to 5: ${JSON.stringify(block)}`);
+        c.equal(block.resource.text.trim(), 'line 3 of attach-embedded.txt\nline 4 of attach-embedded.txt\nline 5 of attach-embedded.txt', "the resource's text");
+      } finally {
+        await ui.pickListedModel('Scripted');
+      }
+    },
+  },
+  {
+    name: "chat: attached — the active editor's chip, left in the input, reaches the agent as a link",
+    async run(ui, c, ctx) {
+      attachable(ctx, 'attach-active.txt');
+      await openFromExplorer(ui, 'attach-active.txt');
+      await newAttachingChat(ui);
+      await sleep(500);
+      c.note('chips', await ui.page.locator('.interactive-input-part .chat-attached-context').first().innerText().catch(() => ''));
+      await ui.screenshot('chat-attach-active-editor-chip');
+      await ui.send('say got the active editor');
+      c.note('response', await ui.response((t) => t.includes('got the active editor'), "the agent's answer"));
+      await ui.idle();
+      attachedBlock(c, promptOf(c, ctx, 'say got the active editor'), ctx, 'attach-active.txt');
+    },
+  },
+  {
+    name: "chat: attached — the active editor's chip, added with its +, reaches the agent as a link",
+    async run(ui, c, ctx) {
+      attachable(ctx, 'attach-active-added.txt');
+      await openFromExplorer(ui, 'attach-active-added.txt');
+      await newAttachingChat(ui);
+      await ui.page.locator('.interactive-input-part .chat-attached-context-attachment', { hasText: 'attach-active-added.txt' }).first().click();
+      // The chip's hover (its path) would cover the input.
+      await ui.page.mouse.move(700, 450);
+      await ui.page.locator('.context-view .hover-contents').first().waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
+      await sleep(500);
+      c.note('chips', await attachedChips(ui));
+      await ui.screenshot('chat-attach-active-editor-added');
+      await ui.send('say got the added active editor');
+      c.note('response', await ui.response((t) => t.includes('got the added active editor'), "the agent's answer"));
+      await ui.idle();
+      attachedBlock(c, promptOf(c, ctx, 'say got the added active editor'), ctx, 'attach-active-added.txt');
+    },
+  },
+  {
+    name: 'chat: attached — a symbol typed as #sym reaches the agent as a link to its lines',
+    async run(ui, c, ctx) {
+      writeFileSync(join(ctx.workspace, 'attach-symbol.ts'), 'export function attachedSymbol(): number {\n  return 42;\n}\n');
+      // The symbols of the open editors are offered: TypeScript's own language service gives this file's.
+      await openFromExplorer(ui, 'attach-symbol.ts');
+      // Its outline known (the breadcrumbs show the function), the symbol can be offered.
+      await ui.page.locator('.breadcrumbs-control', { hasText: 'attachedSymbol' }).first().waitFor({ timeout: 30_000 });
+      await newAttachingChat(ui);
+      await ui.page.locator('.interactive-input-editor').first().click();
+      await ui.page.keyboard.type('say got the symbol');
+      await ui.page.keyboard.press('Shift+Enter');
+      const reference = '#attachedSymbol';
+      const row = ui.page.locator('.suggest-widget .monaco-list-row', { hasText: 'attachedSymbol' }).first();
+      // The list is asked for as the word is typed: when it came before the symbols did, the word is typed again.
+      for (let attempt = 0; attempt < 4; attempt++) {
+        await ui.page.keyboard.type(reference);
+        if (await row.waitFor({ timeout: 3000 }).then(() => true, () => false)) break;
+        for (let i = 0; i < reference.length; i++) await ui.page.keyboard.press('Backspace');
+      }
+      await ui.screenshot('chat-attach-symbol-suggestions');
+      c.ok(await row.isVisible(), 'the completion list offers no attachedSymbol (TypeScript has not read the file yet?)');
+      await ui.page.keyboard.press('Enter');
+      await sleep(300);
+      await ui.screenshot('chat-attach-symbol-reference');
+      ui.responsesBefore = await ui.page.locator('.interactive-response').count();
+      await ui.page.keyboard.press('Enter');
+      c.note('response', await ui.response((t) => t.includes('got the symbol'), "the agent's answer"));
+      await ui.idle();
+      const block = attachedBlock(c, promptOf(c, ctx, 'say got the symbol'), ctx, 'attach-symbol.ts');
+      c.ok(blockUri(block).endsWith('#L1:3'), `the symbol's link does not name its lines 1 to 3: ${JSON.stringify(block)}`);
+    },
+  },
+  {
+    name: 'chat: attached — a folder added from the Explorer (Add Folder to Chat) reaches the agent as a link',
+    async run(ui, c, ctx) {
+      mkdirSync(join(ctx.workspace, 'attach-folder'), { recursive: true });
+      attachable(ctx, 'attach-folder/inside.txt');
+      // No editor open: the folder alone is attached.
+      await ui.command('View: Close All Editors');
+      await newAttachingChat(ui);
+      // The Explorer's context menu of the folder: Add Folder to Chat.
+      await ui.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'attach-folder' }).first().click({ button: 'right' });
+      const item = ui.page.locator('.monaco-menu .action-label:visible', { hasText: 'Add Folder to Chat' }).first();
+      await item.hover();
+      await ui.page.keyboard.press('Enter');
+      await ui.page.locator('.monaco-menu:visible').first().waitFor({ state: 'hidden', timeout: 5000 });
+      await sleep(500);
+      c.note('chips', await attachedChips(ui));
+      await ui.screenshot('chat-attach-folder-chip');
+      await ui.send('say got the folder');
+      c.note('response', await ui.response((t) => t.includes('got the folder'), "the agent's answer"));
+      await ui.idle();
+      attachedBlock(c, promptOf(c, ctx, 'say got the folder'), ctx, 'attach-folder');
+    },
+  },
+  {
+    name: 'chat: attached — problems added through Add Context… reach the agent',
+    async run(ui, c, ctx) {
+      // JSON's own language service reports the broken value as a problem.
+      writeFileSync(join(ctx.workspace, 'attach-broken.json'), '{"key": }\n');
+      await openFromExplorer(ui, 'attach-broken.json');
+      await newAttachingChat(ui);
+      await addContext(ui, 'Problems', 'Problems...');
+      const all = ui.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'All Problems' }).first();
+      await all.waitFor({ timeout: 10_000 });
+      await ui.screenshot('chat-attach-problems-list');
+      await all.click();
+      await sleep(500);
+      c.note('chips', await attachedChips(ui));
+      await ui.screenshot('chat-attach-problems-chip');
+      await ui.send('say got the problems');
+      c.note('response', await ui.response((t) => t.includes('got the problems'), "the agent's answer"));
+      await ui.idle();
+      const prompt = promptOf(c, ctx, 'say got the problems');
+      // A problem is no file: its line, as Copilot gave it, comes as text beside the person's words.
+      c.ok(prompt.some((b) => b.type === 'text' && !b.text.includes('say got the problems') && b.text.includes('attach-broken.json') && b.text.includes('Value expected')), `the problem did not reach the agent: ${JSON.stringify(prompt)}`);
     },
   },
 );

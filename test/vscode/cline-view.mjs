@@ -3,10 +3,10 @@
 // press Enter, read the answer, press New Task, Cancel, pick another model in its settings. Its provider "VS Code LM
 // API" talks to our models through vscode.lm: its system prompt as a first Assistant message, its own tools offered
 // natively, a note appended after tool results. Each scenario leaves a screenshot in the artifacts dir.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { textOnceShown } from './chat-view.mjs';
+import { promptBlocks, textOnceShown } from './chat-view.mjs';
 import { ANSWER_TIMEOUT_MS, WebviewChat, checkedVsix, runScenarios } from './webview-chat.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -112,11 +112,7 @@ function lastChunk(text) {
 
 /** Each prompt a scripted agent received (its --prompt-log), its text blocks joined. */
 function prompts(log) {
-  if (!existsSync(log)) return [];
-  return readFileSync(log, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l).map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n'));
+  return promptBlocks(log).map((blocks) => blocks.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n'));
 }
 
 /** The JSON array an agent's `history` or `echo` wrote, in the text that follows it. */
@@ -249,6 +245,23 @@ export const CLINE_SCENARIOS = [
       await sleep(2000);
       const after = note('last chunk shown later', lastChunk(await ui.text()));
       check(after <= shown + 2, `the cancelled stream went on in the view: c${shown} at the cancel, c${after} later`);
+    },
+  },
+  {
+    name: 'cline: a file mentioned with @/ in a new task still reaches the agent; Cline\'s environment details do not',
+    async run(ui, note, ctx) {
+      writeFileSync(join(ctx.workspace, 'attach-mentioned.txt'), 'the mentioned file says 42\n');
+      if (!(await ui.frame(3000).then(() => true, () => false))) await ui.open();
+      // On Scripted, whose prompts ctx.promptLog holds (an earlier scenario hands the task to Parrot).
+      await ui.pickModel('symposium - acp-scripted');
+      await ui.newTask();
+      await ui.send('@/attach-mentioned.txt what does it say?\nsay got the mention');
+      note('answer', await ui.answer((t) => t.includes('got the mention'), "the agent's answer"));
+      const prompt = promptBlocks(ctx.promptLog).at(-1) ?? [];
+      note('prompt', prompt);
+      const told = JSON.stringify(prompt);
+      check(told.includes('the mentioned file says 42'), `the mentioned file's content did not reach the agent: ${told}`);
+      check(!told.includes('environment_details'), `Cline's environment details reached the agent: ${told}`);
     },
   },
 ];

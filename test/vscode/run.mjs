@@ -136,6 +136,8 @@ function settings(dirs, confirmations) {
         command: process.execPath,
         args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--resume-session', '--state-dir', join(dirs.runDir, 'agent-sessions'), '--modes', 'ask,code', '--claude-results', '--commands', 'squawk,compact,review'],
       },
+      // Takes embedded resources (promptCapabilities.embeddedContext): what the person attaches can reach it as text.
+      { id: 'embedding', name: 'Embedding', command: process.execPath, args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--embedded-context'] },
       // An agent slow to open a session (2 s), for the scenario of a new chat on an agent in use.
       { id: 'slow', name: 'Slow', command: process.execPath, args: [scriptedAgent(), '--new-session-delay', '2000'] },
       // For the Chat view's scenarios of the picker's status, the sign-in and the API key (chat-view.mjs).
