@@ -4,6 +4,7 @@ import type { AcpTurnEvent } from '../../src/agents/acp/updates/turn-events.js';
 import { TurnRendering } from '../../src/agents/acp/updates/update-parts.js';
 import { acpTurnToParts } from '../../src/agents/acp/updates/acp-turn-to-parts.js';
 import type { ResponsePart } from '../../src/protocol/messages.js';
+import type { Todo } from '../../src/tools/consumer-todos.js';
 
 const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
@@ -185,7 +186,7 @@ describe('acpTurnToParts', () => {
     });
   });
 
-  test('a plan becomes a checklist when it changes, and unknown updates are ignored', () => {
+  test('a plan becomes a checklist, then its changes, and unknown updates are ignored', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const plan = (first: 'in_progress' | 'completed'): AcpTurnEvent =>
         update({
@@ -199,8 +200,40 @@ describe('acpTurnToParts', () => {
       const events = cold('a-a-u-b-s', { a: plan('in_progress'), u: unknown, b: plan('completed'), s: stopped });
       expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('a-----b-|', {
         a: text('\n\n- [ ] **Read**\n- [ ] Write\n\n'),
-        b: text('\n\n- [x] Read\n- [ ] Write\n\n'),
+        b: text('\n\n> ✓ Read\n\n'),
       });
+    });
+  });
+
+  const todos = (...statuses: Todo['status'][]): AcpTurnEvent => ({ kind: 'plan', todos: statuses.map((status, i) => ({ id: i + 1, title: `step ${i + 1}`, status })) });
+  const todoCall = (...statuses: Todo['status'][]): ResponsePart => ({
+    type: 'tool_call',
+    toolCallId: expect.stringMatching(/^symposium-plan-/) as unknown as string,
+    toolName: 'manage_todo_list',
+    parameters: { todoList: statuses.map((status, i) => ({ id: i + 1, title: `step ${i + 1}`, status })) },
+  });
+
+  test('plans in a row end the response once settled, with one call of the todo tool showing the latest', () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const events = cold('-l-a-m-b------c', { l: todos('in-progress', 'not-started'), a: chunk('one'), m: todos('completed', 'in-progress'), b: chunk('two'), c: chunk('later') });
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('---a---b--(L|)', {
+        a: text('one'),
+        b: text('two'),
+        L: todoCall('completed', 'in-progress'),
+      });
+    });
+  });
+
+  test('a response that ends for the agent’s stop or a permission shows a plan not yet shown last, and a shown one not again', () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const rendering = new TurnRendering();
+      const settle = { permissionMs: 5, toolMs: 5 };
+      const first = cold('-l-p', { l: todos('in-progress'), p: permission('t1', 'rm x') });
+      expectObservable(first.pipe(acpTurnToParts(rendering, settle))).toBe('---p----(L|)', { p: action('t1', 'rm x'), L: todoCall('in-progress') });
+      const second = cold('-------------a-l-s', { a: chunk('after'), l: todos('in-progress'), s: stopped });
+      expectObservable(second.pipe(acpTurnToParts(rendering, settle))).toBe('-------------a---|', { a: text('after') });
+      const third = cold('-------------------l-s', { l: todos('completed'), s: stopped });
+      expectObservable(third.pipe(acpTurnToParts(rendering, settle))).toBe('---------------------(L|)', { L: todoCall('completed') });
     });
   });
 

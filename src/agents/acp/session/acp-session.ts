@@ -17,9 +17,11 @@ import { checkPrompt, MalformedAnswerError } from '../answers/agent-answers.js';
 import { askedMessages, promptBlocks, saysSomething, toolResultsOf } from './prompt.js';
 import { transcriptOf } from '../../transcript.js';
 import type { AcpTurnEvent } from '../updates/turn-events.js';
-import { TurnRendering } from '../updates/update-parts.js';
+import { TODO_CALL_PREFIX, TurnRendering } from '../updates/update-parts.js';
+import { planKey, todosOf } from '../updates/plan.js';
+import { offersTodoList, TODO_LIST_TOOL } from '../../../tools/consumer-todos.js';
 import { AuthFailureAnswer, isAuthFailure } from '../answers/auth-failure.js';
-import { PAUSED_BUFFER_CHARS, bufferedSize, joinMessageChunks } from '../updates/paused-buffer.js';
+import { PAUSED_BUFFER_CHARS, bufferedSize, joinBufferedEvents } from '../updates/paused-buffer.js';
 import { applySessionConfig } from './session-config.js';
 import type { OpenedSession } from './opened-session.js';
 import { VsCodeAnswers, type AnswerRule } from './vscode-answers.js';
@@ -93,6 +95,11 @@ interface Prompt {
   readonly opened: OpenedSession;
   /** running: a response is streaming it; paused: waiting on VS Code for permissions; cancelling: told to stop. */
   state: 'running' | 'paused' | 'cancelling';
+  /**
+   * The agent answered the prompt while it was paused (on a call nothing of it waits for: its plan in the todo
+   * list): what it said since waits for the request that continues it.
+   */
+  finished: boolean;
   /** Settles when the agent answered the prompt (or the process died). */
   readonly ended: Promise<void>;
   /** Aborted when the bridge tells the agent to stop: what it asks of the person outside the response is withdrawn. */
@@ -130,6 +137,13 @@ export class AcpSession implements AgentSession {
   private lostWhilePaused: Promise<Error> | undefined;
   /** Closed by the session pool: a turn still on its way in must not open anything again. */
   private isClosed = false;
+  /** The plan last sent to the consumer's todo list, so that a plan the agent repeats costs nothing. */
+  private todoPlanKey = '';
+  /**
+   * The last response showed the plan after the agent's turn had ended: the request that answers that call of the
+   * todo tool is answered by the bridge, the turn being over.
+   */
+  private planClosesTurn = false;
 
   constructor(
     private readonly host: SessionHost,
@@ -141,23 +155,29 @@ export class AcpSession implements AgentSession {
       let unsubscribed = false;
       let ended = false;
       let parts: Subscription | undefined;
+      let last: ResponsePart | undefined;
       this.begin(input, () => unsubscribed).then(
         (prompt) => {
           if (unsubscribed) return;
-          parts = (prompt === undefined ? EMPTY : this.eventsOf(prompt))
-            .pipe(acpTurnToParts(this.rendering, { permissionMs: this.host.options.permissionSettleMs, toolMs: this.host.options.toolSettleMs }))
-            .subscribe({
-              next: (part) => subscriber.next(part),
-              error: (error: unknown) => {
-                ended = true;
-                subscriber.error(error);
-              },
-              complete: () => {
-                ended = true;
-                this.pause();
-                subscriber.complete();
-              },
-            });
+          const responseParts =
+            prompt === PLAN_SHOWN
+              ? of(this.rendering.planProgressPart())
+              : (prompt === undefined ? EMPTY : this.eventsOf(prompt)).pipe(acpTurnToParts(this.rendering, { permissionMs: this.host.options.permissionSettleMs, toolMs: this.host.options.toolSettleMs }));
+          parts = responseParts.subscribe({
+            next: (part) => {
+              last = part;
+              subscriber.next(part);
+            },
+            error: (error: unknown) => {
+              ended = true;
+              subscriber.error(error);
+            },
+            complete: () => {
+              ended = true;
+              this.pause(last?.type === 'tool_call' && last.toolName === TODO_LIST_TOOL && last.toolCallId.startsWith(TODO_CALL_PREFIX));
+              subscriber.complete();
+            },
+          });
         },
         (error: unknown) => {
           ended = true;
@@ -202,11 +222,24 @@ export class AcpSession implements AgentSession {
       this.host.log.debug(`conversation ${this.conversationId}: dropped a late ${update.sessionUpdate} update`);
       return;
     }
+    if (update.sessionUpdate === 'plan' && offersTodoList(this.offered)) {
+      this.planForTodoList(prompt, update.entries);
+      return;
+    }
     prompt.events.push({ kind: 'update', update });
     prompt.answer.hear(update);
     if (update.sessionUpdate === 'tool_call' && announcesBridgedCall(update, BRIDGED_TOOLS_SERVER_NAME, this.offered) && prompt.arrivals.announce(update.toolCallId)) {
       prompt.events.push({ kind: 'announced-calls-arrived' });
     }
+  }
+
+  /** The agent's plan, where the consumer shows plans in its todo list: a call of its todo tool, when the plan changed. */
+  private planForTodoList(prompt: Prompt, entries: unknown): void {
+    const todos = todosOf(entries);
+    const key = planKey(todos);
+    if (key === this.todoPlanKey || todos.length === 0) return;
+    this.todoPlanKey = key;
+    prompt.events.push({ kind: 'plan', todos });
   }
 
   /** A `session/request_permission` for this session: answered when VS Code has decided. */
@@ -324,8 +357,13 @@ export class AcpSession implements AgentSession {
    * Gets the agent ready for this turn and says which prompt's events the response streams: the paused
    * one it continues, a new one, or none when there is nothing to ask.
    */
-  private async begin(input: TurnInput, unsubscribed: () => boolean): Promise<Prompt | undefined> {
+  private async begin(input: TurnInput, unsubscribed: () => boolean): Promise<Prompt | typeof PLAN_SHOWN | undefined> {
     const results = toolResultsOf(input.newMessages);
+    // The results of the bridge's own calls of the todo tool answer nothing the agent waits for.
+    for (const id of results.keys()) if (id.startsWith(TODO_CALL_PREFIX)) results.delete(id);
+    const answersPlan = this.planClosesTurn;
+    this.planClosesTurn = false;
+    if (answersPlan && results.size === 0 && !input.canceled && !saysSomething(input.newMessages) && this.prompt === undefined) return PLAN_SHOWN;
     const movedOn = this.movedOn(results, input.newMessages);
     if (input.canceled || movedOn) this.cancel();
     const lost = this.lostWhilePaused;
@@ -405,7 +443,7 @@ export class AcpSession implements AgentSession {
   }
 
   private startPrompt(opened: OpenedSession, blocks: acp.ContentBlock[]): Prompt {
-    const events = new EventQueue<AcpTurnEvent>(joinMessageChunks, { maxBytes: PAUSED_BUFFER_CHARS, sizeOf: bufferedSize, onOverflow: () => this.overflowedWhilePaused(prompt) });
+    const events = new EventQueue<AcpTurnEvent>(joinBufferedEvents, { maxBytes: PAUSED_BUFFER_CHARS, sizeOf: bufferedSize, onOverflow: () => this.overflowedWhilePaused(prompt) });
     const request = opened
       .prompt(blocks)
       // The SDK can resolve the response before it has dispatched updates read ahead of it; they are
@@ -422,9 +460,10 @@ export class AcpSession implements AgentSession {
       state: 'running',
       stopping: new AbortController(),
       answer: new AuthFailureAnswer(),
+      finished: false,
       ended: request.then(
         (response) => {
-          this.endPrompt(prompt);
+          this.endPrompt(prompt, response.stopReason !== 'cancelled');
           if (response.stopReason === 'end_turn' && prompt.answer.isAuthFailure) {
             events.fail(this.host.signInNeeded());
             return;
@@ -461,9 +500,14 @@ export class AcpSession implements AgentSession {
     if (this.prompt === prompt) this.cancel();
   }
 
-  private endPrompt(prompt: Prompt): void {
+  /**
+   * The agent's prompt ended. One that ended as an answer while paused stays the session's prompt, `finished`,
+   * until the request that continues it has read what the agent said meanwhile (see pause).
+   */
+  private endPrompt(prompt: Prompt, answered = false): void {
     prompt.pending.cancelAll();
-    if (this.prompt === prompt) this.prompt = undefined;
+    prompt.finished = answered && prompt.state === 'paused';
+    if (this.prompt === prompt && !prompt.finished) this.prompt = undefined;
     this.host.promptEnded(this);
   }
 
@@ -483,9 +527,18 @@ export class AcpSession implements AgentSession {
     );
   }
 
-  /** A response ended while its prompt still runs: it waits on the permissions VS Code was just shown. */
-  private pause(): void {
+  /**
+   * A response ended. While its prompt still runs, it waits on what VS Code was just shown; a finished prompt has
+   * been read to its end. `endedOnPlan`: the response ended on a call of the todo tool, which, the turn being
+   * over, the next request answers.
+   */
+  private pause(endedOnPlan: boolean): void {
     const prompt = this.prompt;
+    this.planClosesTurn = endedOnPlan && (prompt === undefined || prompt.finished);
+    if (prompt?.finished === true) {
+      this.prompt = undefined;
+      return;
+    }
     if (prompt === undefined || prompt.state !== 'running') return;
     prompt.state = 'paused';
     prompt.pending.markShown();
@@ -512,6 +565,12 @@ export class AcpSession implements AgentSession {
    */
   private cancel(): void {
     const prompt = this.prompt;
+    if (prompt?.finished === true) {
+      // The agent is done already: what it said after the last response is dropped.
+      this.prompt = undefined;
+      this.queued = [];
+      return;
+    }
     if (prompt === undefined || prompt.state === 'cancelling') return;
     prompt.state = 'cancelling';
     prompt.stopping.abort();
@@ -547,6 +606,9 @@ export class AcpSession implements AgentSession {
     }
   }
 }
+
+/** A request that only answers the todo tool's call that showed the plan of a turn already over. */
+const PLAN_SHOWN = Symbol('plan shown');
 
 function orphanedResultsText(results: ReadonlyMap<string, ToolResultPart>): string {
   const lines = [...results.values()].map((r) => `- ${r.toolCallId}: ${toolResultText(r)}`);

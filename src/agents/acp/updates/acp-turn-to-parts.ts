@@ -1,4 +1,4 @@
-import { asyncScheduler, connect, debounce, filter, mergeMap, of, takeUntil, takeWhile, timer, type Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, concat, connect, debounce, defer, EMPTY, filter, mergeMap, of, takeUntil, takeWhile, tap, timer, type Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
 import type { AcpTurnEvent } from './turn-events.js';
 import type { TurnRendering } from './update-parts.js';
 import type { ResponsePart } from '../../../protocol/messages.js';
@@ -24,7 +24,16 @@ import type { ResponsePart } from '../../../protocol/messages.js';
  *
  * events:  -u--r--u--s               r: a permission refused (nobody could be asked): a line, and on
  * result:  -a--R--a--|
+ *
+ * events:  -u-l-u-l-u------u--       l: the plan changed (where the consumer shows plans in its todo list)
+ * result:  -a---a---a--(L|)          L: one call of the todo tool with the latest plan, once settle.toolMs passed
+ *
+ * events:  -u-l--u--s                a response that ends for any reason with a plan not yet shown shows it last
+ * result:  -a----a--(L|)
  * ```
+ *
+ * A plan is what no agent waits on, so plans in a row cost one call, and a response that ends anyway (a permission, a
+ * tool call) carries the plan at no cost of its own.
  */
 export interface Settle {
   readonly permissionMs: number;
@@ -32,32 +41,47 @@ export interface Settle {
 }
 
 export function acpTurnToParts(rendering: TurnRendering, settle: Settle, scheduler: SchedulerLike = asyncScheduler): OperatorFunction<AcpTurnEvent, ResponsePart> {
-  // `connect` subscribes both branches before the source starts, so events it emits at once reach both.
-  return connect((events) =>
-    events.pipe(
-      takeWhile((event) => event.kind !== 'stopped'),
-      takeUntil(
-        events.pipe(
-          filter((event) => event.kind === 'permission' || event.kind === 'tool' || event.kind === 'announced-calls-arrived'),
-          filter(arrivalsAfterCalls()),
-          debounce((event) => settled(event, settle, scheduler)),
-        ),
+  return (source) =>
+    defer(() => {
+      /** The event after which the response settled, if it did not end with the agent's turn. */
+      let settledAfter: AcpTurnEvent | undefined;
+      const todoList = defer(() => {
+        const part = rendering.todoListPart(settledAfter?.kind === 'plan');
+        return part === undefined ? EMPTY : of(part);
+      });
+      // `connect` subscribes both branches before the source starts, so events it emits at once reach both.
+      return concat(source.pipe(connect((events) => partsOf(events, rendering, settle, scheduler, (event) => (settledAfter = event)))), todoList);
+    });
+}
+
+function partsOf(events: Observable<AcpTurnEvent>, rendering: TurnRendering, settle: Settle, scheduler: SchedulerLike, settledAfter: (event: AcpTurnEvent) => void): Observable<ResponsePart> {
+  return events.pipe(
+    takeWhile((event) => event.kind !== 'stopped'),
+    takeUntil(
+      events.pipe(
+        filter((event) => event.kind === 'permission' || event.kind === 'tool' || event.kind === 'plan' || event.kind === 'announced-calls-arrived'),
+        filter(arrivalsAfterCalls()),
+        debounce((event) => settled(event, settle, scheduler)),
+        tap(settledAfter),
       ),
-      mergeMap((event): ResponsePart[] => {
-        switch (event.kind) {
-          case 'update':
-            return rendering.partsOf(event.update);
-          case 'permission':
-            return [rendering.permissionPart(event.permission)];
-          case 'refused':
-            return [rendering.refusedPart(event.permission)];
-          case 'tool':
-            return [rendering.toolCallPart(event.call)];
-          default:
-            return [];
-        }
-      }),
     ),
+    mergeMap((event): ResponsePart[] => {
+      switch (event.kind) {
+        case 'update':
+          return rendering.partsOf(event.update);
+        case 'permission':
+          return [rendering.permissionPart(event.permission)];
+        case 'refused':
+          return [rendering.refusedPart(event.permission)];
+        case 'tool':
+          return [rendering.toolCallPart(event.call)];
+        case 'plan':
+          rendering.planForTodoList(event.todos);
+          return [];
+        default:
+          return [];
+      }
+    }),
   );
 }
 
@@ -67,6 +91,7 @@ function settled(event: AcpTurnEvent, settle: Settle, scheduler: SchedulerLike):
     case 'announced-calls-arrived':
       return of(event);
     case 'tool':
+    case 'plan':
       return timer(settle.toolMs, scheduler);
     default:
       return timer(settle.permissionMs, scheduler);

@@ -1,0 +1,89 @@
+/**
+ * An agent's plan through the real bridge (the built `symposium-lm vscodelm` driven by LmClient, the scripted agent
+ * sending `plan` updates): where the request offers Copilot's `manage_todo_list`, the plan is a call of that tool at
+ * the end of a response (a burst of plans costs one call) and never a checklist in the text; what the agent says
+ * after the call reaches the request that answers it, also when the agent was done meanwhile. Elsewhere the plan is
+ * a checklist shown once, then its changes.
+ */
+import { textOfParts } from '../../src/client/lm-client.js';
+import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
+import { AgentBridge, SCRIPTED_AGENT, assistantOf, resultOf, toolCallsOf, user } from './agent-bridge.js';
+
+const AGENT: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, '--mcp-http'], env: [] } };
+
+/** Copilot's todo tool, as its agent mode offers it. */
+const TODO_LIST: ToolDefinition = { name: 'manage_todo_list', description: 'Manage a structured todo list', inputSchema: { type: 'object', properties: { todoList: { type: 'array' } } } };
+const WROTE = 'Successfully wrote todo list';
+
+let bridge: AgentBridge | undefined;
+afterEach(async () => {
+  await bridge?.close();
+  bridge = undefined;
+});
+
+/** The todo list a response's call of the todo tool shows. */
+function todoListOf(parts: readonly ResponsePart[]): unknown[] {
+  const calls = toolCallsOf(parts).filter((c) => c.toolName === 'manage_todo_list');
+  expect(calls).toHaveLength(1);
+  return (calls[0]!.parameters as { todoList: unknown[] }).todoList;
+}
+
+test('plans in a row are one call of manage_todo_list, last in the response, and no checklist; the answer to it closes the turn', async () => {
+  // A settle longer than the agent's whole turn: the burst ends with the turn, whatever the machine's speed.
+  bridge = new AgentBridge(['--tool-settle-ms', '5000']);
+  const first: Message[] = [user('todos Read:doing|Write|Test', 'say working', 'todos Read:done|Write:doing|Test', 'say done')];
+  const reply = await bridge.chat(first, AGENT, [TODO_LIST]);
+  expect(textOfParts(reply)).toBe('workingdone');
+  expect(reply.at(-1)?.type).toBe('tool_call');
+  expect(todoListOf(reply)).toEqual([
+    { id: 1, title: 'Read', status: 'completed' },
+    { id: 2, title: 'Write', status: 'in-progress' },
+    { id: 3, title: 'Test', status: 'not-started' },
+  ]);
+  // The agent was done: the bridge answers the call's result itself, and the agent is not prompted again.
+  const call = toolCallsOf(reply)[0]!;
+  const closing = await bridge.chat([...first, assistantOf(reply), resultOf(call.toolCallId, WROTE)], AGENT, [TODO_LIST]);
+  expect(textOfParts(closing)).toBe('\n\n> 📋 1 of 3 todos done\n\n');
+  expect(bridge.stderr().match(/scripted-agent: prompt \d+ of \S+\n/g)).toHaveLength(1);
+});
+
+test('what the agent says after its plan was shown reaches the request that answers the call, also when it was done meanwhile', async () => {
+  bridge = new AgentBridge(['--tool-settle-ms', '0']);
+  const first: Message[] = [user('todos Read:doing|Write', 'stream 3 200', 'todos Read:done|Write:done')];
+  const shown = await bridge.chat(first, AGENT, [TODO_LIST]);
+  expect(todoListOf(shown)).toEqual([
+    { id: 1, title: 'Read', status: 'in-progress' },
+    { id: 2, title: 'Write', status: 'not-started' },
+  ]);
+  const call = toolCallsOf(shown)[0]!;
+  // The agent streams on and ends its turn while VS Code runs the tool: nothing of it is lost.
+  expect(await bridge.logged(/scripted-agent: prompt 1 of \S+ answered: end_turn/, 5000)).toMatch(/answered: end_turn/);
+  const history: Message[] = [...first, assistantOf(shown), resultOf(call.toolCallId, WROTE)];
+  const rest = await bridge.chat(history, AGENT, [TODO_LIST]);
+  expect(textOfParts(shown) + textOfParts(rest)).toBe('c1 c2 c3 ');
+  expect(todoListOf(rest)).toEqual([
+    { id: 1, title: 'Read', status: 'completed' },
+    { id: 2, title: 'Write', status: 'completed' },
+  ]);
+  const last = toolCallsOf(rest)[0]!;
+  const closing = await bridge.chat([...history, assistantOf(rest), resultOf(last.toolCallId, WROTE)], AGENT, [TODO_LIST]);
+  expect(textOfParts(closing)).toBe('\n\n> 📋 2 of 2 todos done\n\n');
+});
+
+test('a plan the agent repeats costs no call', async () => {
+  bridge = new AgentBridge(['--tool-settle-ms', '0']);
+  const first: Message[] = [user('todos Read:doing|Write', 'say one')];
+  const shown = await bridge.chat(first, AGENT, [TODO_LIST]);
+  const call = toolCallsOf(shown)[0]!;
+  const history: Message[] = [...first, assistantOf(shown), resultOf(call.toolCallId, WROTE)];
+  const rest = await bridge.chat(history, AGENT, [TODO_LIST]);
+  const next = await bridge.chat([...history, assistantOf(rest), user('todos Read:doing|Write', 'say two')], AGENT, [TODO_LIST]);
+  expect(toolCallsOf(next)).toEqual([]);
+  expect(textOfParts(next)).toBe('two');
+});
+
+test('where no todo tool is offered, the plan is a checklist once, then each change in a line', async () => {
+  bridge = new AgentBridge();
+  const text = textOfParts(await bridge.chat([user('todos Read:doing|Write|Test', 'say working', 'todos Read:done|Write:doing|Test', 'todos Read:done|Write:doing|Test', 'say done')], AGENT));
+  expect(text).toBe('\n\n- [ ] **Read**\n- [ ] Write\n- [ ] Test\n\nworking\n\n> ✓ Read\n\n> ▶ Write\n\ndone');
+});
