@@ -1,9 +1,9 @@
 /**
  * An agent's plan through the real bridge (the built `symposium-lm vscodelm` driven by LmClient, the scripted agent
- * sending `plan` updates): where the request offers Copilot's `manage_todo_list`, the plan is a call of that tool at
- * the end of a response (a burst of plans costs one call) and never a checklist in the text; what the agent says
- * after the call reaches the request that answers it, also when the agent was done meanwhile. Elsewhere the plan is
- * a checklist shown once, then its changes.
+ * sending `plan` updates): where the request offers Copilot's `manage_todo_list`, the plan is a call of that tool,
+ * which ends the response (a burst of plans costs one call), and never a checklist in the text; what the agent says
+ * after its plan reaches the request that answers the call, also when the agent was done meanwhile. Elsewhere the
+ * plan is a checklist shown once, then its changes.
  */
 import { textOfParts } from '../../src/client/lm-client.js';
 import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
@@ -28,26 +28,26 @@ function todoListOf(parts: readonly ResponsePart[]): unknown[] {
   return (calls[0]!.parameters as { todoList: unknown[] }).todoList;
 }
 
-test('plans in a row are one call of manage_todo_list, last in the response, and no checklist; the answer to it closes the turn', async () => {
+test('plans in a row are one call of manage_todo_list, which ends the response; what the agent said after the plan comes after it', async () => {
   // A settle longer than the agent's whole turn: the burst ends with the turn, whatever the machine's speed.
-  bridge = new AgentBridge(['--tool-settle-ms', '5000']);
-  const first: Message[] = [user('todos Read:doing|Write|Test', 'say working', 'todos Read:done|Write:doing|Test', 'say done')];
+  bridge = new AgentBridge(['--tool-settle-ms', '1500']);
+  const first: Message[] = [user('say planning', 'todos Read:doing|Write|Test', 'say working', 'todos Read:done|Write:doing|Test', 'say done')];
   const reply = await bridge.chat(first, AGENT, [TODO_LIST]);
-  expect(textOfParts(reply)).toBe('workingdone');
+  expect(textOfParts(reply)).toBe('planning');
   expect(reply.at(-1)?.type).toBe('tool_call');
   expect(todoListOf(reply)).toEqual([
     { id: 1, title: 'Read', status: 'completed' },
     { id: 2, title: 'Write', status: 'in-progress' },
     { id: 3, title: 'Test', status: 'not-started' },
   ]);
-  // The agent was done: the bridge answers the call's result itself, and the agent is not prompted again.
   const call = toolCallsOf(reply)[0]!;
-  const closing = await bridge.chat([...first, assistantOf(reply), resultOf(call.toolCallId, WROTE)], AGENT, [TODO_LIST]);
-  expect(textOfParts(closing)).toBe('\n\n> 📋 1 of 3 todos done\n\n');
+  const rest = await bridge.chat([...first, assistantOf(reply), resultOf(call.toolCallId, WROTE)], AGENT, [TODO_LIST]);
+  expect(rest).toEqual([{ type: 'text', value: 'working' }, { type: 'text', value: 'done' }]);
+  // One prompt: the call's result reached no agent.
   expect(bridge.stderr().match(/scripted-agent: prompt \d+ of \S+\n/g)).toHaveLength(1);
 });
 
-test('what the agent says after its plan was shown reaches the request that answers the call, also when it was done meanwhile', async () => {
+test('the agent done while VS Code shows its plan: the rest of its turn comes with the next request, and a plan that ends it is followed by how far it came', async () => {
   bridge = new AgentBridge(['--tool-settle-ms', '0']);
   const first: Message[] = [user('todos Read:doing|Write', 'stream 3 200', 'todos Read:done|Write:done')];
   const shown = await bridge.chat(first, AGENT, [TODO_LIST]);
@@ -55,19 +55,18 @@ test('what the agent says after its plan was shown reaches the request that answ
     { id: 1, title: 'Read', status: 'in-progress' },
     { id: 2, title: 'Write', status: 'not-started' },
   ]);
-  const call = toolCallsOf(shown)[0]!;
   // The agent streams on and ends its turn while VS Code runs the tool: nothing of it is lost.
   expect(await bridge.logged(/scripted-agent: prompt 1 of \S+ answered: end_turn/, 5000)).toMatch(/answered: end_turn/);
-  const history: Message[] = [...first, assistantOf(shown), resultOf(call.toolCallId, WROTE)];
+  const history: Message[] = [...first, assistantOf(shown), resultOf(toolCallsOf(shown)[0]!.toolCallId, WROTE)];
   const rest = await bridge.chat(history, AGENT, [TODO_LIST]);
   expect(textOfParts(shown) + textOfParts(rest)).toBe('c1 c2 c3 ');
   expect(todoListOf(rest)).toEqual([
     { id: 1, title: 'Read', status: 'completed' },
     { id: 2, title: 'Write', status: 'completed' },
   ]);
-  const last = toolCallsOf(rest)[0]!;
-  const closing = await bridge.chat([...history, assistantOf(rest), resultOf(last.toolCallId, WROTE)], AGENT, [TODO_LIST]);
-  expect(textOfParts(closing)).toBe('\n\n> 📋 2 of 2 todos done\n\n');
+  const closing = await bridge.chat([...history, assistantOf(rest), resultOf(toolCallsOf(rest)[0]!.toolCallId, WROTE)], AGENT, [TODO_LIST]);
+  expect(closing).toEqual([{ type: 'text', value: '\n\n> 📋 2 of 2 todos done\n\n' }]);
+  expect(bridge.stderr().match(/scripted-agent: prompt \d+ of \S+\n/g)).toHaveLength(1);
 });
 
 test('a plan the agent repeats costs no call', async () => {

@@ -545,14 +545,13 @@ export const CHAT_SCENARIOS = [
     },
   },
   {
-    name: 'chat: thinking and tool activity and plans render',
+    name: 'chat: thinking and tool activity render',
     async run(ui, c) {
       await newScriptedChat(ui);
-      await ui.send('think weighing the options\nplan Read the code|Write the fix\ntool t1 ls -la\nsay all done');
+      await ui.send('think weighing the options\ntool t1 ls -la\nsay all done');
       const text = c.note('response', await ui.response((t) => t.includes('all done'), 'the reply'));
       await ui.idle();
       c.includes(text, 'ls -la', 'the tool line');
-      c.includes(text, 'Read the code', 'the plan');
       c.ok((await ui.page.locator('.interactive-response').last().locator('.chat-thinking-box, .chat-thinking-collapsible').count()) > 0, 'no thinking block in the response');
     },
   },
@@ -1051,6 +1050,30 @@ CHAT_SCENARIOS.push(
       c.includes(text, 'saved line\\ntyped but not saved', 'what the agent read');
       c.ok(!readFileSync(file, 'utf8').includes('typed'), 'the typed text was saved, so the read proves nothing');
       await ui.command('File: Revert File');
+    },
+  },
+);
+
+// The agent's plan in the Chat view's todo list (issue 38).
+CHAT_SCENARIOS.push(
+  {
+    name: "chat: an agent's plan shows in the Chat view's todo list and updates; no checklist in the answer",
+    async run(ui, c) {
+      await newScriptedChat(ui);
+      const title = ui.page.locator('.chat-todo-list-widget .todo-list-title').first();
+      await ui.send('todos Read the code:doing|Write the fix|Run the tests\nsay reading\nstream 2 2000\ntodos Read the code:done|Write the fix:doing|Run the tests\nsay writing');
+      c.note('first', await textOnceShown(ui.page.locator('.chat-todo-list-widget .todo-list-title', { hasText: 'Todos (0/3)' }).first(), RESPONSE_TIMEOUT_MS));
+      const text = c.note('response', await ui.response((t) => t.includes('writing'), 'the answer after the plan moved on'));
+      await ui.idle();
+      c.note('updated', await textOnceShown(ui.page.locator('.chat-todo-list-widget .todo-list-title', { hasText: 'Todos (1/3)' }).first(), RESPONSE_TIMEOUT_MS));
+      c.equal(await title.innerText(), 'Todos (1/3)', "the todo list's title");
+      // Expanded, the list shows the plan's entries.
+      if ((await ui.page.locator('.chat-todo-list-widget .todo-list-container:visible').count()) === 0) await ui.page.locator('.chat-todo-list-widget .todo-list-expand').first().click();
+      const items = c.note('items', await textOnceShown(ui.page.locator('.chat-todo-list-widget .todo-list-container').first(), 10_000));
+      for (const entry of ['Read the code', 'Write the fix', 'Run the tests']) c.includes(items, entry, 'the todo list');
+      c.excludes(text, '[ ]', 'the answer (a checklist of the plan)');
+      c.includes(text, 'reading', 'the answer');
+      await ui.screenshot('chat-todo-list');
     },
   },
 );

@@ -1,5 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
-import { defer, EMPTY, from, mergeMap, Observable, of, switchMap, type Subscription } from 'rxjs';
+import { defaultIfEmpty, defer, EMPTY, from, identity, mergeMap, Observable, of, switchMap, type Subscription } from 'rxjs';
 import type { Logger } from '../../../log/logger.js';
 import { acpTurnToParts } from '../updates/acp-turn-to-parts.js';
 import type { Message, ResponsePart, ToolDefinition, ToolResultPart } from '../../../protocol/messages.js';
@@ -96,10 +96,12 @@ interface Prompt {
   /** running: a response is streaming it; paused: waiting on VS Code for permissions; cancelling: told to stop. */
   state: 'running' | 'paused' | 'cancelling';
   /**
-   * The agent answered the prompt while it was paused (on a call nothing of it waits for: its plan in the todo
-   * list): what it said since waits for the request that continues it.
+   * The agent answered the prompt. It stays the session's prompt until a response has read its stop: one that ended
+   * on the agent's plan (a call nothing of the agent waits for) leaves what came after it to the next.
    */
   finished: boolean;
+  /** The last response put its stop back, with what came after its plan. */
+  stopHeld: boolean;
   /** Settles when the agent answered the prompt (or the process died). */
   readonly ended: Promise<void>;
   /** Aborted when the bridge tells the agent to stop: what it asks of the person outside the response is withdrawn. */
@@ -139,11 +141,8 @@ export class AcpSession implements AgentSession {
   private isClosed = false;
   /** The plan last sent to the consumer's todo list, so that a plan the agent repeats costs nothing. */
   private todoPlanKey = '';
-  /**
-   * The last response showed the plan after the agent's turn had ended: the request that answers that call of the
-   * todo tool is answered by the bridge, the turn being over.
-   */
-  private planClosesTurn = false;
+  /** The last response ended on a call of the todo tool: the next one must say something, be it only how far the plan came. */
+  private endedOnPlan = false;
 
   constructor(
     private readonly host: SessionHost,
@@ -159,10 +158,14 @@ export class AcpSession implements AgentSession {
       this.begin(input, () => unsubscribed).then(
         (prompt) => {
           if (unsubscribed) return;
-          const responseParts =
-            prompt === PLAN_SHOWN
-              ? of(this.rendering.planProgressPart())
-              : (prompt === undefined ? EMPTY : this.eventsOf(prompt)).pipe(acpTurnToParts(this.rendering, { permissionMs: this.host.options.permissionSettleMs, toolMs: this.host.options.toolSettleMs }));
+          const afterPlan = this.endedOnPlan;
+          this.endedOnPlan = false;
+          const events = prompt === undefined ? EMPTY : this.eventsOf(prompt);
+          const responseParts = events.pipe(
+            acpTurnToParts(this.rendering, { permissionMs: this.host.options.permissionSettleMs, toolMs: this.host.options.toolSettleMs }, (held) => this.putBack(held)),
+            // Copilot reads a response with neither text nor a tool call as a failure ("no response").
+            afterPlan ? defaultIfEmpty(this.rendering.planProgressPart()) : identity,
+          );
           parts = responseParts.subscribe({
             next: (part) => {
               last = part;
@@ -231,6 +234,14 @@ export class AcpSession implements AgentSession {
     if (update.sessionUpdate === 'tool_call' && announcesBridgedCall(update, BRIDGED_TOOLS_SERVER_NAME, this.offered) && prompt.arrivals.announce(update.toolCallId)) {
       prompt.events.push({ kind: 'announced-calls-arrived' });
     }
+  }
+
+  /** Events a response took after the agent's plan and did not show: the next response shows them. */
+  private putBack(held: AcpTurnEvent[]): void {
+    const prompt = this.prompt;
+    if (prompt === undefined) return;
+    prompt.events.putBack(held);
+    if (held.some((event) => event.kind === 'stopped')) prompt.stopHeld = true;
   }
 
   /** The agent's plan, where the consumer shows plans in its todo list: a call of its todo tool, when the plan changed. */
@@ -357,13 +368,10 @@ export class AcpSession implements AgentSession {
    * Gets the agent ready for this turn and says which prompt's events the response streams: the paused
    * one it continues, a new one, or none when there is nothing to ask.
    */
-  private async begin(input: TurnInput, unsubscribed: () => boolean): Promise<Prompt | typeof PLAN_SHOWN | undefined> {
+  private async begin(input: TurnInput, unsubscribed: () => boolean): Promise<Prompt | undefined> {
     const results = toolResultsOf(input.newMessages);
     // The results of the bridge's own calls of the todo tool answer nothing the agent waits for.
     for (const id of results.keys()) if (id.startsWith(TODO_CALL_PREFIX)) results.delete(id);
-    const answersPlan = this.planClosesTurn;
-    this.planClosesTurn = false;
-    if (answersPlan && results.size === 0 && !input.canceled && !saysSomething(input.newMessages) && this.prompt === undefined) return PLAN_SHOWN;
     const movedOn = this.movedOn(results, input.newMessages);
     if (input.canceled || movedOn) this.cancel();
     const lost = this.lostWhilePaused;
@@ -380,6 +388,7 @@ export class AcpSession implements AgentSession {
     const paused = this.prompt;
     if (paused !== undefined && paused.state === 'paused') {
       paused.pending.answerShown(results);
+      paused.stopHeld = false;
       // What the consumer sent along with the results by itself (Cline's note after them) is no new prompt.
       if (saysSomething(input.newMessages)) this.queued.push(...blocks);
       paused.state = 'running';
@@ -461,10 +470,12 @@ export class AcpSession implements AgentSession {
       stopping: new AbortController(),
       answer: new AuthFailureAnswer(),
       finished: false,
+      stopHeld: false,
       ended: request.then(
         (response) => {
-          this.endPrompt(prompt, response.stopReason !== 'cancelled');
-          if (response.stopReason === 'end_turn' && prompt.answer.isAuthFailure) {
+          const signInNeeded = response.stopReason === 'end_turn' && prompt.answer.isAuthFailure;
+          this.endPrompt(prompt, response.stopReason !== 'cancelled' && !signInNeeded);
+          if (signInNeeded) {
             events.fail(this.host.signInNeeded());
             return;
           }
@@ -501,13 +512,13 @@ export class AcpSession implements AgentSession {
   }
 
   /**
-   * The agent's prompt ended. One that ended as an answer while paused stays the session's prompt, `finished`,
-   * until the request that continues it has read what the agent said meanwhile (see pause).
+   * The agent's prompt ended. One that ended as an answer stays the session's prompt, `finished`, until a response
+   * has read its stop (see pause).
    */
   private endPrompt(prompt: Prompt, answered = false): void {
     prompt.pending.cancelAll();
-    prompt.finished = answered && prompt.state === 'paused';
-    if (this.prompt === prompt && !prompt.finished) this.prompt = undefined;
+    prompt.finished = answered;
+    if (this.prompt === prompt && !answered) this.prompt = undefined;
     this.host.promptEnded(this);
   }
 
@@ -528,14 +539,13 @@ export class AcpSession implements AgentSession {
   }
 
   /**
-   * A response ended. While its prompt still runs, it waits on what VS Code was just shown; a finished prompt has
-   * been read to its end. `endedOnPlan`: the response ended on a call of the todo tool, which, the turn being
-   * over, the next request answers.
+   * A response ended. While its prompt still runs, or its stop was put back, it waits on what VS Code was just shown;
+   * a finished prompt whose stop was read is over. `endedOnPlan`: the response ended on a call of the todo tool.
    */
   private pause(endedOnPlan: boolean): void {
+    this.endedOnPlan = endedOnPlan;
     const prompt = this.prompt;
-    this.planClosesTurn = endedOnPlan && (prompt === undefined || prompt.finished);
-    if (prompt?.finished === true) {
+    if (prompt?.finished === true && !prompt.stopHeld) {
       this.prompt = undefined;
       return;
     }
@@ -606,9 +616,6 @@ export class AcpSession implements AgentSession {
     }
   }
 }
-
-/** A request that only answers the todo tool's call that showed the plan of a turn already over. */
-const PLAN_SHOWN = Symbol('plan shown');
 
 function orphanedResultsText(results: ReadonlyMap<string, ToolResultPart>): string {
   const lines = [...results.values()].map((r) => `- ${r.toolCallId}: ${toolResultText(r)}`);

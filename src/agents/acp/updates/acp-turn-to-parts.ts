@@ -1,4 +1,4 @@
-import { asyncScheduler, concat, connect, debounce, defer, EMPTY, filter, mergeMap, of, takeUntil, takeWhile, tap, timer, type Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, concat, connect, debounce, defer, EMPTY, filter, mergeMap, of, takeUntil, takeWhile, timer, type Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
 import type { AcpTurnEvent } from './turn-events.js';
 import type { TurnRendering } from './update-parts.js';
 import type { ResponsePart } from '../../../protocol/messages.js';
@@ -26,45 +26,62 @@ import type { ResponsePart } from '../../../protocol/messages.js';
  * result:  -a--R--a--|
  *
  * events:  -u-l-u-l-u------u--       l: the plan changed (where the consumer shows plans in its todo list)
- * result:  -a---a---a--(L|)          L: one call of the todo tool with the latest plan, once settle.toolMs passed
- *
- * events:  -u-l--u--s                a response that ends for any reason with a plan not yet shown shows it last
- * result:  -a----a--(L|)
+ * result:  -a----------(L|)          L: one call of the todo tool with the latest plan, once settle.toolMs passed
+ *                                    after the last l; what came after the first l (u u) is put back
  * ```
  *
- * A plan is what no agent waits on, so plans in a row cost one call, and a response that ends anyway (a permission, a
- * tool call) carries the plan at no cost of its own.
+ * A plan is what no agent waits on: plans in a row cost one call. The response ends on it, so that what the
+ * agent says after its plan comes after the todo list, in the next response (the Chat view folds a response's
+ * rounds but its last into "Completed n steps": the agent's last words belong in the last).
  */
 export interface Settle {
   readonly permissionMs: number;
   readonly toolMs: number;
 }
 
-export function acpTurnToParts(rendering: TurnRendering, settle: Settle, scheduler: SchedulerLike = asyncScheduler): OperatorFunction<AcpTurnEvent, ResponsePart> {
+/** `putBack`: events the response took after a plan and did not show, for the next response. */
+export function acpTurnToParts(
+  rendering: TurnRendering,
+  settle: Settle,
+  putBack: (events: AcpTurnEvent[]) => void,
+  scheduler: SchedulerLike = asyncScheduler,
+): OperatorFunction<AcpTurnEvent, ResponsePart> {
   return (source) =>
     defer(() => {
-      /** The event after which the response settled, if it did not end with the agent's turn. */
-      let settledAfter: AcpTurnEvent | undefined;
+      /** Taken since the plan this response ends on, if it has one. */
+      let held: AcpTurnEvent[] | undefined;
       const todoList = defer(() => {
-        const part = rendering.todoListPart(settledAfter?.kind === 'plan');
+        if (held === undefined) return EMPTY;
+        putBack(held);
+        const part = rendering.todoListPart();
         return part === undefined ? EMPTY : of(part);
       });
+      const hold = (event: AcpTurnEvent): boolean => {
+        if (event.kind === 'plan') rendering.planForTodoList(event.todos);
+        if (held === undefined) {
+          if (event.kind === 'plan') held = [];
+          return event.kind === 'plan';
+        }
+        if (event.kind !== 'plan') held.push(event);
+        return true;
+      };
       // `connect` subscribes both branches before the source starts, so events it emits at once reach both.
-      return concat(source.pipe(connect((events) => partsOf(events, rendering, settle, scheduler, (event) => (settledAfter = event)))), todoList);
+      return concat(source.pipe(connect((events) => partsOf(events, rendering, settle, scheduler, hold))), todoList);
     });
 }
 
-function partsOf(events: Observable<AcpTurnEvent>, rendering: TurnRendering, settle: Settle, scheduler: SchedulerLike, settledAfter: (event: AcpTurnEvent) => void): Observable<ResponsePart> {
+/** `hold`: whether the event is held rather than shown (a plan, and what comes after it). */
+function partsOf(events: Observable<AcpTurnEvent>, rendering: TurnRendering, settle: Settle, scheduler: SchedulerLike, hold: (event: AcpTurnEvent) => boolean): Observable<ResponsePart> {
   return events.pipe(
-    takeWhile((event) => event.kind !== 'stopped'),
     takeUntil(
       events.pipe(
         filter((event) => event.kind === 'permission' || event.kind === 'tool' || event.kind === 'plan' || event.kind === 'announced-calls-arrived'),
         filter(arrivalsAfterCalls()),
         debounce((event) => settled(event, settle, scheduler)),
-        tap(settledAfter),
       ),
     ),
+    filter((event) => !hold(event)),
+    takeWhile((event) => event.kind !== 'stopped'),
     mergeMap((event): ResponsePart[] => {
       switch (event.kind) {
         case 'update':
@@ -75,9 +92,6 @@ function partsOf(events: Observable<AcpTurnEvent>, rendering: TurnRendering, set
           return [rendering.refusedPart(event.permission)];
         case 'tool':
           return [rendering.toolCallPart(event.call)];
-        case 'plan':
-          rendering.planForTodoList(event.todos);
-          return [];
         default:
           return [];
       }

@@ -51,6 +51,19 @@ export class EventQueue<T> {
     else this.buffered.push(event);
   }
 
+  /**
+   * Events a response took but did not show (it ended first): the next response receives them first, before
+   * anything buffered since. They were counted once already; the limit does not drop them.
+   */
+  putBack(events: readonly T[]): void {
+    if (this.attached !== undefined) {
+      for (const event of events) this.attached.next(event);
+      return;
+    }
+    this.buffered.unshift(...events);
+    if (this.limit !== undefined) for (const event of events) this.bufferedBytes += this.limit.sizeOf(event);
+  }
+
   fail(error: unknown): void {
     this.failure ??= { error };
     this.attached?.error(error);

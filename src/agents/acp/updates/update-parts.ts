@@ -3,7 +3,7 @@ import { clipDepth, MAX_JSON_DEPTH } from '../../../protocol/bounded-depth.js';
 import type { SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { ResponsePart } from '../../../protocol/messages.js';
 import { diffBlock, refusedLine, toolEndedLine, toolStartedLine, type Refusal } from './render.js';
-import { PlanInText, planKey, planProgressLine, todosOf } from './plan.js';
+import { PlanInText, planProgressLine, todosOf } from './plan.js';
 import { TODO_LIST_TOOL, todoListArguments, type Todo } from '../../../tools/consumer-todos.js';
 import { AGENT_ACTION_TOOL, type AgentActionParameters } from '../../../protocol/agent-action.js';
 import { announcesServerCall } from '../../../tools/bridged-permission.js';
@@ -22,9 +22,8 @@ export class TurnRendering {
   /** Announced calls of VS Code's tools through the bridge: VS Code shows those calls itself. */
   private readonly bridged = new Set<string>();
   private readonly planText = new PlanInText();
-  /** The plan for the consumer's todo list: the latest the agent sent, and the last one a response showed. */
+  /** The latest plan the agent sent, for the consumer's todo list. */
   private todoPlan: readonly Todo[] | undefined;
-  private todoPlanShown = '';
   /** Files whose edits VS Code shows itself (made through the consumer's edit tools): no diff of them in the text. */
   private readonly reviewed = new Set<string>();
   /**
@@ -53,16 +52,10 @@ export class TurnRendering {
     this.todoPlan = todos;
   }
 
-  /**
-   * The call of the consumer's todo tool that shows the latest plan, if it is not what the list shows already (or
-   * `always`: the response ended for it and must end on a call); once per plan.
-   */
-  todoListPart(always: boolean): ResponsePart | undefined {
+  /** The call of the consumer's todo tool that shows the latest plan. */
+  todoListPart(): ResponsePart | undefined {
     const todos = this.todoPlan;
     if (todos === undefined) return undefined;
-    const key = planKey(todos);
-    if (key === this.todoPlanShown && !always) return undefined;
-    this.todoPlanShown = key;
     return { type: 'tool_call', toolCallId: `${TODO_CALL_PREFIX}${randomUUID()}`, toolName: TODO_LIST_TOOL, parameters: todoListArguments(todos) };
   }
 
