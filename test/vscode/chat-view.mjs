@@ -1060,20 +1060,28 @@ CHAT_SCENARIOS.push(
     name: "chat: an agent's plan shows in the Chat view's todo list and updates; no checklist in the answer",
     async run(ui, c) {
       await newScriptedChat(ui);
-      const title = ui.page.locator('.chat-todo-list-widget .todo-list-title').first();
-      await ui.send('todos Read the code:doing|Write the fix|Run the tests\nsay reading\nstream 2 2000\ntodos Read the code:done|Write the fix:doing|Run the tests\nsay writing');
-      c.note('first', await textOnceShown(ui.page.locator('.chat-todo-list-widget .todo-list-title', { hasText: 'Todos (0/3)' }).first(), RESPONSE_TIMEOUT_MS));
-      const text = c.note('response', await ui.response((t) => t.includes('writing'), 'the answer after the plan moved on'));
-      await ui.idle();
-      c.note('updated', await textOnceShown(ui.page.locator('.chat-todo-list-widget .todo-list-title', { hasText: 'Todos (1/3)' }).first(), RESPONSE_TIMEOUT_MS));
-      c.equal(await title.innerText(), 'Todos (1/3)', "the todo list's title");
-      // Expanded, the list shows the plan's entries.
-      if ((await ui.page.locator('.chat-todo-list-widget .todo-list-container:visible').count()) === 0) await ui.page.locator('.chat-todo-list-widget .todo-list-expand').first().click();
+      // The widget's title, folded, names the entry in progress and its place ("Write the fix (2/3)"); once every
+      // entry is done, and unfolded, it reads "Todos (n/m)".
+      const title = (text) => textOnceShown(ui.page.locator('.chat-todo-list-widget .todo-list-title', { hasText: text }).first(), RESPONSE_TIMEOUT_MS);
+      await ui.send(
+        'todos Read the code:doing|Write the fix|Run the tests\nsay reading\nstream 2 2000\n' +
+          'todos Read the code:done|Write the fix:doing|Run the tests\nsay writing\nstream 2 2000\n' +
+          'todos Read the code:done|Write the fix:done|Run the tests:done\nsay all done',
+      );
+      c.note('first', await title('Read the code (1/3)'));
+      c.note('second', await title('Write the fix (2/3)'));
+      await ui.page.locator('.chat-todo-list-widget .todo-list-expand').first().click();
+      c.note('unfolded', await title('Todos (2/3)'));
       const items = c.note('items', await textOnceShown(ui.page.locator('.chat-todo-list-widget .todo-list-container').first(), 10_000));
       for (const entry of ['Read the code', 'Write the fix', 'Run the tests']) c.includes(items, entry, 'the todo list');
-      c.excludes(text, '[ ]', 'the answer (a checklist of the plan)');
-      c.includes(text, 'reading', 'the answer');
       await ui.screenshot('chat-todo-list');
+      await ui.page.locator('.chat-todo-list-widget .todo-list-expand').first().click();
+      c.note('done', await title('Todos (3/3)'));
+      const text = c.note('response', await ui.response((t) => t.includes('all done'), "the agent's last words"));
+      await ui.idle();
+      c.excludes(text, '[ ]', 'the answer (a checklist of the plan)');
+      c.excludes(text, 'todos done', 'the answer (a line of the bridge, where the agent had words of its own)');
+      await ui.screenshot('chat-todo-list-done');
     },
   },
 );

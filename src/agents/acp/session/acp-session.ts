@@ -23,6 +23,8 @@ import { offersTodoList, TODO_LIST_TOOL } from '../../../tools/consumer-todos.js
 import { AuthFailureAnswer, isAuthFailure } from '../answers/auth-failure.js';
 import { PAUSED_BUFFER_CHARS, bufferedSize, joinBufferedEvents } from '../updates/paused-buffer.js';
 import { applySessionConfig } from './session-config.js';
+import { turnConfig } from './session-modes.js';
+import type { SessionSettings } from './session-settings.js';
 import type { OpenedSession } from './opened-session.js';
 import { VsCodeAnswers, type AnswerRule } from './vscode-answers.js';
 import { allowing, rejecting } from './permission-choice.js';
@@ -139,6 +141,8 @@ export class AcpSession implements AgentSession {
   private lostWhilePaused: Promise<Error> | undefined;
   /** Closed by the session pool: a turn still on its way in must not open anything again. */
   private isClosed = false;
+  /** The settings of the ACP session it opened last, which the agent's updates change. */
+  private settings: SessionSettings | undefined;
   /** The plan last sent to the consumer's todo list, so that a plan the agent repeats costs nothing. */
   private todoPlanKey = '';
   /** The last response ended on a call of the todo tool: the next one must say something, be it only how far the plan came. */
@@ -219,6 +223,8 @@ export class AcpSession implements AgentSession {
    */
   onUpdate(update: acp.SessionUpdate, outsidePrompt = false): void {
     this.lastUpdateAt = Date.now();
+    // The agent changed its mode (or another setting) by itself, late or not: followed.
+    this.settings?.follow(update);
     this.announced.record(update);
     const prompt = this.prompt;
     if (prompt === undefined || prompt.state === 'cancelling' || outsidePrompt) {
@@ -382,7 +388,7 @@ export class AcpSession implements AgentSession {
     if (this.isClosed) return undefined;
     await this.offerTools(input.tools);
     const opened = await this.open();
-    await applySessionConfig(opened, input.config, this.host, this.conversationId);
+    await applySessionConfig(opened, turnConfig(opened.settings, input.config, input.mode), this.host, this.conversationId);
     if (unsubscribed() || this.isClosed) return undefined;
     const blocks = promptBlocks(input.newMessages, { images: opened.images });
     const paused = this.prompt;
@@ -428,6 +434,7 @@ export class AcpSession implements AgentSession {
       .then((tools) => this.host.open(this, tools))
       .then((opened) => {
         this.owesHistory = opened.fresh;
+        this.settings = opened.settings;
         return opened;
       })
       .catch((error: unknown) => {
