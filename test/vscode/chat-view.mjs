@@ -1086,6 +1086,29 @@ CHAT_SCENARIOS.push(
   },
 );
 
+// The Chat view's modes as the agent's own (issue 38). The scripted agent offers the modes ask, code and plan
+// (--modes ask,code,plan in run.mjs); it answers `mode` with the mode it is in when the prompt runs.
+CHAT_SCENARIOS.push(
+  {
+    name: 'chat: picking Plan mode puts the agent in its plan mode before the prompt; Agent mode puts it back',
+    async run(ui, c) {
+      await newScriptedChat(ui);
+      await ui.pickMode('Plan');
+      try {
+        await ui.send('mode');
+        c.note('plan', await ui.response((t) => /(^|\n)plan(\n|$)/.test(t), "the agent's mode in Plan mode"));
+        await ui.idle();
+        await ui.screenshot('chat-plan-mode');
+      } finally {
+        await ui.pickMode('Agent');
+      }
+      await ui.send('mode');
+      c.note('agent', await ui.response((t) => /(^|\n)ask(\n|$)/.test(t), "the agent's own mode back in Agent mode"));
+      await ui.idle();
+    },
+  },
+);
+
 export async function runChatView(page, ctx, log) {
   const ui = new ChatView(page, ctx.artifacts);
   const only = (process.env.SYMPOSIUM_VSCODE_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);

@@ -134,7 +134,7 @@ function settings(dirs, confirmations) {
         id: 'scripted',
         name: 'Scripted',
         command: process.execPath,
-        args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--resume-session', '--state-dir', join(dirs.runDir, 'agent-sessions'), '--modes', 'ask,code', '--claude-results'],
+        args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--resume-session', '--state-dir', join(dirs.runDir, 'agent-sessions'), '--modes', 'ask,code,plan', '--claude-results'],
       },
       // An agent slow to open a session (2 s), for the scenario of a new chat on an agent in use.
       { id: 'slow', name: 'Slow', command: process.execPath, args: [scriptedAgent(), '--new-session-delay', '2000'] },
