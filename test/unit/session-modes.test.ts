@@ -3,7 +3,10 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { consumerModeOf } from '../../src/history/consumer-mode.js';
 import { SessionSettings } from '../../src/agents/acp/session/session-settings.js';
 import { turnConfig } from '../../src/agents/acp/session/session-modes.js';
-import { SET_MODE_CONFIG_ID } from '../../src/agents/acp/answers/agent-info.js';
+import { SET_MODE_CONFIG_ID, otherOptionsOf, sessionModesOf } from '../../src/agents/acp/answers/agent-info.js';
+import { applySessionConfig } from '../../src/agents/acp/session/session-config.js';
+import type { OpenedSession } from '../../src/agents/acp/session/opened-session.js';
+import type { Logger } from '../../src/log/logger.js';
 import type { Message } from '../../src/protocol/messages.js';
 
 const fixture = (name: string): Message[] => (JSON.parse(readFileSync(`test/fixtures/copilot/${name}.json`, 'utf8')) as { messages: Message[] }).messages;
@@ -80,5 +83,60 @@ describe('turnConfig: the chat’s mode as the agent’s own', () => {
     settings.follow({ sessionUpdate: 'config_option_update', configOptions: [option('other', ['x'], 'x'), { id: 'mode', name: 'm', type: 'boolean', currentValue: true } as acp.SessionConfigOption] });
     expect(settings.current.has('other')).toBe(false);
     expect(settings.current.get('mode')).toBe('default');
+  });
+});
+
+describe('applySessionConfig', () => {
+  const log = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} } as unknown as Logger;
+  /** An opened session whose agent answers every request with `answer`, recording what it was asked. */
+  function opened(settings: SessionSettings, answer: unknown = { configOptions: [] }): { session: OpenedSession; asked: [string, unknown][] } {
+    const asked: [string, unknown][] = [];
+    const agent = { request: async (method: string, params: unknown) => (asked.push([method, params]), answer) } as unknown as acp.ClientContext;
+    return { session: { sessionId: 's1', fresh: true, settings, agent, images: false, prompt: async () => ({}), explain: async (e) => e as Error }, asked };
+  }
+
+  test('a value is asked for once: the agent’s own change since stands until another value is wanted', async () => {
+    const settings = new SessionSettings({ configOptions: [option('mode', ['default', 'plan'], 'default', 'mode')] });
+    const { session, asked } = opened(settings);
+    await applySessionConfig(session, { mode: 'plan' }, { name: 'A', log }, 'c1');
+    settings.follow({ sessionUpdate: 'current_mode_update', currentModeId: 'default' });
+    await applySessionConfig(session, { mode: 'plan' }, { name: 'A', log }, 'c1');
+    expect(asked).toEqual([['session/set_config_option', { sessionId: 's1', configId: 'mode', value: 'plan' }]]);
+    expect(settings.current.get('mode')).toBe('default');
+  });
+
+  test('a boolean option is a choice of On and Off in the picker, set as a boolean', async () => {
+    const autoCompact: acp.SessionConfigOption = { id: 'auto_compact', name: 'Auto-compact', type: 'boolean', currentValue: false };
+    expect(otherOptionsOf([autoCompact])).toEqual([{ configId: 'auto_compact', name: 'Auto-compact', current: 'false', choices: [{ value: 'true', name: 'On' }, { value: 'false', name: 'Off' }] }]);
+    const settings = new SessionSettings({ configOptions: [autoCompact] });
+    const { session, asked } = opened(settings, { configOptions: [{ ...autoCompact, currentValue: true }] });
+    await applySessionConfig(session, { auto_compact: 'true' }, { name: 'A', log }, 'c1');
+    expect(asked).toEqual([['session/set_config_option', { sessionId: 's1', configId: 'auto_compact', type: 'boolean', value: true }]]);
+    expect(settings.current.get('auto_compact')).toBe('true');
+  });
+
+  test('ACP session modes are set with session/set_mode', async () => {
+    const settings = new SessionSettings({ modes: { currentModeId: 'build', availableModes: [{ id: 'build', name: 'Build' }, { id: 'plan', name: 'Plan' }] } });
+    const { session, asked } = opened(settings, {});
+    await applySessionConfig(session, turnConfig(settings, {}, 'plan'), { name: 'A', log }, 'c1');
+    expect(asked).toEqual([['session/set_mode', { sessionId: 's1', modeId: 'plan' }]]);
+  });
+});
+
+describe('what the bridge keeps of an agent’s options is bounded', () => {
+  test('choices: each value once, at most 500, names of at most 100 characters', () => {
+    const flood: acp.SessionConfigOption = {
+      id: 'effort',
+      name: 'E'.repeat(100_000),
+      type: 'select',
+      currentValue: 'v0',
+      options: Array.from({ length: 5000 }, (_, i) => ({ value: `v${i % 1000}`, name: 'n'.repeat(10_000) })),
+    };
+    const [kept] = otherOptionsOf([flood]);
+    expect(kept!.name).toHaveLength(100);
+    expect(kept!.choices).toHaveLength(500);
+    expect(new Set(kept!.choices.map((c) => c.value)).size).toBe(500);
+    expect(Math.max(...kept!.choices.map((c) => c.name.length))).toBe(100);
+    expect(sessionModesOf({ modes: { currentModeId: 'a', availableModes: [{ id: 'a', name: 'A' }, { id: 'a', name: 'again' }, null, 7] } })?.choices).toEqual([{ value: 'a', name: 'A' }]);
   });
 });

@@ -138,14 +138,27 @@ export function modelsOf(options: readonly acp.SessionConfigOption[] | null | un
   return select === undefined ? undefined : { configId: select.configId, current: select.current, choices: select.choices };
 }
 
-/** The select options other than the model (mode, thought level, …), for the picker's per-model options. */
+/**
+ * The options other than the model (mode, thought level, …), for the picker's per-model options: select options,
+ * and boolean ones as a choice of On (`true`) and Off (`false`), which the picker lists like any other.
+ */
 export function otherOptionsOf(options: readonly acp.SessionConfigOption[]): AgentConfigOption[] {
-  return options.filter((o) => o.category !== 'model').flatMap((o) => selectOption(o) ?? []);
+  return options.filter((o) => o.category !== 'model').flatMap((o) => selectOption(o) ?? booleanOption(o) ?? []);
 }
 
-/** The current value of every select option, by config id: what the session is set to. */
+/** The current value of every select and boolean option (`true`, `false`), by config id: what the session is set to. */
 export function currentValuesOf(options: readonly acp.SessionConfigOption[] | null | undefined): Map<string, string> {
-  return new Map((options ?? []).flatMap((o) => (o.type === 'select' ? [[o.id, o.currentValue] as const] : [])));
+  return new Map((options ?? []).flatMap((o) => (o.type === 'select' ? [[o.id, o.currentValue] as const] : o.type === 'boolean' ? [[o.id, String(o.currentValue === true)] as const] : [])));
+}
+
+const ON_OFF: AgentModelChoice[] = [
+  { value: 'true', name: 'On' },
+  { value: 'false', name: 'Off' },
+];
+
+function booleanOption(option: acp.SessionConfigOption): AgentConfigOption | undefined {
+  if (option.type !== 'boolean') return undefined;
+  return { configId: option.id, name: clip(option.name), current: String(option.currentValue === true), choices: ON_OFF };
 }
 
 function selectOption(option: acp.SessionConfigOption): AgentConfigOption | undefined {

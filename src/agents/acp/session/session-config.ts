@@ -32,8 +32,9 @@ export async function applySessionConfig(opened: OpenedSession, wanted: SessionC
         await opened.agent.request(acp.methods.agent.session.setMode, { sessionId: opened.sessionId, modeId: value });
         settings.current.set(configId, value);
       } else {
-        const response = checkSetConfigOption(host.name, await opened.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: opened.sessionId, configId, value }));
-        for (const option of response.configOptions) if (option.type === 'select' && settings.current.has(option.id)) settings.current.set(option.id, option.currentValue);
+        // A boolean option is offered as a choice of `true` and `false`.
+        const params = settings.booleans.has(configId) ? { sessionId: opened.sessionId, configId, type: 'boolean' as const, value: value === 'true' } : { sessionId: opened.sessionId, configId, value };
+        settings.learn(checkSetConfigOption(host.name, await opened.agent.request(acp.methods.agent.session.setConfigOption, params)).configOptions);
       }
       host.log.info(`conversation ${conversationId}: ${configId} set to ${value}`);
     } catch (error) {

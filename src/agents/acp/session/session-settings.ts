@@ -19,6 +19,8 @@ export class SessionSettings {
    * is wanted: the agent's own change since (Claude Code leaving its plan mode) stands.
    */
   readonly requested = new Map<string, string>();
+  /** The config ids of boolean options, whose values are kept as `true` and `false`. */
+  readonly booleans: ReadonlySet<string>;
   /** The config id whose value `current_mode_update` reports. */
   private readonly modeConfigId: string | undefined;
 
@@ -35,6 +37,7 @@ export class SessionSettings {
       choices.set(modes.configId, modes.choices);
     }
     this.choices = choices;
+    this.booleans = new Set((response.configOptions ?? []).flatMap((o) => (o.type === 'boolean' ? [o.id] : [])));
     this.initial = new Map(this.current);
     this.modeConfigId = modes?.configId ?? response.configOptions?.find((o) => o.category === 'mode' && o.type === 'select')?.id;
   }
@@ -44,9 +47,16 @@ export class SessionSettings {
     if (update.sessionUpdate === 'current_mode_update') {
       if (this.modeConfigId !== undefined && typeof update.currentModeId === 'string') this.current.set(this.modeConfigId, update.currentModeId);
     } else if (update.sessionUpdate === 'config_option_update') {
-      for (const option of update.configOptions) {
-        if (option.type === 'select' && this.current.has(option.id) && typeof option.currentValue === 'string') this.current.set(option.id, option.currentValue);
-      }
+      this.learn(update.configOptions);
+    }
+  }
+
+  /** The options' values as the agent says them (in an update, or its answer to `session/set_config_option`). */
+  learn(options: readonly acp.SessionConfigOption[]): void {
+    for (const option of options) {
+      if (!this.current.has(option.id)) continue;
+      if (option.type === 'select' && typeof option.currentValue === 'string') this.current.set(option.id, option.currentValue);
+      else if (option.type === 'boolean' && this.booleans.has(option.id) && typeof option.currentValue === 'boolean') this.current.set(option.id, String(option.currentValue));
     }
   }
 }
