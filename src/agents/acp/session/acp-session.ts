@@ -143,8 +143,8 @@ export class AcpSession implements AgentSession {
   private isClosed = false;
   /** The settings of the ACP session it opened last, which the agent's updates change. */
   private settings: SessionSettings | undefined;
-  /** The plan last sent to the consumer's todo list, so that a plan the agent repeats costs nothing. */
-  private todoPlanKey = '';
+  /** The plan last sent to the consumer's todo list (at first none), so that a plan the agent repeats costs nothing. */
+  private todoPlanKey = planKey([]);
   /** The last response ended on a call of the todo tool: the next one must say something, be it only how far the plan came. */
   private endedOnPlan = false;
 
@@ -254,7 +254,7 @@ export class AcpSession implements AgentSession {
   private planForTodoList(prompt: Prompt, entries: unknown): void {
     const todos = todosOf(entries);
     const key = planKey(todos);
-    if (key === this.todoPlanKey || todos.length === 0) return;
+    if (key === this.todoPlanKey) return;
     this.todoPlanKey = key;
     prompt.events.push({ kind: 'plan', todos });
   }
@@ -524,8 +524,9 @@ export class AcpSession implements AgentSession {
    */
   private endPrompt(prompt: Prompt, answered = false): void {
     prompt.pending.cancelAll();
-    prompt.finished = answered;
-    if (this.prompt === prompt && !answered) this.prompt = undefined;
+    // A prompt the bridge cancelled is over whatever its agent answered: nothing of it is shown any more.
+    prompt.finished = answered && prompt.state !== 'cancelling';
+    if (this.prompt === prompt && !prompt.finished) this.prompt = undefined;
     this.host.promptEnded(this);
   }
 
