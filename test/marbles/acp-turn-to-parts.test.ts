@@ -2,7 +2,7 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { TestScheduler } from 'rxjs/testing';
 import type { AcpTurnEvent } from '../../src/agents/acp/updates/turn-events.js';
 import { TurnRendering } from '../../src/agents/acp/updates/update-parts.js';
-import { acpTurnToParts } from '../../src/agents/acp/updates/acp-turn-to-parts.js';
+import { acpTurnToParts, PLAN_SHOWN_WITHIN_MS } from '../../src/agents/acp/updates/acp-turn-to-parts.js';
 import type { ResponsePart } from '../../src/protocol/messages.js';
 import type { Todo } from '../../src/tools/consumer-todos.js';
 
@@ -225,6 +225,19 @@ describe('acpTurnToParts', () => {
       });
       flush();
       expect(heldBack).toEqual([[chunk('two'), chunk('three')]]);
+    });
+  });
+
+  test('a plan the agent keeps changing shows within PLAN_SHOWN_WITHIN_MS of its first change', () => {
+    scheduler().run(({ cold, expectObservable, flush }) => {
+      const heldBack: AcpTurnEvent[][] = [];
+      // A plan every 100 ms for 2 s, while settling waits 500 ms after the last.
+      const events = cold(`l ${'99ms l '.repeat(19)}`, { l: todos('in-progress') });
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 500, toolMs: 500 }, (held) => heldBack.push(held)))).toBe(`${PLAN_SHOWN_WITHIN_MS}ms (L|)`, {
+        L: todoCall('in-progress'),
+      });
+      flush();
+      expect(heldBack).toEqual([[]]);
     });
   });
 

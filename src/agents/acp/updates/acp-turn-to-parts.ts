@@ -1,4 +1,4 @@
-import { asyncScheduler, concat, connect, debounce, defer, EMPTY, filter, mergeMap, of, takeUntil, takeWhile, timer, type Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, concat, connect, debounce, defer, EMPTY, filter, first, merge, mergeMap, of, takeUntil, takeWhile, timer, type Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
 import type { AcpTurnEvent } from './turn-events.js';
 import type { TurnRendering } from './update-parts.js';
 import type { ResponsePart } from '../../../protocol/messages.js';
@@ -27,7 +27,8 @@ import type { ResponsePart } from '../../../protocol/messages.js';
  *
  * events:  -u-l-u-l-u------u--       l: the plan changed (where the consumer shows plans in its todo list)
  * result:  -a----------(L|)          L: one call of the todo tool with the latest plan, once settle.toolMs passed
- *                                    after the last l; what came after the first l (u u) is put back
+ *                                    after the last l (PLAN_SHOWN_WITHIN_MS after the first at the latest); what
+ *                                    came after the first l (u u) is put back
  * ```
  *
  * A plan is what no agent waits on: plans in a row cost one call. The response ends on it, so that what the
@@ -70,14 +71,24 @@ export function acpTurnToParts(
     });
 }
 
+/** How long after its first change a plan shows at the latest, while the agent keeps changing it. */
+export const PLAN_SHOWN_WITHIN_MS = 1000;
+
 /** `hold`: whether the event is held rather than shown (a plan, and what comes after it). */
 function partsOf(events: Observable<AcpTurnEvent>, rendering: TurnRendering, settle: Settle, scheduler: SchedulerLike, hold: (event: AcpTurnEvent) => boolean): Observable<ResponsePart> {
   return events.pipe(
     takeUntil(
-      events.pipe(
-        filter((event) => event.kind === 'permission' || event.kind === 'tool' || event.kind === 'plan' || event.kind === 'announced-calls-arrived'),
-        filter(arrivalsAfterCalls()),
-        debounce((event) => settled(event, settle, scheduler)),
+      merge(
+        events.pipe(
+          filter((event) => event.kind === 'permission' || event.kind === 'tool' || event.kind === 'plan' || event.kind === 'announced-calls-arrived'),
+          filter(arrivalsAfterCalls()),
+          debounce((event) => settled(event, settle, scheduler)),
+        ),
+        // However fast an agent changes its plan, the plan shows, and what came after it waits, no longer than this.
+        events.pipe(
+          first((event) => event.kind === 'plan'),
+          mergeMap(() => timer(PLAN_SHOWN_WITHIN_MS, scheduler)),
+        ),
       ),
     ),
     filter((event) => !hold(event)),
