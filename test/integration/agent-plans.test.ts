@@ -7,7 +7,10 @@
  */
 import { textOfParts } from '../../src/client/lm-client.js';
 import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
-import { AgentBridge, SCRIPTED_AGENT, assistantOf, resultOf, toolCallsOf, user } from './agent-bridge.js';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { AGENT_ACTION, AgentBridge, CREATE_FILE, REPLACE_STRING, SCRIPTED_AGENT, approvals, assistantOf, edited, resultOf, toolCallsOf, user } from './agent-bridge.js';
 
 const AGENT: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, '--mcp-http'], env: [] } };
 
@@ -67,6 +70,41 @@ test('the agent done while VS Code shows its plan: the rest of its turn comes wi
   const closing = await bridge.chat([...history, assistantOf(rest), resultOf(toolCallsOf(rest)[0]!.toolCallId, WROTE)], AGENT, [TODO_LIST]);
   expect(closing).toEqual([{ type: 'text', value: '\n\n> 📋 2 of 2 todos done\n\n' }]);
   expect(bridge.stderr().match(/scripted-agent: prompt \d+ of \S+\n/g)).toHaveLength(1);
+});
+
+test('a permission the agent asks after its plan shows after it, and goes as the person answers it', async () => {
+  bridge = new AgentBridge(['--tool-settle-ms', '0']);
+  const first: Message[] = [user('todos Check:doing|Touch', 'permission touch x')];
+  const shown = await bridge.chat(first, AGENT, [TODO_LIST, AGENT_ACTION]);
+  expect(toolCallsOf(shown).map((c) => c.toolName)).toEqual(['manage_todo_list']);
+  const history: Message[] = [...first, assistantOf(shown), resultOf(toolCallsOf(shown)[0]!.toolCallId, WROTE)];
+  const asked = await bridge.chat(history, AGENT, [TODO_LIST, AGENT_ACTION]);
+  const action = toolCallsOf(asked).find((c) => c.toolName === AGENT_ACTION.name);
+  expect(action).toBeDefined();
+  const answered = await bridge.chat([...history, assistantOf(asked), approvals(action!)], AGENT, [TODO_LIST, AGENT_ACTION]);
+  expect(textOfParts(answered)).toContain('permission touch x: allow_once');
+});
+
+test('a file the agent writes while its plan shows is written by Copilot\'s create_file, in the next response', async () => {
+  const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'plans-')));
+  try {
+    bridge = new AgentBridge(['--tool-settle-ms', '0', '--cwd', workspace]);
+    const first: Message[] = [user('todos Write:doing', 'stream 1 300', 'write notes.txt hello', 'say written')];
+    const shown = await bridge.chat(first, AGENT, [TODO_LIST, CREATE_FILE, REPLACE_STRING]);
+    expect(toolCallsOf(shown).map((c) => c.toolName)).toEqual(['manage_todo_list']);
+    const history: Message[] = [...first, assistantOf(shown), resultOf(toolCallsOf(shown)[0]!.toolCallId, WROTE)];
+    const writing = await bridge.chat(history, AGENT, [TODO_LIST, CREATE_FILE, REPLACE_STRING]);
+    const create = toolCallsOf(writing).find((c) => c.toolName === 'create_file');
+    expect(create?.parameters).toEqual({ filePath: path.join(workspace, 'notes.txt'), content: 'hello' });
+    writeFileSync(path.join(workspace, 'notes.txt'), 'hello');
+    const rest = await bridge.chat([...history, assistantOf(writing), edited(create!, path.join(workspace, 'notes.txt'))], AGENT, [TODO_LIST, CREATE_FILE, REPLACE_STRING]);
+    expect(textOfParts(rest)).toContain('written');
+    expect(textOfParts(writing) + textOfParts(rest)).not.toContain('(itself)');
+  } finally {
+    await bridge?.close();
+    bridge = undefined;
+    rmSync(workspace, { recursive: true, force: true });
+  }
 });
 
 test('a plan the agent repeats costs no call', async () => {

@@ -104,6 +104,8 @@ interface Prompt {
   finished: boolean;
   /** The last response put its stop back, with what came after its plan. */
   stopHeld: boolean;
+  /** The permission requests and tool calls the last response put back: VS Code has not been shown them yet. */
+  readonly heldBack: Set<string>;
   /** Settles when the agent answered the prompt (or the process died). */
   readonly ended: Promise<void>;
   /** Aborted when the bridge tells the agent to stop: what it asks of the person outside the response is withdrawn. */
@@ -247,7 +249,11 @@ export class AcpSession implements AgentSession {
     const prompt = this.prompt;
     if (prompt === undefined) return;
     prompt.events.putBack(held);
-    if (held.some((event) => event.kind === 'stopped')) prompt.stopHeld = true;
+    for (const event of held) {
+      if (event.kind === 'stopped') prompt.stopHeld = true;
+      else if (event.kind === 'permission') prompt.heldBack.add(event.permission.toolCall.toolCallId);
+      else if (event.kind === 'tool') prompt.heldBack.add(event.call.toolCallId);
+    }
   }
 
   /** The agent's plan, where the consumer shows plans in its todo list: a call of its todo tool, when the plan changed. */
@@ -321,10 +327,12 @@ export class AcpSession implements AgentSession {
     return answer;
   }
 
-  /** What the agent's requests of the client reach of this session: its running turn, if any. */
+  /** What the agent's requests of the client reach of this session: its turn, running or paused, if any. */
   private clientSide(): ClientSide {
     const { options } = this.host;
-    const prompt = this.prompt?.state === 'running' ? this.prompt : undefined;
+    // A paused turn goes on (its agent does not wait for its plan to show): what it asks shows in the next response.
+    const current = this.prompt;
+    const prompt = current !== undefined && current.state !== 'cancelling' && !current.finished ? current : undefined;
     return {
       agentName: this.host.name,
       root: options.cwd,
@@ -395,6 +403,7 @@ export class AcpSession implements AgentSession {
     if (paused !== undefined && paused.state === 'paused') {
       paused.pending.answerShown(results);
       paused.stopHeld = false;
+      paused.heldBack.clear();
       // What the consumer sent along with the results by itself (Cline's note after them) is no new prompt.
       if (saysSomething(input.newMessages)) this.queued.push(...blocks);
       paused.state = 'running';
@@ -478,6 +487,7 @@ export class AcpSession implements AgentSession {
       answer: new AuthFailureAnswer(),
       finished: false,
       stopHeld: false,
+      heldBack: new Set(),
       ended: request.then(
         (response) => {
           const signInNeeded = response.stopReason === 'end_turn' && prompt.answer.isAuthFailure;
@@ -559,7 +569,7 @@ export class AcpSession implements AgentSession {
     }
     if (prompt === undefined || prompt.state !== 'running') return;
     prompt.state = 'paused';
-    prompt.pending.markShown();
+    prompt.pending.markShown(prompt.heldBack);
   }
 
   /**
