@@ -1,4 +1,4 @@
-import { asyncScheduler, concat, connect, debounce, defer, EMPTY, filter, first, merge, mergeMap, of, takeUntil, takeWhile, timer, type Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, concat, connect, debounce, defer, EMPTY, filter, merge, mergeMap, of, take, takeUntil, takeWhile, timer, type Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
 import type { AcpTurnEvent } from './turn-events.js';
 import type { TurnRendering } from './update-parts.js';
 import type { ResponsePart } from '../../../protocol/messages.js';
@@ -86,7 +86,8 @@ function partsOf(events: Observable<AcpTurnEvent>, rendering: TurnRendering, set
         ),
         // However fast an agent changes its plan, the plan shows, and what came after it waits, no longer than this.
         events.pipe(
-          first((event) => event.kind === 'plan'),
+          filter((event) => event.kind === 'plan'),
+          take(1),
           mergeMap(() => timer(PLAN_SHOWN_WITHIN_MS, scheduler)),
         ),
       ),
