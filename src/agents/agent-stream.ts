@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import type { ResponsePart, SessionConfig, ToolDefinition } from '../protocol/messages.js';
 import type { ForwardedMessage } from '../history/context-policy.js';
 import type { RecentAgentSession } from '../state/conversation-store.js';
+import type { ConsumerMode } from '../history/consumer-mode.js';
 
 /** What one request asks of a conversation's agent session. */
 export interface TurnInput {
@@ -23,6 +24,8 @@ export interface TurnInput {
   readonly tools: readonly ToolDefinition[];
   /** Session config options to set first, by config id (the model picked). */
   readonly config: SessionConfig;
+  /** The mode of the consumer's chat (Copilot's Ask and Plan), which an agent with modes of its own follows. */
+  readonly mode: ConsumerMode;
 }
 
 /**

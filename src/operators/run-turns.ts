@@ -5,6 +5,7 @@ import type { ResponseEvent, Turn, TurnDecision } from '../events/chat-events.js
 import { respondTo } from './respond-to.js';
 import { endFinishedTurn } from './end-finished-turn.js';
 import { applyContextPolicy, type ContextPolicy } from '../history/context-policy.js';
+import { consumerModeOf } from '../history/consumer-mode.js';
 import { completionCall, completionRepliesAsSaid, offersCompletionTool } from '../tools/consumer-completion.js';
 
 /** Requests answered without an agent: refused ones, and the summaries the history answers itself. */
@@ -53,6 +54,7 @@ function runConversation(turns: Observable<Turn>, openSession: (turn: Turn) => A
         askedKept: turn.askedKept,
         tools,
         config: request.params.config ?? {},
+        mode: consumerModeOf(request.params.messages),
       };
       const parts = session.turn(input);
       // A consumer that ends a task only through its completion tool (Roo Code) gets a finished turn so.

@@ -66,13 +66,15 @@ describe('a spawned ACP agent', () => {
     expect((await bridge.logged(/is ACP session/)).match(/is ACP session/g)).toHaveLength(1);
   });
 
-  test('shows a tool as one line when it starts and one when it ends, and a plan as a checklist', async () => {
+  test('shows a tool as one line when it starts and one when it ends, and a plan as a checklist, then its changes', async () => {
     const text = textOfParts(await bridge.chat([user('tool t1 ls -la', 'orphan-update', 'plan read|write')], scripted()));
     expect(text).toContain('> 🔧 `ls -la`');
     expect(text).toContain('> ✓ `ls -la`: done: ls -la');
     expect(text).toContain('> ✓ `tool call`');
     expect(text).toContain('- [ ] **read**\n- [ ] write');
-    expect(text).toContain('- [x] read\n- [ ] write');
+    // Shown once; then only what changed.
+    expect(text).toContain('> ✓ read');
+    expect(text).not.toContain('- [x] read');
   });
 
   test('runs in the workspace it is given, never in the bridge install directory', async () => {

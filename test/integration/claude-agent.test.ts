@@ -668,6 +668,34 @@ test(
 );
 
 test(
+  "the Chat view's Plan mode puts Claude Code in its plan mode before the prompt; Agent mode takes it out again",
+  async () => {
+    const FIRST = 'Plan the rename of the module, please.';
+    const PLAN_ACTIVE = 'Plan mode is active';
+    // Claude Code tells its model of its plan mode in a reminder among the user messages of the turn.
+    const inPlanMode = (request: MessagesRequest): boolean => {
+      const lastReply = request.messages.map((m) => m.role).lastIndexOf('assistant');
+      return JSON.stringify(request.messages.slice(lastReply + 1)).includes(PLAN_ACTIVE);
+    };
+    scripts.set(FIRST, (request) => textReply(inPlanMode(request) ? 'planning only' : 'free to act'));
+    // Copilot's system prompt in its Plan mode, as far as the mode goes (test/fixtures/copilot/ask-mode-first-message.json has Ask's).
+    const inMode = (name: string): Message => ({
+      role: 'system',
+      content: [{ type: 'text', value: `You are an expert AI programming assistant.\n<modeInstructions>\nYou are currently running in "${name}" mode. Below are your instructions for this mode.\n</modeInstructions>` }],
+    });
+    const first = await chat([inMode('Plan'), user(FIRST)]);
+    // (claude-agent-acp may add a notice of its own after the answer.)
+    expect(textOfParts(first)).toMatch(/^planning only/);
+    expect(Buffer.concat(bridgeLog).toString('utf8')).toMatch(/mode set to plan/);
+    // Back in Agent mode, the next prompt finds Claude Code out of its plan mode.
+    const second = await chat([user(FIRST), assistantOf(first), user('Go ahead.')]);
+    expect(textOfParts(second)).toMatch(/^free to act/);
+    expect(conversationOf(FIRST).map((r) => inPlanMode(messagesOf(r)))).toEqual([true, false]);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
   "Claude's models and context window reach the client (symposium/agentInfo)",
   async () => {
     const reported = agentInfos.filter((p) => JSON.stringify(p.agent) === JSON.stringify(claude)).at(-1);

@@ -2,10 +2,13 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { TestScheduler } from 'rxjs/testing';
 import type { AcpTurnEvent } from '../../src/agents/acp/updates/turn-events.js';
 import { TurnRendering } from '../../src/agents/acp/updates/update-parts.js';
-import { acpTurnToParts } from '../../src/agents/acp/updates/acp-turn-to-parts.js';
+import { acpTurnToParts, PLAN_SHOWN_WITHIN_MS } from '../../src/agents/acp/updates/acp-turn-to-parts.js';
 import type { ResponsePart } from '../../src/protocol/messages.js';
+import type { Todo } from '../../src/tools/consumer-todos.js';
 
 const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+/** For responses without a plan: nothing is held, so nothing is put back. */
+const nothingHeld = (events: AcpTurnEvent[]): void => expect(events).toEqual([]);
 
 const chunk = (text: string): AcpTurnEvent => ({ kind: 'update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
 const update = (u: SessionUpdate): AcpTurnEvent => ({ kind: 'update', update: u });
@@ -35,7 +38,7 @@ describe('acpTurnToParts', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const thought = update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'hm' } });
       const events = cold('a-t-b-s-c', { a: chunk('Hello '), t: thought, b: chunk('world'), s: stopped, c: chunk('late') });
-      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('a-t-b-|', {
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('a-t-b-|', {
         a: text('Hello '),
         t: { type: 'thinking', value: 'hm' },
         b: text('world'),
@@ -46,7 +49,7 @@ describe('acpTurnToParts', () => {
   test('a permission request becomes a symposium-agent-action tool call and ends the response once settled', () => {
     scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const events = cold('a-p---------b', { a: chunk('Let me run it.'), p: permission('call-1', 'touch x'), b: chunk('after') });
-      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('a-p----|', { a: text('Let me run it.'), p: action('call-1', 'touch x') });
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('a-p----|', { a: text('Let me run it.'), p: action('call-1', 'touch x') });
       expectSubscriptions(events.subscriptions).toBe('^------!');
     });
   });
@@ -55,7 +58,7 @@ describe('acpTurnToParts', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const refused: AcpTurnEvent = { kind: 'refused', permission: (permission('call-1', 'touch x') as Extract<AcpTurnEvent, { kind: 'permission' }>).permission };
       const events = cold('a-r-b-s', { a: chunk('Let me run it.'), r: refused, b: chunk('I could not.'), s: stopped });
-      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('a-r-b-|', {
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('a-r-b-|', {
         a: text('Let me run it.'),
         r: text('\n\n> ⛔ Not allowed: the agent asked to run `touch x`, and this chat cannot ask you: it offers no Symposium agent action tool (Ask and Plan do not; in Agent mode, Configure Tools can turn it off).\n\n'),
         b: text('I could not.'),
@@ -67,7 +70,7 @@ describe('acpTurnToParts', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const events = cold('p-q-a--r------', { p: permission('1', 'one'), q: permission('2', 'two'), a: chunk('meanwhile'), r: permission('3', 'three') });
       // settles 5 frames after the last request (frame 7), not after the first
-      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('p-q-a--r----|', {
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('p-q-a--r----|', {
         p: action('1', 'one'),
         q: action('2', 'two'),
         a: text('meanwhile'),
@@ -80,7 +83,7 @@ describe('acpTurnToParts', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const call = (id: string, name: string): AcpTurnEvent => ({ kind: 'tool', call: { toolCallId: id, name, arguments: { query: name } } });
       const events = cold('t-p-u----', { t: call('v1', 'search'), p: permission('p1', 'rm x'), u: call('v2', 'read_file') });
-      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 3, toolMs: 3 }))).toBe('t-p-u--|', {
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 3, toolMs: 3 }, nothingHeld))).toBe('t-p-u--|', {
         t: { type: 'tool_call', toolCallId: 'v1', toolName: 'search', parameters: { query: 'search' } },
         p: action('p1', 'rm x'),
         u: { type: 'tool_call', toolCallId: 'v2', toolName: 'read_file', parameters: { query: 'read_file' } },
@@ -93,8 +96,8 @@ describe('acpTurnToParts', () => {
       const settle = { permissionMs: 10, toolMs: 2 };
       const call: AcpTurnEvent = { kind: 'tool', call: { toolCallId: 'v1', name: 'search', arguments: {} } };
       const toolCall: ResponsePart = { type: 'tool_call', toolCallId: 'v1', toolName: 'search', parameters: {} };
-      expectObservable(cold('t-------------', { t: call }).pipe(acpTurnToParts(new TurnRendering(), settle))).toBe('t-|', { t: toolCall });
-      expectObservable(cold('p-------------', { p: permission('p1', 'rm x') }).pipe(acpTurnToParts(new TurnRendering(), settle))).toBe('p---------|', {
+      expectObservable(cold('t-------------', { t: call }).pipe(acpTurnToParts(new TurnRendering(), settle, nothingHeld))).toBe('t-|', { t: toolCall });
+      expectObservable(cold('p-------------', { p: permission('p1', 'rm x') }).pipe(acpTurnToParts(new TurnRendering(), settle, nothingHeld))).toBe('p---------|', {
         p: action('p1', 'rm x'),
       });
     });
@@ -106,7 +109,7 @@ describe('acpTurnToParts', () => {
       const arrived: AcpTurnEvent = { kind: 'announced-calls-arrived' };
       const events = cold('a-t-uA--------b', { a: chunk('Searching.'), t: call('v1'), u: call('v2'), A: arrived, b: chunk('late') });
       const part = (id: string): ResponsePart => ({ type: 'tool_call', toolCallId: id, toolName: 'search', parameters: {} });
-      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 10, toolMs: 10 }))).toBe('a-t-u|', { a: text('Searching.'), t: part('v1'), u: part('v2') });
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 10, toolMs: 10 }, nothingHeld))).toBe('a-t-u|', { a: text('Searching.'), t: part('v1'), u: part('v2') });
       expectSubscriptions(events.subscriptions).toBe('^----!');
     });
   });
@@ -118,12 +121,12 @@ describe('acpTurnToParts', () => {
       const part: ResponsePart = { type: 'tool_call', toolCallId: 'v1', toolName: 'search', parameters: {} };
       const settle = { permissionMs: 10, toolMs: 3 };
       // A notice left from an earlier response, ahead of this one's call: the call settles as calls do.
-      expectObservable(cold('At-------', { A: arrived, t: call }).pipe(acpTurnToParts(new TurnRendering(), settle))).toBe('-t--|', { t: part });
+      expectObservable(cold('At-------', { A: arrived, t: call }).pipe(acpTurnToParts(new TurnRendering(), settle, nothingHeld))).toBe('-t--|', { t: part });
       // After a permission request, whose window it does not cut short.
-      expectObservable(cold('pA--------------', { A: arrived, p: permission('p1', 'rm x') }).pipe(acpTurnToParts(new TurnRendering(), settle))).toBe('p---------|', {
+      expectObservable(cold('pA--------------', { A: arrived, p: permission('p1', 'rm x') }).pipe(acpTurnToParts(new TurnRendering(), settle, nothingHeld))).toBe('p---------|', {
         p: action('p1', 'rm x'),
       });
-      expectObservable(cold('tA------', { A: arrived, t: call }).pipe(acpTurnToParts(new TurnRendering(), settle))).toBe('t|', { t: part });
+      expectObservable(cold('tA------', { A: arrived, t: call }).pipe(acpTurnToParts(new TurnRendering(), settle, nothingHeld))).toBe('t|', { t: part });
     });
   });
 
@@ -136,7 +139,7 @@ describe('acpTurnToParts', () => {
         d: update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' }),
         s: stopped,
       });
-      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('a---c---|', {
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('a---c---|', {
         a: text('\n\n> 🔧 `ls -la`\n\n'),
         c: text('\n\n> ✓ `ls -la`: total 0\n\n'),
       });
@@ -153,7 +156,7 @@ describe('acpTurnToParts', () => {
         a: update({ sessionUpdate: 'tool_call', toolCallId: 'toolu_1', title: 'search_workspace', status: 'pending', _meta: { claudeCode: { toolName: `mcp__${server}__search_workspace` } } }),
         t: call,
       });
-      expectObservable(first.pipe(acpTurnToParts(rendering, { permissionMs: 1, toolMs: 1 }))).toBe('--t|', {
+      expectObservable(first.pipe(acpTurnToParts(rendering, { permissionMs: 1, toolMs: 1 }, nothingHeld))).toBe('--t|', {
         t: { type: 'tool_call', toolCallId: 'v1', toolName: 'search_workspace', parameters: { query: 'x' } },
       });
       // The next response: the bridged call ends without a line; the agent's own tool keeps both of its lines.
@@ -163,7 +166,7 @@ describe('acpTurnToParts', () => {
         d: update({ sessionUpdate: 'tool_call_update', toolCallId: 'toolu_2', status: 'completed' }),
         s: stopped,
       });
-      expectObservable(second.pipe(acpTurnToParts(rendering, { permissionMs: 1, toolMs: 1 }))).toBe('--c-d-|', {
+      expectObservable(second.pipe(acpTurnToParts(rendering, { permissionMs: 1, toolMs: 1 }, nothingHeld))).toBe('--c-d-|', {
         c: text('\n\n> 🔧 `ls`\n\n'),
         d: text('\n\n> ✓ `ls`\n\n'),
       });
@@ -173,7 +176,7 @@ describe('acpTurnToParts', () => {
   test('an update for a tool call never announced is tolerated', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const events = cold('a-s', { a: update({ sessionUpdate: 'tool_call_update', toolCallId: 'ghost', status: 'failed' }), s: stopped });
-      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('a-|', { a: text('\n\n> ✗ `tool call` failed\n\n') });
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('a-|', { a: text('\n\n> ✗ `tool call` failed\n\n') });
     });
   });
 
@@ -181,11 +184,11 @@ describe('acpTurnToParts', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const events = cold('u-s', { u: update({ sessionUpdate: 'usage_update', used: 53000, size: 200000 }), s: stopped });
       const usage = Buffer.from(JSON.stringify({ prompt_tokens: 53000, completion_tokens: 0, total_tokens: 53000 })).toString('base64');
-      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('u-|', { u: { type: 'data', mimeType: 'usage', data: usage } });
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('u-|', { u: { type: 'data', mimeType: 'usage', data: usage } });
     });
   });
 
-  test('a plan becomes a checklist when it changes, and unknown updates are ignored', () => {
+  test('a plan becomes a checklist, then its changes, and unknown updates are ignored', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const plan = (first: 'in_progress' | 'completed'): AcpTurnEvent =>
         update({
@@ -197,10 +200,54 @@ describe('acpTurnToParts', () => {
         });
       const unknown = { kind: 'update', update: { sessionUpdate: 'something_new', whatever: 1 } } as unknown as AcpTurnEvent;
       const events = cold('a-a-u-b-s', { a: plan('in_progress'), u: unknown, b: plan('completed'), s: stopped });
-      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }))).toBe('a-----b-|', {
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('a-----b-|', {
         a: text('\n\n- [ ] **Read**\n- [ ] Write\n\n'),
-        b: text('\n\n- [x] Read\n- [ ] Write\n\n'),
+        b: text('\n\n> ✓ Read\n\n'),
       });
+    });
+  });
+
+  const todos = (...statuses: Todo['status'][]): AcpTurnEvent => ({ kind: 'plan', todos: statuses.map((status, i) => ({ id: i + 1, title: `step ${i + 1}`, status })) });
+  const todoCall = (...statuses: Todo['status'][]): ResponsePart => ({
+    type: 'tool_call',
+    toolCallId: expect.stringMatching(/^symposium-plan-/) as unknown as string,
+    toolName: 'manage_todo_list',
+    parameters: { todoList: statuses.map((status, i) => ({ id: i + 1, title: `step ${i + 1}`, status })) },
+  });
+
+  test('a plan ends the response once plans settled, on one call of the todo tool showing the latest; what came after it is put back', () => {
+    scheduler().run(({ cold, expectObservable, flush }) => {
+      const heldBack: AcpTurnEvent[][] = [];
+      const events = cold('-a-l-b-m-c------d', { a: chunk('one'), l: todos('in-progress', 'not-started'), b: chunk('two'), m: todos('completed', 'in-progress'), c: chunk('three'), d: chunk('later') });
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }, (held) => heldBack.push(held)))).toBe('-a----------(L|)', {
+        a: text('one'),
+        L: todoCall('completed', 'in-progress'),
+      });
+      flush();
+      expect(heldBack).toEqual([[chunk('two'), chunk('three')]]);
+    });
+  });
+
+  test('a plan the agent keeps changing shows within PLAN_SHOWN_WITHIN_MS of its first change', () => {
+    scheduler().run(({ cold, expectObservable, flush }) => {
+      const heldBack: AcpTurnEvent[][] = [];
+      // A plan every 100 ms for 2 s, while settling waits 500 ms after the last.
+      const events = cold(`l ${'99ms l '.repeat(19)}`, { l: todos('in-progress') });
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 500, toolMs: 500 }, (held) => heldBack.push(held)))).toBe(`${PLAN_SHOWN_WITHIN_MS}ms (L|)`, {
+        L: todoCall('in-progress'),
+      });
+      flush();
+      expect(heldBack).toEqual([[]]);
+    });
+  });
+
+  test('after a plan, the agent’s stop and its permission requests wait for the next response too', () => {
+    scheduler().run(({ cold, expectObservable, flush }) => {
+      const heldBack: AcpTurnEvent[][] = [];
+      const events = cold('-l-p-a-s', { l: todos('in-progress'), p: permission('t1', 'rm x'), a: chunk('after'), s: stopped });
+      expectObservable(events.pipe(acpTurnToParts(new TurnRendering(), { permissionMs: 5, toolMs: 5 }, (held) => heldBack.push(held)))).toBe('--------(L|)', { L: todoCall('in-progress') });
+      flush();
+      expect(heldBack).toEqual([[permission('t1', 'rm x'), chunk('after'), stopped]]);
     });
   });
 
@@ -209,9 +256,9 @@ describe('acpTurnToParts', () => {
       const rendering = new TurnRendering();
       const first = cold('a-p', { a: update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'rm x', status: 'pending' }), p: permission('t1', 'rm x') });
       const second = cold('----c-s', { c: update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' }), s: stopped });
-      expectObservable(first.pipe(acpTurnToParts(rendering, { permissionMs: 1, toolMs: 1 }))).toBe('a-p|', { a: text('\n\n> 🔧 `rm x`\n\n'), p: action('t1', 'rm x') });
+      expectObservable(first.pipe(acpTurnToParts(rendering, { permissionMs: 1, toolMs: 1 }, nothingHeld))).toBe('a-p|', { a: text('\n\n> 🔧 `rm x`\n\n'), p: action('t1', 'rm x') });
       // the title comes from the first response's announcement
-      expectObservable(second.pipe(acpTurnToParts(rendering, { permissionMs: 1, toolMs: 1 }))).toBe('----c-|', { c: text('\n\n> ✓ `rm x`\n\n') });
+      expectObservable(second.pipe(acpTurnToParts(rendering, { permissionMs: 1, toolMs: 1 }, nothingHeld))).toBe('----c-|', { c: text('\n\n> ✓ `rm x`\n\n') });
     });
   });
 });

@@ -53,7 +53,7 @@ describe('AgentInfoState', () => {
     ]);
   });
 
-  test("an agent's other select options (its mode, thought level) are learned for the picker's per-model options", () => {
+  test("an agent's other options (its mode, thought level; a boolean as On and Off) are learned for the picker's per-model options", () => {
     const reports: AgentInfo[] = [];
     const state = new AgentInfoState((info) => reports.push(info));
     state.learnConfigOptions([
@@ -61,8 +61,25 @@ describe('AgentInfoState', () => {
       { id: 'fast', name: 'Fast', type: 'boolean', currentValue: true },
     ]);
     expect(reports).toEqual([
-      { imageInput: false, options: [{ configId: 'mode', name: 'Mode', current: 'ask', choices: [{ value: 'ask', name: 'Ask' }, { value: 'code', name: 'Code', description: 'Edits files' }] }] },
+      {
+        imageInput: false,
+        options: [
+          { configId: 'mode', name: 'Mode', current: 'ask', choices: [{ value: 'ask', name: 'Ask' }, { value: 'code', name: 'Code', description: 'Edits files' }] },
+          { configId: 'fast', name: 'Fast', current: 'true', choices: [{ value: 'true', name: 'On' }, { value: 'false', name: 'Off' }] },
+        ],
+      },
     ]);
+  });
+
+  test('ACP session modes that no config option mirrors are an option of their own, Mode, set with session/set_mode', () => {
+    const reports: AgentInfo[] = [];
+    const state = new AgentInfoState((info) => reports.push(info));
+    state.learnSession({ modes: { currentModeId: 'build', availableModes: [{ id: 'build', name: 'Build' }, { id: 'plan', name: 'Plan', description: 'Plans only' }] } });
+    const modes = { configId: 'session/set_mode', name: 'Mode', current: 'build', choices: [{ value: 'build', name: 'Build' }, { value: 'plan', name: 'Plan', description: 'Plans only' }] };
+    expect(reports).toEqual([{ imageInput: false, options: [modes] }]);
+    // A later config_option_update keeps them.
+    state.learnConfigOptions([{ id: 'effort', name: 'Effort', type: 'select', currentValue: 'low', options: [{ value: 'low', name: 'Low' }] }]);
+    expect(reports.at(-1)?.options).toEqual([{ configId: 'effort', name: 'Effort', current: 'low', choices: [{ value: 'low', name: 'Low' }] }, modes]);
   });
 });
 

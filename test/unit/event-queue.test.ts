@@ -55,4 +55,13 @@ describe('EventQueue', () => {
     expect(seen).toEqual(['a very long live event']);
     expect(overflows).toBe(1);
   });
+
+  test('an event that replaces the one buffered before it costs what it adds, so that replacements in a row never overflow', async () => {
+    let overflows = 0;
+    const latest = (a: string, b: string) => (a.startsWith('plan') && b.startsWith('plan') ? b : undefined);
+    const queue = new EventQueue<string>(latest, { maxBytes: 10, sizeOf: (e) => e.length, onOverflow: () => overflows++ });
+    for (let i = 0; i < 10_000; i++) queue.push(`plan${i % 10}`);
+    expect(overflows).toBe(0);
+    expect(await firstValueFrom(queue.attach().pipe(take(1), toArray()))).toEqual(['plan9']);
+  });
 });

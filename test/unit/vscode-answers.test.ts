@@ -36,6 +36,18 @@ describe('VsCodeAnswers', () => {
     await expect(later).resolves.toBe('result b');
   });
 
+  test('what a response held back (it ended on the agent’s plan first) is not shown, and waits for the next one', async () => {
+    const answers = new VsCodeAnswers();
+    const held = answers.wait('a', new AbortController().signal, tool);
+    answers.markShown(new Set(['a']));
+    answers.answerShown(new Map());
+    expect(await settled(held)).toBe('pending');
+    expect(answers.holdsBack(new Map())).toBe(false);
+    answers.markShown();
+    answers.answerShown(new Map([['a', result('a')]]));
+    await expect(held).resolves.toBe('result a');
+  });
+
   test('holds back while something shown would not go ahead with the results', () => {
     const answers = new VsCodeAnswers();
     void answers.wait('a', new AbortController().signal, tool);

@@ -553,14 +553,13 @@ export const CHAT_SCENARIOS = [
     },
   },
   {
-    name: 'chat: thinking and tool activity and plans render',
+    name: 'chat: thinking and tool activity render',
     async run(ui, c) {
       await newScriptedChat(ui);
-      await ui.send('think weighing the options\nplan Read the code|Write the fix\ntool t1 ls -la\nsay all done');
+      await ui.send('think weighing the options\ntool t1 ls -la\nsay all done');
       const text = c.note('response', await ui.response((t) => t.includes('all done'), 'the reply'));
       await ui.idle();
       c.includes(text, 'ls -la', 'the tool line');
-      c.includes(text, 'Read the code', 'the plan');
       c.ok((await ui.page.locator('.interactive-response').last().locator('.chat-thinking-box, .chat-thinking-collapsible').count()) > 0, 'no thinking block in the response');
     },
   },
@@ -1357,8 +1356,63 @@ CHAT_SCENARIOS.push(
   },
 );
 
+// The agent's plan in the Chat view's todo list (issue 38).
+CHAT_SCENARIOS.push(
+  {
+    name: "chat: an agent's plan shows in the Chat view's todo list and updates; no checklist in the answer",
+    async run(ui, c) {
+      await newScriptedChat(ui);
+      // The widget's title, folded, names the entry in progress and its place ("Write the fix (2/3)"); once every
+      // entry is done, and unfolded, it reads "Todos (n/m)".
+      const title = (text) => textOnceShown(ui.page.locator('.chat-todo-list-widget .todo-list-title', { hasText: text }).first(), RESPONSE_TIMEOUT_MS);
+      await ui.send(
+        'todos Read the code:doing|Write the fix|Run the tests\nsay reading\nstream 2 2000\n' +
+          'todos Read the code:done|Write the fix:doing|Run the tests\nsay writing\nstream 2 2000\n' +
+          'todos Read the code:done|Write the fix:done|Run the tests:done\nsay all done',
+      );
+      c.note('first', await title('Read the code (1/3)'));
+      c.note('second', await title('Write the fix (2/3)'));
+      await ui.page.locator('.chat-todo-list-widget .todo-list-expand').first().click();
+      c.note('unfolded', await title('Todos (2/3)'));
+      const items = c.note('items', await textOnceShown(ui.page.locator('.chat-todo-list-widget .todo-list-container').first(), 10_000));
+      for (const entry of ['Read the code', 'Write the fix', 'Run the tests']) c.includes(items, entry, 'the todo list');
+      await ui.screenshot('chat-todo-list');
+      await ui.page.locator('.chat-todo-list-widget .todo-list-expand').first().click();
+      c.note('done', await title('Todos (3/3)'));
+      const text = c.note('response', await ui.response((t) => t.includes('all done'), "the agent's last words"));
+      await ui.idle();
+      c.excludes(text, '[ ]', 'the answer (a checklist of the plan)');
+      c.excludes(text, 'todos done', 'the answer (a line of the bridge, where the agent had words of its own)');
+      await ui.screenshot('chat-todo-list-done');
+    },
+  },
+);
+
 // The agent's slash commands (issue 38): a scenario block of its own.
 CHAT_SCENARIOS.push(...SLASH_COMMAND_SCENARIOS);
+
+// The Chat view's modes as the agent's own (issue 38). The scripted agent offers the modes ask, code and plan
+// (--modes ask,code,plan in run.mjs); it answers `mode` with the mode it is in when the prompt runs.
+CHAT_SCENARIOS.push(
+  {
+    name: 'chat: picking Plan mode puts the agent in its plan mode before the prompt; Agent mode puts it back',
+    async run(ui, c) {
+      await newScriptedChat(ui);
+      await ui.pickMode('Plan');
+      try {
+        await ui.send('mode');
+        c.note('plan', await ui.response((t) => /(^|\n)plan(\n|$)/.test(t), "the agent's mode in Plan mode"));
+        await ui.idle();
+        await ui.screenshot('chat-plan-mode');
+      } finally {
+        await ui.pickMode('Agent');
+      }
+      await ui.send('mode');
+      c.note('agent', await ui.response((t) => /(^|\n)ask(\n|$)/.test(t), "the agent's own mode back in Agent mode"));
+      await ui.idle();
+    },
+  },
+);
 
 export async function runChatView(page, ctx, log) {
   const ui = new ChatView(page, ctx.artifacts);

@@ -46,6 +46,11 @@ export async function startAnthropicMock(workspace) {
       if (name === undefined) return textReply('I have no create_file tool.');
       return m.toolUseReply('ToolSearch', { query: `select:${name}`, max_results: 1 });
     }
+    if (/^which mode\b/.test(said)) {
+      // Claude Code tells its model of its plan mode in a reminder among the turn's user messages.
+      const turn = request.messages.slice(request.messages.map((message) => message.role).lastIndexOf('assistant') + 1);
+      return textReply(JSON.stringify(turn).includes('Plan mode is active') ? 'Claude is planning only.' : 'Claude may act.');
+    }
     const words = /^say (.+)$/s.exec(said);
     return textReply(...(words ? words[1] : `Claude heard: ${said}`).split(/(?<= )/));
   };
@@ -235,6 +240,27 @@ CLAUDE_SCENARIOS.push({
       c.ok(await rows.filter({ hasText: `/${name}` }).first().waitFor({ timeout: 10_000 }).then(() => true, () => false), `the quick pick lists not Claude Code's /${name}`);
     }
     await ui.page.keyboard.press('Escape');
+  },
+});
+
+// The Chat view's Plan mode as Claude Code's own (issue 38): the mock answers `which mode…` by whether Claude Code
+// told its model that plan mode is active.
+CLAUDE_SCENARIOS.push({
+  name: "claude: picking Plan mode puts Claude Code in its plan mode before the prompt; Agent mode takes it out",
+  async run(ui, c) {
+    await newClaudeChat(ui);
+    await ui.pickMode('Plan');
+    try {
+      await ui.send('which mode are you in?');
+      c.note('plan', await ui.response((t) => t.includes('Claude is planning only.'), "Claude's answer in its plan mode"));
+      await ui.idle();
+      await ui.screenshot('claude-plan-mode');
+    } finally {
+      await ui.pickMode('Agent');
+    }
+    await ui.send('which mode now?');
+    c.note('agent', await ui.response((t) => t.includes('Claude may act.'), "Claude's answer out of its plan mode"));
+    await ui.idle();
   },
 });
 

@@ -134,7 +134,7 @@ function settings(dirs, confirmations) {
         id: 'scripted',
         name: 'Scripted',
         command: process.execPath,
-        args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--resume-session', '--state-dir', join(dirs.runDir, 'agent-sessions'), '--modes', 'ask,code', '--claude-results', '--commands', 'squawk,compact,review'],
+        args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--resume-session', '--state-dir', join(dirs.runDir, 'agent-sessions'), '--modes', 'ask,code,plan', '--claude-results', '--commands', 'squawk,compact,review'],
       },
       // Takes embedded resources (promptCapabilities.embeddedContext): what the person attaches can reach it as text.
       { id: 'embedding', name: 'Embedding', command: process.execPath, args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--embedded-context'] },

@@ -27,7 +27,8 @@ import { declinedResult } from '../../tools/tool-results.js';
 import { describeElicitation, onUrlElicitation } from './session/client-requests.js';
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
 import type { AgentInfo, AgentSlashCommand } from '../../protocol/messages.js';
-import { AgentInfoState, currentValuesOf, sessionModelsOf, type SessionResponse } from './answers/agent-info.js';
+import { AgentInfoState, type SessionResponse } from './answers/agent-info.js';
+import { SessionSettings } from './session/session-settings.js';
 import { isAuthFailure } from './answers/auth-failure.js';
 import { AgentCommands } from './answers/agent-commands.js';
 import { MalformedAnswerError, checkInitialize, checkNewSession, checkPermissionRequest, checkReadTextFile, checkResumedSession, checkUpdate, checkWriteTextFile, checkElicitation } from './answers/agent-answers.js';
@@ -342,14 +343,10 @@ export class AcpAgent implements AgentStream, SessionHost {
   /** What a conversation's session is told of the ACP session it opened. */
   private openedOf({ sessionId, response, process, init }: Pick<NewSession, 'sessionId' | 'response' | 'process' | 'init'>, fresh: boolean): OpenedSession {
     const { agent } = process.connection;
-    const config = currentValuesOf(response.configOptions);
-    // Models reported the older way are set the older way (session/set_model), under their own config id.
-    const models = sessionModelsOf(response);
-    if (models !== undefined && !config.has(models.configId)) config.set(models.configId, models.current);
     return {
       sessionId,
       fresh,
-      config,
+      settings: new SessionSettings(response),
       agent,
       prompt: (blocks) => {
         const request = agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: blocks });

@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { AgentConfigOption, AgentInfo, SignInMethod } from '../../../protocol/messages.js';
+import type { AgentConfigOption, AgentInfo, AgentModelChoice, SignInMethod } from '../../../protocol/messages.js';
 
 /**
  * What the bridge knows about one agent, learned as it goes: image support from `initialize`, its models
@@ -9,6 +9,8 @@ import type { AgentConfigOption, AgentInfo, SignInMethod } from '../../../protoc
 export class AgentInfoState {
   private info: AgentInfo = { imageInput: false };
   private methods: SignInMethod[] = [];
+  /** Its ACP session modes, where no config option mirrors them: a per-model option of their own. */
+  private sessionModes: AgentConfigOption | undefined;
 
   constructor(private readonly report: (info: AgentInfo) => void) {}
 
@@ -36,13 +38,15 @@ export class AgentInfoState {
   learnConfigOptions(options: readonly acp.SessionConfigOption[] | null | undefined): void {
     if (options == null) return;
     const models = modelsOf(options);
-    this.change({ ...(models === undefined ? {} : { models }), options: otherOptionsOf(options) });
+    this.change({ ...(models === undefined ? {} : { models }), options: [...otherOptionsOf(options), ...(this.sessionModes === undefined ? [] : [this.sessionModes])] });
   }
 
-  /** The models of a session: its model config option, else the older `models` field of its response. */
+  /** The models of a session: its model config option, else the older `models` field of its response; its older `modes` likewise. */
   learnSession(response: SessionResponse): void {
     const models = sessionModelsOf(response);
-    if (models !== undefined) this.change({ models });
+    this.sessionModes = sessionModesOf(response);
+    const options = [...otherOptionsOf(response.configOptions ?? []), ...(this.sessionModes === undefined ? [] : [this.sessionModes])];
+    this.change({ ...(models === undefined ? {} : { models }), ...(options.length === 0 && this.info.options === undefined ? {} : { options }) });
   }
 
   learnUsage(usage: { readonly size: number }): void {
@@ -70,11 +74,41 @@ export function signInMethodOf(method: acp.AuthMethod): SignInMethod {
  */
 export const SET_MODEL_CONFIG_ID = 'session/set_model';
 
-/** What `session/new`, `session/load` and `session/resume` answer, as far as models go. */
+/**
+ * The config id under which ACP session modes (`modes` in the response of `session/new`, chosen with
+ * `session/set_mode`) are offered where no config option of category `mode` mirrors them.
+ */
+export const SET_MODE_CONFIG_ID = 'session/set_mode';
+
+/** What `session/new`, `session/load` and `session/resume` answer, as far as models and modes go. */
 export interface SessionResponse {
   readonly configOptions?: readonly acp.SessionConfigOption[] | null;
   /** The older model state (`SessionModelState`), which many agents still report instead of a config option. */
   readonly models?: unknown;
+  /** The session's modes (`SessionModeState`), which agents mirror as a config option of category `mode`, or not. */
+  readonly modes?: unknown;
+}
+
+/** How many choices of an option, and how long their names, the bridge keeps: an agent's flood costs no more. */
+const MAX_CHOICES = 500;
+const MAX_NAME_CHARS = 100;
+
+/** The session's ACP modes as a select option (SET_MODE_CONFIG_ID), unless a config option of category `mode` mirrors them. */
+export function sessionModesOf(response: SessionResponse): AgentConfigOption | undefined {
+  if (response.configOptions?.some((o) => o.category === 'mode') === true) return undefined;
+  const state = response.modes;
+  if (typeof state !== 'object' || state === null) return undefined;
+  const { currentModeId, availableModes } = state as { currentModeId?: unknown; availableModes?: unknown };
+  if (typeof currentModeId !== 'string' || !Array.isArray(availableModes)) return undefined;
+  const choices = boundedChoices(
+    availableModes.flatMap((m: unknown) => {
+      if (typeof m !== 'object' || m === null) return [];
+      const { id, name, description } = m as { id?: unknown; name?: unknown; description?: unknown };
+      if (typeof id !== 'string') return [];
+      return [{ value: id, name: typeof name === 'string' && name !== '' ? name : id, ...(typeof description === 'string' && description !== '' ? { description } : {}) }];
+    }),
+  );
+  return choices.length === 0 ? undefined : { configId: SET_MODE_CONFIG_ID, name: 'Mode', current: currentModeId, choices };
 }
 
 /** A session's models: its model-category config option, else its older `models` state. */
@@ -104,14 +138,27 @@ export function modelsOf(options: readonly acp.SessionConfigOption[] | null | un
   return select === undefined ? undefined : { configId: select.configId, current: select.current, choices: select.choices };
 }
 
-/** The select options other than the model (mode, thought level, …), for the picker's per-model options. */
+/**
+ * The options other than the model (mode, thought level, …), for the picker's per-model options: select options,
+ * and boolean ones as a choice of On (`true`) and Off (`false`), which the picker lists like any other.
+ */
 export function otherOptionsOf(options: readonly acp.SessionConfigOption[]): AgentConfigOption[] {
-  return options.filter((o) => o.category !== 'model').flatMap((o) => selectOption(o) ?? []);
+  return options.filter((o) => o.category !== 'model').flatMap((o) => selectOption(o) ?? booleanOption(o) ?? []);
 }
 
-/** The current value of every select option, by config id: what the session is set to. */
+/** The current value of every select and boolean option (`true`, `false`), by config id: what the session is set to. */
 export function currentValuesOf(options: readonly acp.SessionConfigOption[] | null | undefined): Map<string, string> {
-  return new Map((options ?? []).flatMap((o) => (o.type === 'select' ? [[o.id, o.currentValue] as const] : [])));
+  return new Map((options ?? []).flatMap((o) => (o.type === 'select' ? [[o.id, o.currentValue] as const] : o.type === 'boolean' ? [[o.id, String(o.currentValue === true)] as const] : [])));
+}
+
+const ON_OFF: AgentModelChoice[] = [
+  { value: 'true', name: 'On' },
+  { value: 'false', name: 'Off' },
+];
+
+function booleanOption(option: acp.SessionConfigOption): AgentConfigOption | undefined {
+  if (option.type !== 'boolean') return undefined;
+  return { configId: option.id, name: clip(option.name), current: String(option.currentValue === true), choices: ON_OFF };
 }
 
 function selectOption(option: acp.SessionConfigOption): AgentConfigOption | undefined {
@@ -119,8 +166,25 @@ function selectOption(option: acp.SessionConfigOption): AgentConfigOption | unde
   const choices = option.options.flatMap((entry) => ('group' in entry ? entry.options : [entry]));
   return {
     configId: option.id,
-    name: option.name,
+    name: clip(option.name),
     current: option.currentValue,
-    choices: choices.map((c) => ({ value: c.value, name: c.name, ...(c.description == null ? {} : { description: c.description }) })),
+    choices: boundedChoices(choices.map((c) => ({ value: c.value, name: c.name, ...(c.description == null ? {} : { description: c.description }) }))),
   };
+}
+
+/** At most MAX_CHOICES choices, each value once, names and descriptions clipped. */
+function boundedChoices(choices: readonly AgentModelChoice[]): AgentModelChoice[] {
+  const seen = new Set<string>();
+  const kept: AgentModelChoice[] = [];
+  for (const c of choices) {
+    if (kept.length === MAX_CHOICES) break;
+    if (seen.has(c.value)) continue;
+    seen.add(c.value);
+    kept.push({ value: c.value, name: clip(c.name), ...(c.description === undefined ? {} : { description: clip(c.description) }) });
+  }
+  return kept;
+}
+
+function clip(text: string): string {
+  return text.length > MAX_NAME_CHARS ? `${text.slice(0, MAX_NAME_CHARS - 1)}…` : text;
 }

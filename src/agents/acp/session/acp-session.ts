@@ -1,5 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
-import { defer, EMPTY, from, mergeMap, Observable, of, switchMap, type Subscription } from 'rxjs';
+import { defaultIfEmpty, defer, EMPTY, from, identity, mergeMap, Observable, of, switchMap, type Subscription } from 'rxjs';
 import type { Logger } from '../../../log/logger.js';
 import { acpTurnToParts } from '../updates/acp-turn-to-parts.js';
 import type { ResponsePart, ToolDefinition, ToolResultPart } from '../../../protocol/messages.js';
@@ -17,10 +17,14 @@ import { checkPrompt, MalformedAnswerError } from '../answers/agent-answers.js';
 import { promptBlocks, turnAsk, type TurnAsk } from './prompt.js';
 import { transcriptOf } from '../../transcript.js';
 import type { AcpTurnEvent } from '../updates/turn-events.js';
-import { TurnRendering } from '../updates/update-parts.js';
+import { TODO_CALL_PREFIX, TurnRendering } from '../updates/update-parts.js';
+import { planKey, todosOf } from '../updates/plan.js';
+import { offersTodoList, TODO_LIST_TOOL } from '../../../tools/consumer-todos.js';
 import { AuthFailureAnswer, isAuthFailure } from '../answers/auth-failure.js';
-import { PAUSED_BUFFER_CHARS, bufferedSize, joinMessageChunks } from '../updates/paused-buffer.js';
+import { PAUSED_BUFFER_CHARS, bufferedSize, joinBufferedEvents } from '../updates/paused-buffer.js';
 import { applySessionConfig } from './session-config.js';
+import { turnConfig } from './session-modes.js';
+import type { SessionSettings } from './session-settings.js';
 import type { OpenedSession } from './opened-session.js';
 import { VsCodeAnswers, type AnswerRule } from './vscode-answers.js';
 import { allowing, rejecting } from './permission-choice.js';
@@ -93,6 +97,15 @@ interface Prompt {
   readonly opened: OpenedSession;
   /** running: a response is streaming it; paused: waiting on VS Code for permissions; cancelling: told to stop. */
   state: 'running' | 'paused' | 'cancelling';
+  /**
+   * The agent answered the prompt. It stays the session's prompt until a response has read its stop: one that ended
+   * on the agent's plan (a call nothing of the agent waits for) leaves what came after it to the next.
+   */
+  finished: boolean;
+  /** The last response put its stop back, with what came after its plan. */
+  stopHeld: boolean;
+  /** The permission requests and tool calls the last response put back: VS Code has not been shown them yet. */
+  readonly heldBack: Set<string>;
   /** Settles when the agent answered the prompt (or the process died). */
   readonly ended: Promise<void>;
   /** Aborted when the bridge tells the agent to stop: what it asks of the person outside the response is withdrawn. */
@@ -130,6 +143,12 @@ export class AcpSession implements AgentSession {
   private lostWhilePaused: Promise<Error> | undefined;
   /** Closed by the session pool: a turn still on its way in must not open anything again. */
   private isClosed = false;
+  /** The settings of the ACP session it opened last, which the agent's updates change. */
+  private settings: SessionSettings | undefined;
+  /** The plan last sent to the consumer's todo list (at first none), so that a plan the agent repeats costs nothing. */
+  private todoPlanKey = planKey([]);
+  /** The last response ended on a call of the todo tool: the next one must say something, be it only how far the plan came. */
+  private endedOnPlan = false;
 
   constructor(
     private readonly host: SessionHost,
@@ -141,23 +160,33 @@ export class AcpSession implements AgentSession {
       let unsubscribed = false;
       let ended = false;
       let parts: Subscription | undefined;
+      let last: ResponsePart | undefined;
       this.begin(input, () => unsubscribed).then(
         (prompt) => {
           if (unsubscribed) return;
-          parts = (prompt === undefined ? EMPTY : this.eventsOf(prompt))
-            .pipe(acpTurnToParts(this.rendering, { permissionMs: this.host.options.permissionSettleMs, toolMs: this.host.options.toolSettleMs }))
-            .subscribe({
-              next: (part) => subscriber.next(part),
-              error: (error: unknown) => {
-                ended = true;
-                subscriber.error(error);
-              },
-              complete: () => {
-                ended = true;
-                this.pause();
-                subscriber.complete();
-              },
-            });
+          const afterPlan = this.endedOnPlan;
+          this.endedOnPlan = false;
+          const events = prompt === undefined ? EMPTY : this.eventsOf(prompt);
+          const responseParts = events.pipe(
+            acpTurnToParts(this.rendering, { permissionMs: this.host.options.permissionSettleMs, toolMs: this.host.options.toolSettleMs }, (held) => this.putBack(held)),
+            // Copilot reads a response with neither text nor a tool call as a failure ("no response").
+            afterPlan ? defaultIfEmpty(this.rendering.planProgressPart()) : identity,
+          );
+          parts = responseParts.subscribe({
+            next: (part) => {
+              last = part;
+              subscriber.next(part);
+            },
+            error: (error: unknown) => {
+              ended = true;
+              subscriber.error(error);
+            },
+            complete: () => {
+              ended = true;
+              this.pause(last?.type === 'tool_call' && last.toolName === TODO_LIST_TOOL && last.toolCallId.startsWith(TODO_CALL_PREFIX));
+              subscriber.complete();
+            },
+          });
         },
         (error: unknown) => {
           ended = true;
@@ -196,10 +225,16 @@ export class AcpSession implements AgentSession {
    */
   onUpdate(update: acp.SessionUpdate, outsidePrompt = false): void {
     this.lastUpdateAt = Date.now();
+    // The agent changed its mode (or another setting) by itself, late or not: followed.
+    this.settings?.follow(update);
     this.announced.record(update);
     const prompt = this.prompt;
     if (prompt === undefined || prompt.state === 'cancelling' || outsidePrompt) {
       this.host.log.debug(`conversation ${this.conversationId}: dropped a late ${update.sessionUpdate} update`);
+      return;
+    }
+    if (update.sessionUpdate === 'plan' && offersTodoList(this.offered)) {
+      this.planForTodoList(prompt, update.entries);
       return;
     }
     prompt.events.push({ kind: 'update', update });
@@ -207,6 +242,27 @@ export class AcpSession implements AgentSession {
     if (update.sessionUpdate === 'tool_call' && announcesBridgedCall(update, BRIDGED_TOOLS_SERVER_NAME, this.offered) && prompt.arrivals.announce(update.toolCallId)) {
       prompt.events.push({ kind: 'announced-calls-arrived' });
     }
+  }
+
+  /** Events a response took after the agent's plan and did not show: the next response shows them. */
+  private putBack(held: AcpTurnEvent[]): void {
+    const prompt = this.prompt;
+    if (prompt === undefined) return;
+    prompt.events.putBack(held);
+    for (const event of held) {
+      if (event.kind === 'stopped') prompt.stopHeld = true;
+      else if (event.kind === 'permission') prompt.heldBack.add(event.permission.toolCall.toolCallId);
+      else if (event.kind === 'tool') prompt.heldBack.add(event.call.toolCallId);
+    }
+  }
+
+  /** The agent's plan, where the consumer shows plans in its todo list: a call of its todo tool, when the plan changed. */
+  private planForTodoList(prompt: Prompt, entries: unknown): void {
+    const todos = todosOf(entries);
+    const key = planKey(todos);
+    if (key === this.todoPlanKey) return;
+    this.todoPlanKey = key;
+    prompt.events.push({ kind: 'plan', todos });
   }
 
   /** A `session/request_permission` for this session: answered when VS Code has decided. */
@@ -271,10 +327,12 @@ export class AcpSession implements AgentSession {
     return answer;
   }
 
-  /** What the agent's requests of the client reach of this session: its running turn, if any. */
+  /** What the agent's requests of the client reach of this session: its turn, running or paused, if any. */
   private clientSide(): ClientSide {
     const { options } = this.host;
-    const prompt = this.prompt?.state === 'running' ? this.prompt : undefined;
+    // A paused turn goes on (its agent does not wait for its plan to show): what it asks shows in the next response.
+    const current = this.prompt;
+    const prompt = current !== undefined && current.state !== 'cancelling' && !current.finished ? current : undefined;
     return {
       agentName: this.host.name,
       root: options.cwd,
@@ -325,7 +383,9 @@ export class AcpSession implements AgentSession {
    * one it continues, a new one, or none when there is nothing to ask.
    */
   private async begin(input: TurnInput, unsubscribed: () => boolean): Promise<Prompt | undefined> {
-    const ask = turnAsk(input.newMessages);
+    const asked = turnAsk(input.newMessages);
+    // The results of the bridge's own calls of the todo tool answer nothing the agent waits for.
+    const ask: TurnAsk = { ...asked, results: new Map([...asked.results].filter(([id]) => !id.startsWith(TODO_CALL_PREFIX))) };
     const movedOn = this.movedOn(ask);
     if (input.canceled || movedOn) this.cancel();
     const lost = this.lostWhilePaused;
@@ -336,12 +396,14 @@ export class AcpSession implements AgentSession {
     if (this.isClosed) return undefined;
     await this.offerTools(input.tools);
     const opened = await this.open();
-    await applySessionConfig(opened, input.config, this.host, this.conversationId);
+    await applySessionConfig(opened, turnConfig(opened.settings, input.config, input.mode), this.host, this.conversationId);
     if (unsubscribed() || this.isClosed) return undefined;
     const options = { images: opened.images, embeddedContext: opened.embeddedContext, root: this.host.options.cwd };
     const paused = this.prompt;
     if (paused !== undefined && paused.state === 'paused') {
       paused.pending.answerShown(ask.results);
+      paused.stopHeld = false;
+      paused.heldBack.clear();
       // What the consumer sent along with the results by itself (Cline's note after them) is no new prompt.
       if (ask.saysSomething) this.queued.push(...promptBlocks(ask, [], options));
       paused.state = 'running';
@@ -382,6 +444,7 @@ export class AcpSession implements AgentSession {
       .then((tools) => this.host.open(this, tools))
       .then((opened) => {
         this.owesHistory = opened.fresh;
+        this.settings = opened.settings;
         return opened;
       })
       .catch((error: unknown) => {
@@ -406,7 +469,7 @@ export class AcpSession implements AgentSession {
   }
 
   private startPrompt(opened: OpenedSession, blocks: acp.ContentBlock[]): Prompt {
-    const events = new EventQueue<AcpTurnEvent>(joinMessageChunks, { maxBytes: PAUSED_BUFFER_CHARS, sizeOf: bufferedSize, onOverflow: () => this.overflowedWhilePaused(prompt) });
+    const events = new EventQueue<AcpTurnEvent>(joinBufferedEvents, { maxBytes: PAUSED_BUFFER_CHARS, sizeOf: bufferedSize, onOverflow: () => this.overflowedWhilePaused(prompt) });
     const request = opened
       .prompt(blocks)
       // The SDK can resolve the response before it has dispatched updates read ahead of it; they are
@@ -423,10 +486,14 @@ export class AcpSession implements AgentSession {
       state: 'running',
       stopping: new AbortController(),
       answer: new AuthFailureAnswer(),
+      finished: false,
+      stopHeld: false,
+      heldBack: new Set(),
       ended: request.then(
         (response) => {
-          this.endPrompt(prompt);
-          if (response.stopReason === 'end_turn' && prompt.answer.isAuthFailure) {
+          const signInNeeded = response.stopReason === 'end_turn' && prompt.answer.isAuthFailure;
+          this.endPrompt(prompt, response.stopReason !== 'cancelled' && !signInNeeded);
+          if (signInNeeded) {
             events.fail(this.host.signInNeeded());
             return;
           }
@@ -462,9 +529,15 @@ export class AcpSession implements AgentSession {
     if (this.prompt === prompt) this.cancel();
   }
 
-  private endPrompt(prompt: Prompt): void {
+  /**
+   * The agent's prompt ended. One that ended as an answer stays the session's prompt, `finished`, until a response
+   * has read its stop (see pause).
+   */
+  private endPrompt(prompt: Prompt, answered = false): void {
     prompt.pending.cancelAll();
-    if (this.prompt === prompt) this.prompt = undefined;
+    // A prompt the bridge cancelled is over whatever its agent answered: nothing of it is shown any more.
+    prompt.finished = answered && prompt.state !== 'cancelling';
+    if (this.prompt === prompt && !prompt.finished) this.prompt = undefined;
     this.host.promptEnded(this);
   }
 
@@ -484,12 +557,20 @@ export class AcpSession implements AgentSession {
     );
   }
 
-  /** A response ended while its prompt still runs: it waits on the permissions VS Code was just shown. */
-  private pause(): void {
+  /**
+   * A response ended. While its prompt still runs, or its stop was put back, it waits on what VS Code was just shown;
+   * a finished prompt whose stop was read is over. `endedOnPlan`: the response ended on a call of the todo tool.
+   */
+  private pause(endedOnPlan: boolean): void {
+    this.endedOnPlan = endedOnPlan;
     const prompt = this.prompt;
+    if (prompt?.finished === true && !prompt.stopHeld) {
+      this.prompt = undefined;
+      return;
+    }
     if (prompt === undefined || prompt.state !== 'running') return;
     prompt.state = 'paused';
-    prompt.pending.markShown();
+    prompt.pending.markShown(prompt.heldBack);
   }
 
   /**
@@ -513,6 +594,12 @@ export class AcpSession implements AgentSession {
    */
   private cancel(): void {
     const prompt = this.prompt;
+    if (prompt?.finished === true) {
+      // The agent is done already: what it said after the last response is dropped.
+      this.prompt = undefined;
+      this.queued = [];
+      return;
+    }
     if (prompt === undefined || prompt.state === 'cancelling') return;
     prompt.state = 'cancelling';
     prompt.stopping.abort();

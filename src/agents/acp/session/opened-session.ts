@@ -1,12 +1,13 @@
 import type * as acp from '@agentclientprotocol/sdk';
+import type { SessionSettings } from './session-settings.js';
 
 /** An ACP session opened on a running agent process. */
 export interface OpenedSession {
   readonly sessionId: string;
   /** A new ACP session, which has seen none of the conversation (not one resumed). */
   readonly fresh: boolean;
-  /** The session's config option values, by config id, as far as the bridge tracks them (the model). */
-  readonly config: Map<string, string>;
+  /** The session's settings (its model, its mode, …), as far as the bridge tracks them. */
+  readonly settings: SessionSettings;
   readonly agent: acp.ClientContext;
   /** `session/prompt` with these blocks; the agent knows a prompt runs in the session until it settles. */
   prompt(blocks: acp.ContentBlock[]): Promise<unknown>;

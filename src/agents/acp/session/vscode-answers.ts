@@ -37,9 +37,9 @@ export class VsCodeAnswers {
     });
   }
 
-  /** The response that carried them completed: VS Code has shown everything waiting now. */
-  markShown(): void {
-    for (const entry of this.waiting.values()) entry.shown = true;
+  /** The response that carried them completed: VS Code has shown everything waiting now, but what it held back (by id). */
+  markShown(heldBack: ReadonlySet<string> = new Set()): void {
+    for (const [id, entry] of this.waiting) if (!heldBack.has(id)) entry.shown = true;
   }
 
   /** Whether something shown would not go ahead with these results (a refusal, a missing result). */

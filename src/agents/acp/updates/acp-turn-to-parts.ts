@@ -1,4 +1,4 @@
-import { asyncScheduler, connect, debounce, filter, mergeMap, of, takeUntil, takeWhile, timer, type Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, concat, connect, debounce, defer, EMPTY, filter, merge, mergeMap, of, take, takeUntil, takeWhile, timer, type Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
 import type { AcpTurnEvent } from './turn-events.js';
 import type { TurnRendering } from './update-parts.js';
 import type { ResponsePart } from '../../../protocol/messages.js';
@@ -24,40 +24,90 @@ import type { ResponsePart } from '../../../protocol/messages.js';
  *
  * events:  -u--r--u--s               r: a permission refused (nobody could be asked): a line, and on
  * result:  -a--R--a--|
+ *
+ * events:  -u-l-u-l-u------u--       l: the plan changed (where the consumer shows plans in its todo list)
+ * result:  -a----------(L|)          L: one call of the todo tool with the latest plan, once settle.toolMs passed
+ *                                    after the last l (PLAN_SHOWN_WITHIN_MS after the first at the latest); what
+ *                                    came after the first l (u u) is put back
  * ```
+ *
+ * A plan is what no agent waits on: plans in a row cost one call. The response ends on it, so that what the
+ * agent says after its plan comes after the todo list, in the next response (the Chat view folds a response's
+ * rounds but its last into "Completed n steps": the agent's last words belong in the last).
  */
 export interface Settle {
   readonly permissionMs: number;
   readonly toolMs: number;
 }
 
-export function acpTurnToParts(rendering: TurnRendering, settle: Settle, scheduler: SchedulerLike = asyncScheduler): OperatorFunction<AcpTurnEvent, ResponsePart> {
-  // `connect` subscribes both branches before the source starts, so events it emits at once reach both.
-  return connect((events) =>
-    events.pipe(
-      takeWhile((event) => event.kind !== 'stopped'),
-      takeUntil(
+/** `putBack`: events the response took after a plan and did not show, for the next response. */
+export function acpTurnToParts(
+  rendering: TurnRendering,
+  settle: Settle,
+  putBack: (events: AcpTurnEvent[]) => void,
+  scheduler: SchedulerLike = asyncScheduler,
+): OperatorFunction<AcpTurnEvent, ResponsePart> {
+  return (source) =>
+    defer(() => {
+      /** Taken since the plan this response ends on, if it has one. */
+      let held: AcpTurnEvent[] | undefined;
+      const todoList = defer(() => {
+        if (held === undefined) return EMPTY;
+        putBack(held);
+        const part = rendering.todoListPart();
+        return part === undefined ? EMPTY : of(part);
+      });
+      const hold = (event: AcpTurnEvent): boolean => {
+        if (event.kind === 'plan') rendering.planForTodoList(event.todos);
+        if (held === undefined) {
+          if (event.kind === 'plan') held = [];
+          return event.kind === 'plan';
+        }
+        if (event.kind !== 'plan') held.push(event);
+        return true;
+      };
+      // `connect` subscribes both branches before the source starts, so events it emits at once reach both.
+      return concat(source.pipe(connect((events) => partsOf(events, rendering, settle, scheduler, hold))), todoList);
+    });
+}
+
+/** How long after its first change a plan shows at the latest, while the agent keeps changing it. */
+export const PLAN_SHOWN_WITHIN_MS = 1000;
+
+/** `hold`: whether the event is held rather than shown (a plan, and what comes after it). */
+function partsOf(events: Observable<AcpTurnEvent>, rendering: TurnRendering, settle: Settle, scheduler: SchedulerLike, hold: (event: AcpTurnEvent) => boolean): Observable<ResponsePart> {
+  return events.pipe(
+    takeUntil(
+      merge(
         events.pipe(
-          filter((event) => event.kind === 'permission' || event.kind === 'tool' || event.kind === 'announced-calls-arrived'),
+          filter((event) => event.kind === 'permission' || event.kind === 'tool' || event.kind === 'plan' || event.kind === 'announced-calls-arrived'),
           filter(arrivalsAfterCalls()),
           debounce((event) => settled(event, settle, scheduler)),
         ),
+        // However fast an agent changes its plan, the plan shows, and what came after it waits, no longer than this.
+        events.pipe(
+          filter((event) => event.kind === 'plan'),
+          take(1),
+          mergeMap(() => timer(PLAN_SHOWN_WITHIN_MS, scheduler)),
+        ),
       ),
-      mergeMap((event): ResponsePart[] => {
-        switch (event.kind) {
-          case 'update':
-            return rendering.partsOf(event.update);
-          case 'permission':
-            return [rendering.permissionPart(event.permission)];
-          case 'refused':
-            return [rendering.refusedPart(event.permission)];
-          case 'tool':
-            return [rendering.toolCallPart(event.call)];
-          default:
-            return [];
-        }
-      }),
     ),
+    filter((event) => !hold(event)),
+    takeWhile((event) => event.kind !== 'stopped'),
+    mergeMap((event): ResponsePart[] => {
+      switch (event.kind) {
+        case 'update':
+          return rendering.partsOf(event.update);
+        case 'permission':
+          return [rendering.permissionPart(event.permission)];
+        case 'refused':
+          return [rendering.refusedPart(event.permission)];
+        case 'tool':
+          return [rendering.toolCallPart(event.call)];
+        default:
+          return [];
+      }
+    }),
   );
 }
 
@@ -67,6 +117,7 @@ function settled(event: AcpTurnEvent, settle: Settle, scheduler: SchedulerLike):
     case 'announced-calls-arrived':
       return of(event);
     case 'tool':
+    case 'plan':
       return timer(settle.toolMs, scheduler);
     default:
       return timer(settle.permissionMs, scheduler);

@@ -34,8 +34,11 @@ export class EventQueue<T> {
       return;
     }
     if (this.overflowed) return;
+    const last = this.buffered.length - 1;
+    const merged = last >= 0 ? this.merge(this.buffered[last], event) : undefined;
     if (this.limit !== undefined) {
-      this.bufferedBytes += this.limit.sizeOf(event);
+      // A merged event replaces the last one: it costs what it adds to it (a later plan replacing one: nothing).
+      this.bufferedBytes += merged === undefined ? this.limit.sizeOf(event) : this.limit.sizeOf(merged) - this.limit.sizeOf(this.buffered[last]);
       if (this.bufferedBytes > this.limit.maxBytes) {
         this.overflowed = true;
         this.buffered.length = 0;
@@ -44,10 +47,21 @@ export class EventQueue<T> {
         return;
       }
     }
-    const last = this.buffered.length - 1;
-    const merged = last >= 0 ? this.merge(this.buffered[last], event) : undefined;
     if (merged !== undefined) this.buffered[last] = merged;
     else this.buffered.push(event);
+  }
+
+  /**
+   * Events a response took but did not show (it ended first): the next response receives them first, before
+   * anything buffered since. They were counted once already; the limit does not drop them.
+   */
+  putBack(events: readonly T[]): void {
+    if (this.attached !== undefined) {
+      for (const event of events) this.attached.next(event);
+      return;
+    }
+    this.buffered.unshift(...events);
+    if (this.limit !== undefined) for (const event of events) this.bufferedBytes += this.limit.sizeOf(event);
   }
 
   fail(error: unknown): void {

@@ -11,8 +11,12 @@ export function bufferedSize(event: AcpTurnEvent): number {
   return 256;
 }
 
-/** Two message (or thought) chunks of text in a row, as one: how a paused turn's buffered stream stays small. */
-export function joinMessageChunks(last: AcpTurnEvent, next: AcpTurnEvent): AcpTurnEvent | undefined {
+/**
+ * Two message (or thought) chunks of text in a row, as one; two plans in a row, as the later: how a paused turn's
+ * buffered stream stays small.
+ */
+export function joinBufferedEvents(last: AcpTurnEvent, next: AcpTurnEvent): AcpTurnEvent | undefined {
+  if (last.kind === 'plan' && next.kind === 'plan') return next;
   if (last.kind !== 'update' || next.kind !== 'update') return undefined;
   const [a, b] = [last.update, next.update];
   if ((a.sessionUpdate !== 'agent_message_chunk' && a.sessionUpdate !== 'agent_thought_chunk') || b.sessionUpdate !== a.sessionUpdate) return undefined;

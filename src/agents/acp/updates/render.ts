@@ -1,10 +1,10 @@
-import type { PlanEntry, ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
+import type { ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
 import { createPatch } from 'diff';
 import { describeAction } from '../../../protocol/agent-action.js';
 
 /**
  * Markdown for what an agent does besides talking: one short line when a tool starts and one when it
- * ends, and a checklist for a plan. Consumers show text, so this is how tool activity becomes visible
+ * ends (a plan's text is plan.ts's). Consumers show text, so this is how tool activity becomes visible
  * without re-rendering a wall of text on every update.
  */
 export function toolStartedLine(title: string): string {
@@ -41,11 +41,6 @@ export function diffBlock(path: string, oldText: string | null | undefined, newT
 
 const DIFF_CONTEXT_LINES = 2;
 const DIFF_LINES_SHOWN = 80;
-
-export function planChecklist(entries: readonly PlanEntry[]): string {
-  const lines = entries.map((e) => `- [${e.status === 'completed' ? 'x' : ' '}] ${e.status === 'in_progress' ? `**${oneLine(e.content)}**` : oneLine(e.content)}`);
-  return `\n\n${lines.join('\n')}\n\n`;
-}
 
 const BRIEF_LIMIT = 120;
 

@@ -1,4 +1,5 @@
 import type { PermissionOption, SessionUpdate, StopReason, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { Todo } from '../../../tools/consumer-todos.js';
 
 /** A `session/request_permission` the agent is waiting on. */
 export interface PendingPermission {
@@ -22,6 +23,8 @@ export type AcpTurnEvent =
   /** A permission request refused because the consumer offers no way to ask the person. */
   | { readonly kind: 'refused'; readonly permission: PendingPermission }
   | { readonly kind: 'tool'; readonly call: PendingToolCall }
+  /** The agent's plan changed, where the consumer shows plans in its own todo list (a call of its todo tool). */
+  | { readonly kind: 'plan'; readonly todos: readonly Todo[] }
   /** Every bridged tool call the agent announced has reached the bridge: no other one is on its way. */
   | { readonly kind: 'announced-calls-arrived' }
   | { readonly kind: 'stopped'; readonly stopReason: StopReason };

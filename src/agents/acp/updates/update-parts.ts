@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { clipDepth, MAX_JSON_DEPTH } from '../../../protocol/bounded-depth.js';
 import type { SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { ResponsePart } from '../../../protocol/messages.js';
-import { diffBlock, planChecklist, refusedLine, toolEndedLine, toolStartedLine, type Refusal } from './render.js';
+import { diffBlock, refusedLine, toolEndedLine, toolStartedLine, type Refusal } from './render.js';
+import { PlanInText, planProgressLine, todosOf } from './plan.js';
+import { TODO_LIST_TOOL, todoListArguments, type Todo } from '../../../tools/consumer-todos.js';
 import { AGENT_ACTION_TOOL, type AgentActionParameters } from '../../../protocol/agent-action.js';
 import { announcesServerCall } from '../../../tools/bridged-permission.js';
 import { BRIDGED_TOOLS_SERVER_NAME } from '../../../tools/bridged-tools-server.js';
@@ -9,15 +12,18 @@ import type { PendingPermission, PendingToolCall } from './turn-events.js';
 
 /**
  * What a session's responses have shown so far: tool titles (updates often omit them), which tools were
- * shown ending, which calls were VS Code's own tools (not shown: VS Code shows them), and the last plan. A paused prompt continues in a later response, so this lives as
- * long as the session, not the response.
+ * shown ending, which calls were VS Code's own tools (not shown: VS Code shows them), and the plan: in the text, or
+ * in the consumer's todo list. A paused prompt continues in a later response, so this lives as long as the session,
+ * not the response.
  */
 export class TurnRendering {
   private readonly titles = new Map<string, string>();
   private readonly ended = new Set<string>();
   /** Announced calls of VS Code's tools through the bridge: VS Code shows those calls itself. */
   private readonly bridged = new Set<string>();
-  private lastPlan = '';
+  private readonly planText = new PlanInText();
+  /** The latest plan the agent sent, for the consumer's todo list. */
+  private todoPlan: readonly Todo[] | undefined;
   /** Files whose edits VS Code shows itself (made through the consumer's edit tools): no diff of them in the text. */
   private readonly reviewed = new Set<string>();
   /**
@@ -36,9 +42,26 @@ export class TurnRendering {
     this.reviewed.add(path);
   }
 
-  /** A new prompt shows its plan afresh; tool ids stay known for the session. */
+  /** A new prompt shows its plan afresh in the text; tool ids, and the todo list the consumer shows, stay. */
   newPrompt(): void {
-    this.lastPlan = '';
+    this.planText.reset();
+  }
+
+  /** The agent's latest plan, for the consumer's todo list: a response shows it as it ends (todoListPart). */
+  planForTodoList(todos: readonly Todo[]): void {
+    this.todoPlan = todos;
+  }
+
+  /** The call of the consumer's todo tool that shows the latest plan. */
+  todoListPart(): ResponsePart | undefined {
+    const todos = this.todoPlan;
+    if (todos === undefined) return undefined;
+    return { type: 'tool_call', toolCallId: `${TODO_CALL_PREFIX}${randomUUID()}`, toolName: TODO_LIST_TOOL, parameters: todoListArguments(todos) };
+  }
+
+  /** What a response says that has nothing else to say after the todo list was shown: how far the plan has come. */
+  planProgressPart(): ResponsePart {
+    return { type: 'text', value: planProgressLine(this.todoPlan ?? []) };
   }
 
   /** The response parts an update contributes; unknown and bookkeeping updates contribute none. */
@@ -70,10 +93,8 @@ export class TurnRendering {
       case 'usage_update':
         return [usagePart(update.used)];
       case 'plan': {
-        const checklist = planChecklist(update.entries);
-        if (checklist === this.lastPlan) return [];
-        this.lastPlan = checklist;
-        return [{ type: 'text', value: checklist }];
+        const text = this.planText.textOf(todosOf(update.entries));
+        return text === '' ? [] : [{ type: 'text', value: text }];
       }
       default:
         return [];
@@ -129,6 +150,9 @@ export class TurnRendering {
     return this.titles.get(id) ?? 'tool call';
   }
 }
+
+/** The ids of the todo tool's calls the bridge makes for an agent's plan: nothing of the agent waits on their results. */
+export const TODO_CALL_PREFIX = 'symposium-plan-';
 
 /**
  * How full the agent's context is, as Copilot reads a model's usage for its context meter: a data part

@@ -1,0 +1,70 @@
+/**
+ * The chat's mode as the agent's own, through the real bridge and the scripted agent: the request's system prompt
+ * names Copilot's Plan or Ask mode (as Copilot writes it), and the agent is set to its plan or read-only choice
+ * before the prompt goes (it answers `mode` with what it was set to); Agent mode puts it back. A mode the agent
+ * leaves by itself stands. Both ways an agent offers modes: a config option of category `mode`, and ACP session
+ * modes (`session/set_mode`).
+ */
+import { textOfParts } from '../../src/client/lm-client.js';
+import type { AgentDefinition, Message } from '../../src/protocol/messages.js';
+import { AgentBridge, SCRIPTED_AGENT, replied, user } from './agent-bridge.js';
+
+const agent = (...flags: string[]): AgentDefinition => ({ mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, ...flags], env: [] } });
+/** Copilot's system prompt in its Ask or Plan mode, as far as the mode goes. */
+const inMode = (name: string): Message => ({
+  role: 'system',
+  content: [{ type: 'text', value: `You are an expert AI programming assistant.\n<modeInstructions>\nYou are currently running in "${name}" mode. Below are your instructions for this mode.\n</modeInstructions>` }],
+});
+
+let bridge: AgentBridge;
+beforeEach(() => {
+  bridge = new AgentBridge();
+});
+afterEach(async () => {
+  await bridge.close();
+});
+
+/** Sends `line` in the chat so far, in `mode` (undefined: Agent mode); the chat grows by it and its answer. */
+async function say(chat: Message[], line: string, definition: AgentDefinition, mode?: string): Promise<string> {
+  const words = user(line);
+  const request = [...(mode === undefined ? [] : [inMode(mode)]), ...chat, words];
+  const reply = await bridge.chat(request, definition);
+  chat.push(words, replied(reply));
+  return textOfParts(reply);
+}
+
+test("Plan mode puts the agent in its plan mode before the prompt, Ask mode in its read-only mode, Agent mode back in its own", async () => {
+  const modal = agent('--modes', 'default,plan,read-only');
+  const chat: Message[] = [];
+  expect(await say(chat, 'mode', modal, 'Plan')).toBe('plan');
+  expect(await say(chat, 'mode', modal, 'Ask')).toBe('read-only');
+  expect(await say(chat, 'mode', modal)).toBe('default');
+  const log = await bridge.logged(/set_config_option mode=default/);
+  expect(log.match(/scripted-agent: set_config_option mode=\S+/g)).toEqual(['scripted-agent: set_config_option mode=plan', 'scripted-agent: set_config_option mode=read-only', 'scripted-agent: set_config_option mode=default']);
+});
+
+test('ACP session modes are set with session/set_mode', async () => {
+  const modal = agent('--session-modes', 'build,plan');
+  const chat: Message[] = [];
+  expect(await say(chat, 'mode', modal, 'Plan')).toBe('plan');
+  expect(await say(chat, 'mode', modal)).toBe('build');
+  expect((await bridge.logged(/set_mode build/)).match(/scripted-agent: set_mode \S+/g)).toEqual(['scripted-agent: set_mode plan', 'scripted-agent: set_mode build']);
+});
+
+test('a mode the agent leaves by itself stands while the chat stays in Plan mode', async () => {
+  const modal = agent('--modes', 'default,plan');
+  const chat: Message[] = [];
+  expect(await say(chat, 'mode', modal, 'Plan')).toBe('plan');
+  // As Claude Code leaves its plan mode once the person approved its plan.
+  await say(chat, 'set-mode default', modal, 'Plan');
+  expect(await say(chat, 'mode', modal, 'Plan')).toBe('default');
+  expect(bridge.stderr().match(/set_config_option mode=plan/g)).toHaveLength(1);
+});
+
+test('an agent without a plan or read-only mode keeps its mode in Plan and Ask mode', async () => {
+  const modal = agent('--modes', 'ask,code');
+  const chat: Message[] = [];
+  expect(await say(chat, 'mode', modal, 'Plan')).toBe('ask');
+  expect(await say(chat, 'mode', modal, 'Ask')).toBe('ask');
+  expect(bridge.stderr()).not.toMatch(/set_config_option/);
+});

@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+import type * as acp from '@agentclientprotocol/sdk';
+import { consumerModeOf } from '../../src/history/consumer-mode.js';
+import { SessionSettings } from '../../src/agents/acp/session/session-settings.js';
+import { turnConfig } from '../../src/agents/acp/session/session-modes.js';
+import { SET_MODE_CONFIG_ID, otherOptionsOf, sessionModesOf } from '../../src/agents/acp/answers/agent-info.js';
+import { applySessionConfig } from '../../src/agents/acp/session/session-config.js';
+import type { OpenedSession } from '../../src/agents/acp/session/opened-session.js';
+import type { Logger } from '../../src/log/logger.js';
+import type { Message } from '../../src/protocol/messages.js';
+
+const fixture = (name: string): Message[] => (JSON.parse(readFileSync(`test/fixtures/copilot/${name}.json`, 'utf8')) as { messages: Message[] }).messages;
+const system = (text: string): Message => ({ role: 'system', content: [{ type: 'text', value: text }] });
+
+describe("the chat's mode", () => {
+  test('Copilot names its Ask and Plan modes in its system prompt; agent mode names none', () => {
+    expect(consumerModeOf(fixture('ask-mode-first-message'))).toBe('ask');
+    expect(consumerModeOf(fixture('agent-mode-first-message'))).toBe('agent');
+    expect(consumerModeOf([system('You are an expert.\n<modeInstructions>\nYou are currently running in "Plan" mode. Below are your instructions.\n</modeInstructions>')])).toBe('plan');
+  });
+
+  test('a custom agent, a user message that quotes the words, or another consumer is agent mode', () => {
+    expect(consumerModeOf([system('<modeInstructions>\nYou are currently running in "Reviewer" mode.')])).toBe('agent');
+    expect(consumerModeOf([{ role: 'user', content: [{ type: 'text', value: '<modeInstructions>You are currently running in "Plan" mode.' }] }])).toBe('agent');
+    expect(consumerModeOf([system('You are Cline.')])).toBe('agent');
+  });
+});
+
+/** A select option of category mode (Claude Code's `mode`), another one (Codex's collaboration mode), and a model. */
+const option = (id: string, values: string[], current: string, category?: string): acp.SessionConfigOption => ({
+  id,
+  name: id,
+  type: 'select',
+  currentValue: current,
+  ...(category === undefined ? {} : { category }),
+  options: values.map((value) => ({ value, name: value === 'default' ? 'Manual' : value })),
+});
+
+describe('turnConfig: the chat’s mode as the agent’s own', () => {
+  const claude = () => new SessionSettings({ configOptions: [option('mode', ['default', 'acceptEdits', 'plan', 'auto'], 'default', 'mode'), option('model', ['opus', 'sonnet'], 'opus', 'model')] });
+  const codex = () =>
+    new SessionSettings({ configOptions: [option('mode', ['read-only', 'workspace-write', 'agent'], 'agent', 'mode'), option('collaboration_mode', ['default', 'plan'], 'default', 'collaboration_mode')] });
+
+  test("Plan mode picks the agent's plan choice, with the person's own choices", () => {
+    expect(turnConfig(claude(), { model: 'sonnet' }, 'plan')).toEqual({ model: 'sonnet', mode: 'plan' });
+    expect(turnConfig(codex(), {}, 'plan')).toEqual({ collaboration_mode: 'plan' });
+  });
+
+  test('Ask mode picks a read-only choice where there is one, else leaves the mode', () => {
+    expect(turnConfig(codex(), {}, 'ask')).toEqual({ mode: 'read-only' });
+    expect(turnConfig(claude(), {}, 'ask')).toEqual({});
+  });
+
+  test('Agent mode puts back what the others changed: the person’s choice, else the session’s first value', () => {
+    const settings = claude();
+    expect(turnConfig(settings, {}, 'agent')).toEqual({});
+    settings.current.set('mode', 'plan');
+    expect(turnConfig(settings, {}, 'agent')).toEqual({ mode: 'default' });
+    expect(turnConfig(settings, { mode: 'acceptEdits' }, 'agent')).toEqual({ mode: 'acceptEdits' });
+    const codexSettings = codex();
+    codexSettings.current.set('collaboration_mode', 'plan');
+    codexSettings.current.set('mode', 'read-only');
+    expect(turnConfig(codexSettings, {}, 'agent')).toEqual({ collaboration_mode: 'default', mode: 'agent' });
+  });
+
+  test('a mode the agent left by itself stands in Agent mode', () => {
+    const settings = claude();
+    settings.follow({ sessionUpdate: 'current_mode_update', currentModeId: 'acceptEdits' });
+    expect(settings.current.get('mode')).toBe('acceptEdits');
+    expect(turnConfig(settings, {}, 'agent')).toEqual({});
+  });
+
+  test('ACP session modes without a config option are a setting of their own, set with session/set_mode', () => {
+    const settings = new SessionSettings({ modes: { currentModeId: 'build', availableModes: [{ id: 'build', name: 'Build' }, { id: 'plan', name: 'Plan' }] } });
+    expect(settings.current.get(SET_MODE_CONFIG_ID)).toBe('build');
+    expect(turnConfig(settings, {}, 'plan')).toEqual({ [SET_MODE_CONFIG_ID]: 'plan' });
+    settings.follow({ sessionUpdate: 'current_mode_update', currentModeId: 'plan' });
+    expect(turnConfig(settings, {}, 'agent')).toEqual({ [SET_MODE_CONFIG_ID]: 'build' });
+  });
+
+  test('updates of options the session does not have, and malformed ones, change nothing', () => {
+    const settings = claude();
+    settings.follow({ sessionUpdate: 'config_option_update', configOptions: [option('other', ['x'], 'x'), { id: 'mode', name: 'm', type: 'boolean', currentValue: true } as acp.SessionConfigOption] });
+    expect(settings.current.has('other')).toBe(false);
+    expect(settings.current.get('mode')).toBe('default');
+  });
+});
+
+describe('applySessionConfig', () => {
+  const log = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} } as unknown as Logger;
+  /** An opened session whose agent answers every request with `answer`, recording what it was asked. */
+  function opened(settings: SessionSettings, answer: unknown = { configOptions: [] }): { session: OpenedSession; asked: [string, unknown][] } {
+    const asked: [string, unknown][] = [];
+    const agent = { request: async (method: string, params: unknown) => (asked.push([method, params]), answer) } as unknown as acp.ClientContext;
+    return { session: { sessionId: 's1', fresh: true, settings, agent, images: false, embeddedContext: false, prompt: async () => ({}), explain: async (e) => e as Error }, asked };
+  }
+
+  test('a value is asked for once: the agent’s own change since stands until another value is wanted', async () => {
+    const settings = new SessionSettings({ configOptions: [option('mode', ['default', 'plan'], 'default', 'mode')] });
+    const { session, asked } = opened(settings);
+    await applySessionConfig(session, { mode: 'plan' }, { name: 'A', log }, 'c1');
+    settings.follow({ sessionUpdate: 'current_mode_update', currentModeId: 'default' });
+    await applySessionConfig(session, { mode: 'plan' }, { name: 'A', log }, 'c1');
+    expect(asked).toEqual([['session/set_config_option', { sessionId: 's1', configId: 'mode', value: 'plan' }]]);
+    expect(settings.current.get('mode')).toBe('default');
+  });
+
+  test('a boolean option is a choice of On and Off in the picker, set as a boolean', async () => {
+    const autoCompact: acp.SessionConfigOption = { id: 'auto_compact', name: 'Auto-compact', type: 'boolean', currentValue: false };
+    expect(otherOptionsOf([autoCompact])).toEqual([{ configId: 'auto_compact', name: 'Auto-compact', current: 'false', choices: [{ value: 'true', name: 'On' }, { value: 'false', name: 'Off' }] }]);
+    const settings = new SessionSettings({ configOptions: [autoCompact] });
+    const { session, asked } = opened(settings, { configOptions: [{ ...autoCompact, currentValue: true }] });
+    await applySessionConfig(session, { auto_compact: 'true' }, { name: 'A', log }, 'c1');
+    expect(asked).toEqual([['session/set_config_option', { sessionId: 's1', configId: 'auto_compact', type: 'boolean', value: true }]]);
+    expect(settings.current.get('auto_compact')).toBe('true');
+  });
+
+  test('ACP session modes are set with session/set_mode', async () => {
+    const settings = new SessionSettings({ modes: { currentModeId: 'build', availableModes: [{ id: 'build', name: 'Build' }, { id: 'plan', name: 'Plan' }] } });
+    const { session, asked } = opened(settings, {});
+    await applySessionConfig(session, turnConfig(settings, {}, 'plan'), { name: 'A', log }, 'c1');
+    expect(asked).toEqual([['session/set_mode', { sessionId: 's1', modeId: 'plan' }]]);
+  });
+});
+
+describe('what the bridge keeps of an agent’s options is bounded', () => {
+  test('choices: each value once, at most 500, names of at most 100 characters', () => {
+    const flood: acp.SessionConfigOption = {
+      id: 'effort',
+      name: 'E'.repeat(100_000),
+      type: 'select',
+      currentValue: 'v0',
+      options: Array.from({ length: 5000 }, (_, i) => ({ value: `v${i % 1000}`, name: 'n'.repeat(10_000) })),
+    };
+    const [kept] = otherOptionsOf([flood]);
+    expect(kept!.name).toHaveLength(100);
+    expect(kept!.choices).toHaveLength(500);
+    expect(new Set(kept!.choices.map((c) => c.value)).size).toBe(500);
+    expect(Math.max(...kept!.choices.map((c) => c.name.length))).toBe(100);
+    expect(sessionModesOf({ modes: { currentModeId: 'a', availableModes: [{ id: 'a', name: 'A' }, { id: 'a', name: 'again' }, null, 7] } })?.choices).toEqual([{ value: 'a', name: 'A' }]);
+  });
+});
