@@ -333,7 +333,7 @@ export function promptBlocks(log) {
 }
 
 /** The prompts the scripted agent received, each as its text blocks joined (other blocks as `[type]`). */
-export function prompts(ctx) {
+function prompts(ctx) {
   return promptBlocks(ctx.promptLog).map((blocks) => blocks.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n'));
 }
 

@@ -266,18 +266,20 @@ export const CLINE_SCENARIOS = [
   },
 ];
 
-// The agent's slash commands (issue 38): a scenario block of its own. Parrot is the model by now.
+// The agent's slash commands (issue 38): a scenario block of its own, on Scripted (whose prompts ctx.promptLog holds).
 CLINE_SCENARIOS.push({
   name: "cline: /squawk typed reaches the agent as typed; //newtask reaches it as its /newtask, not Cline's",
   async run(ui, note, ctx) {
+    if (!(await ui.frame(3000).then(() => true, () => false))) await ui.open();
+    await ui.pickModel('symposium - acp-scripted');
     await ui.newTask();
-    const before = prompts(ctx.parrotPromptLog).length;
+    const before = prompts(ctx.promptLog).length;
     await ui.send('/squawk loudly');
     note('squawk', await ui.answer((t) => t.includes('You said: /squawk loudly'), "the agent's echo of /squawk"));
     await ui.screenshot('cline-command-typed');
     await ui.send('//newtask right away');
     note('newtask', await ui.answer((t) => t.includes('You said: /newtask right away'), "the agent's echo of its /newtask"));
-    const received = note('prompts', prompts(ctx.parrotPromptLog).slice(before));
+    const received = note('prompts', prompts(ctx.promptLog).slice(before));
     check(received[0] === '/squawk loudly', `the agent was not given /squawk as typed: ${JSON.stringify(received)}`);
     check(received[1] === '/newtask right away', `the agent was not given its /newtask: ${JSON.stringify(received)}`);
   },

@@ -3,9 +3,17 @@
 // name); the agent's commands show in the Chat view's / menu as /mcp.agent.<name> (an MCP server's prompts) and in
 // *Symposium: Agent Commands…*, and picking one there gives the agent its command. The Scripted agent lists
 // `squawk`, `compact` and `review` (its --commands) when a session of it opens.
-import { newScriptedChat, prompts, sendCommand } from './chat-view.mjs';
+import { newScriptedChat, promptBlocks, sendCommand } from './chat-view.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The words of each prompt the scripted agent received: its text blocks joined. What rides along as a link (the
+ * active editor an earlier scenario left open) is not the command.
+ */
+function prompts(ctx) {
+  return promptBlocks(ctx.promptLog).map((blocks) => blocks.filter((b) => b.type === 'text').map((b) => b.text).join('\n'));
+}
 
 /** The chat input's text. */
 async function inputText(ui) {
