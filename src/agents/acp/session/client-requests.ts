@@ -27,6 +27,8 @@ export interface ClientSide {
   readonly openUrl: OpenUrl | undefined;
   /** The consumer's tools the running turn's request offers. */
   readonly offered: readonly string[];
+  /** The chat's mode lets nothing be changed (Ask, Plan): a write the consumer's own tools cannot review is refused. */
+  readonly readOnly: boolean;
   /**
    * A call of the consumer's tool `name`, shown in the running turn's response and answered by the next
    * request (undefined: VS Code did not run it); none when no turn runs to show it in.
@@ -46,7 +48,8 @@ export function onReadTextFile(side: ClientSide, request: acp.ReadTextFileReques
 /**
  * `fs/write_text_file`: made by the consumer's own edit tool when the running turn's request offers one,
  * so that VS Code reviews it (Keep / Undo); otherwise written to disk, as any ACP client does, the agent
- * having asked whatever consent it asks. `proposalOnly`: the agent makes the edit by itself anyway.
+ * having asked whatever consent it asks — but not in a chat whose mode lets nothing change (`readOnly`).
+ * `proposalOnly`: the agent makes the edit by itself anyway.
  */
 export async function onWriteTextFile(side: ClientSide, request: acp.WriteTextFileRequest, signal: AbortSignal, proposalOnly: boolean): Promise<acp.WriteTextFileResponse> {
   const files = filesOf(side);
@@ -56,6 +59,7 @@ export async function onWriteTextFile(side: ClientSide, request: acp.WriteTextFi
   const edit = proposalOnly ? undefined : consumerEdit(side.offered, side.root, path, current, request.content);
   const call = edit === undefined ? undefined : side.consumerCall(edit.name, edit.arguments, signal);
   if (edit === undefined || call === undefined) {
+    if (side.readOnly && !proposalOnly) throw acp.RequestError.invalidRequest({ path }, `${path} was not written: the chat is in a mode that changes nothing (plan or ask); the person switches modes to let it`);
     await files.write(path, request.content);
     return {};
   }
