@@ -1,7 +1,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { ToolResultPart } from '../../../protocol/messages.js';
 import { sameText, type WorkspaceFiles } from '../../../files/workspace-files.js';
-import { consumerEdit } from '../../../tools/consumer-edits.js';
+import { APPLY_DIFF_TOOL, consumerEdit } from '../../../tools/consumer-edits.js';
 import { ASK_QUESTIONS_TOOL, FOLLOWUP_QUESTION_TOOL, consumerQuestions, type AskPerson } from '../../../tools/consumer-questions.js';
 import { toolResultText } from '../../../tools/tool-results.js';
 import type { ElicitationRequest } from '../answers/agent-answers.js';
@@ -66,10 +66,21 @@ export async function onWriteTextFile(side: ClientSide, request: acp.WriteTextFi
   side.reviewedInConsumer(path);
   const result = await call;
   if (result === undefined) throw acp.RequestError.internalError({ path }, `The person did not let ${edit.name} run: ${path} was not written`);
-  if (!(await editLanded(files, path, request.content))) {
-    throw acp.RequestError.internalError({ path }, `VS Code's ${edit.name} did not write ${path}: ${toolResultText(result)}`);
+  if (await editLanded(files, path, request.content)) return {};
+  // A diff the consumer could not apply (not one the person denied) is made once more as the whole text.
+  if (edit.name === APPLY_DIFF_TOOL && !deniedByPerson(result)) {
+    const whole = consumerEdit(side.offered, side.root, path, await files.read(path), request.content, true);
+    const retry = whole === undefined ? undefined : side.consumerCall(whole.name, whole.arguments, signal);
+    const retried = retry === undefined ? undefined : await retry;
+    if (retried !== undefined && (await editLanded(files, path, request.content))) return {};
+    if (retried !== undefined) throw acp.RequestError.internalError({ path }, `VS Code's ${whole!.name} did not write ${path}: ${toolResultText(retried)}`);
   }
-  return {};
+  throw acp.RequestError.internalError({ path }, `VS Code's ${edit.name} did not write ${path}: ${toolResultText(result)}`);
+}
+
+/** Roo's answer when the person denies a tool: `{"status":"denied", …}` (its formatResponse.toolDenied). */
+function deniedByPerson(result: ToolResultPart): boolean {
+  return /"status":\s*"denied"/.test(toolResultText(result));
 }
 
 /**
