@@ -1,4 +1,4 @@
-import type { Message, ToolDefinition } from '../protocol/messages.js';
+import type { Message } from '../protocol/messages.js';
 
 /**
  * The mode of the consumer's chat, as far as the request says it: `plan` (plan, edit nothing), `ask` (read only) or
@@ -9,9 +9,9 @@ import type { Message, ToolDefinition } from '../protocol/messages.js';
  *   `<slug>architect</slug>`), so a switch mid-task shows in the next request: Architect plans (Roo lets it write
  *   only Markdown) and Orchestrator only delegates (Roo gives it no edit or command tool): `plan`; Ask is `ask`;
  *   Code, Debug (which edit and run commands in Roo) and custom modes are `agent`.
- * - Cline 4.x's Plan mode is its tool preset without its editor: its system prompt has a "Plan / Act Modes"
- *   section, and its Act mode offers `editor` (or `apply_patch`), Plan mode neither; a switch mid-task changes the
- *   tools of the next request.
+ * - Cline 4.x's system prompt (its first message, an assistant's) has a "Plan / Act Modes" section, and in Plan
+ *   mode a "Plan Mode" section ("You are in Plan mode."; its tools then offer no `editor`); a switch mid-task
+ *   changes the system prompt of the next request.
  */
 export type ConsumerMode = 'agent' | 'ask' | 'plan';
 
@@ -25,10 +25,10 @@ const ROO_MODE = /\n# Current Mode\n<slug>([^<\n]{1,60})<\/slug>/;
 const ROO_MODES: Readonly<Record<string, ConsumerMode>> = { architect: 'plan', orchestrator: 'plan', ask: 'ask' };
 
 const CLINE_MODES_SECTION = '\n# Plan / Act Modes\n';
-const CLINE_EDIT_TOOLS = ['editor', 'apply_patch'];
+const CLINE_PLAN_SECTION = '\n# Plan Mode\n\nYou are in Plan mode.';
 
-/** The chat's mode, from the request's messages and the tools it offers. */
-export function consumerModeOf(messages: readonly Message[], tools: readonly ToolDefinition[] = []): ConsumerMode {
+/** The chat's mode, from the request's messages. */
+export function consumerModeOf(messages: readonly Message[]): ConsumerMode {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
     if (message.role === 'system') {
@@ -39,7 +39,7 @@ export function consumerModeOf(messages: readonly Message[], tools: readonly Too
       if (named !== undefined) return named;
     }
   }
-  return isClinePlanMode(messages, tools) ? 'plan' : 'agent';
+  return isClinePlanMode(messages) ? 'plan' : 'agent';
 }
 
 /** Copilot's mode: read from a system message that has mode instructions. */
@@ -64,11 +64,9 @@ function rooMode(message: Message): ConsumerMode | undefined {
   return undefined;
 }
 
-/** Cline's Plan mode: its system prompt (its first message, as an assistant's) and no edit tool offered. */
-function isClinePlanMode(messages: readonly Message[], tools: readonly ToolDefinition[]): boolean {
+/** Cline's Plan mode: its system prompt (its first message, as an assistant's) says so. */
+function isClinePlanMode(messages: readonly Message[]): boolean {
   const first = messages[0];
-  if (first?.role !== 'assistant' || tools.length === 0) return false;
-  const prompt = first.content[0];
-  if (prompt?.type !== 'text' || !prompt.value.includes(CLINE_MODES_SECTION)) return false;
-  return !tools.some((t) => CLINE_EDIT_TOOLS.includes(t.name));
+  const prompt = first?.role === 'assistant' ? first.content[0] : undefined;
+  return prompt?.type === 'text' && prompt.value.includes(CLINE_MODES_SECTION) && prompt.value.includes(CLINE_PLAN_SECTION);
 }

@@ -54,7 +54,7 @@ function runConversation(turns: Observable<Turn>, openSession: (turn: Turn) => A
         askedKept: turn.askedKept,
         tools,
         config: request.params.config ?? {},
-        mode: consumerModeOf(request.params.messages, tools),
+        mode: consumerModeOf(request.params.messages),
       };
       const parts = session.turn(input);
       // A consumer that ends a task only through its completion tool (Roo Code) gets a finished turn so.

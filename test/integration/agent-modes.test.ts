@@ -118,15 +118,15 @@ describe("Roo Code's and Cline's modes, read from their real requests", () => {
     ]);
   });
 
-  test("Cline's Plan mode (its tools without its editor) puts the agent in its plan mode, Act in the person's choice", async () => {
-    const cline = recorded('cline', 'first-task');
-    const act = toolsNamed(cline.tools);
-    const plan = toolsNamed(cline.tools.filter((t) => t !== 'editor'));
+  test("Cline's Plan mode (its system prompt says so) puts the agent in its plan mode, Act in the person's choice", async () => {
+    const plan = recorded('cline', 'plan-mode');
+    const act = recorded('cline', 'first-task');
     const modal = agent('--modes', 'ask,code,plan');
-    const chat: Message[] = [cline.messages[0]!];
-    const say = async (tools: ToolDefinition[]): Promise<string> => {
+    const chat: Message[] = [];
+    /** The person's words in Cline's mode: its system prompt and tools of that mode, as recorded. */
+    const say = async (mode: Recorded): Promise<string> => {
       chat.push(user('mode'));
-      const reply = await chatWith(chat, modal, tools);
+      const reply = await chatWith([mode.messages[0]!, ...chat], modal, toolsNamed(mode.tools));
       chat.push(replied(reply));
       return textOfParts(reply);
     };

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { consumerModeOf } from '../../src/history/consumer-mode.js';
-import type { Message, ToolDefinition } from '../../src/protocol/messages.js';
+import type { Message } from '../../src/protocol/messages.js';
 
 interface Recorded {
   readonly messages: Message[];
   readonly tools: string[];
 }
 const recorded = (consumer: string, name: string): Recorded => JSON.parse(readFileSync(`test/fixtures/${consumer}/${name}.json`, 'utf8')) as Recorded;
-const tools = (names: readonly string[]): ToolDefinition[] => names.map((name) => ({ name, description: name }));
 
 /** A recorded Roo request as if sent in the mode `slug`: Roo names it in every user message's environment details. */
 function inRooMode(request: Recorded, slug: string): Message[] {
@@ -21,7 +20,7 @@ describe("Roo Code's mode, from the environment details of its latest user messa
   test('its recorded requests, made in Architect mode, are plan mode', () => {
     for (const name of ['first-task', 'tool-round-trip', 'reply-after-completion', 'too-many-mistakes']) {
       const request = recorded('roo', name);
-      expect(consumerModeOf(request.messages, tools(request.tools))).toBe('plan');
+      expect(consumerModeOf(request.messages)).toBe('plan');
     }
   });
 
@@ -46,18 +45,18 @@ describe("Roo Code's mode, from the environment details of its latest user messa
 });
 
 describe("Cline's Plan and Act mode, from its system prompt and the tools it offers", () => {
-  test('its recorded requests, made in Act mode (its editor offered), are agent mode', () => {
-    for (const name of ['first-task', 'follow-up', 'tool-round-trip', 'mention-file']) {
-      const request = recorded('cline', name);
-      expect(consumerModeOf(request.messages, tools(request.tools))).toBe('agent');
+  test('its recorded requests in Act mode are agent mode, also the one Cline sends by itself on the switch to Act', () => {
+    for (const name of ['first-task', 'follow-up', 'tool-round-trip', 'mention-file', 'switched-to-act']) {
+      expect(consumerModeOf(recorded('cline', name).messages)).toBe('agent');
     }
   });
 
-  test('Plan mode offers no editor: plan mode; another consumer without an editor is not Cline', () => {
-    const request = recorded('cline', 'first-task');
-    const planTools = tools(request.tools.filter((t) => t !== 'editor'));
-    expect(consumerModeOf(request.messages, planTools)).toBe('plan');
-    expect(consumerModeOf(request.messages.slice(1), planTools)).toBe('agent');
-    expect(consumerModeOf(recorded('roo', 'first-task').messages.slice(0, 1), planTools)).toBe('agent');
+  test('its recorded request in Plan mode (its system prompt says "You are in Plan mode", no editor offered) is plan mode', () => {
+    const request = recorded('cline', 'plan-mode');
+    expect(request.tools).not.toContain('editor');
+    expect(consumerModeOf(request.messages)).toBe('plan');
+    // The person's words saying the same are no mode, nor is another consumer's first message.
+    const [system, ...rest] = request.messages as [Message, ...Message[]];
+    expect(consumerModeOf([{ role: 'user', content: system.content }, ...rest])).toBe('agent');
   });
 });
