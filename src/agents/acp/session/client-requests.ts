@@ -2,7 +2,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { ToolResultPart } from '../../../protocol/messages.js';
 import { sameText, type WorkspaceFiles } from '../../../files/workspace-files.js';
 import { APPLY_DIFF_TOOL, consumerEdit } from '../../../tools/consumer-edits.js';
-import { ASK_QUESTIONS_TOOL, FOLLOWUP_QUESTION_TOOL, consumerQuestions, type AskPerson } from '../../../tools/consumer-questions.js';
+import { ASK_QUESTIONS_TOOL, FOLLOWUP_QUESTION_TOOL, consumerQuestions, type AskPerson, type FollowUp, type FormValue } from '../../../tools/consumer-questions.js';
 import { toolResultText } from '../../../tools/tool-results.js';
 import type { ElicitationRequest } from '../answers/agent-answers.js';
 import { webPageOrigin } from '../../../protocol/web-page.js';
@@ -108,18 +108,35 @@ export async function onElicitation(side: ClientSide, request: ElicitationReques
     const result = await call;
     return result === undefined ? { action: 'cancel' } : answerOf(toolResultText(result));
   }
-  // Roo Code asks one question at a time: a form of one field through its ask_followup_question.
-  const { followUp } = questions;
-  const followUpCall = followUp !== undefined && side.offered.includes(FOLLOWUP_QUESTION_TOOL) ? side.consumerCall(FOLLOWUP_QUESTION_TOOL, { ...followUp.arguments }, signal) : undefined;
-  if (followUp !== undefined && followUpCall !== undefined) {
-    const result = await followUpCall;
-    const answer = result === undefined ? undefined : followUp.answer(toolResultText(result));
-    return answer === undefined ? { action: 'cancel' } : answer.answered ? { action: 'accept', content: answer.content } : { action: 'decline' };
+  // Roo Code asks one question at a time: its ask_followup_question, once per field.
+  if (side.offered.includes(FOLLOWUP_QUESTION_TOOL)) {
+    const answered = await askOneByOne(side, questions.followUps, signal);
+    if (answered !== undefined) return answered;
   }
   const asked = side.askPerson?.(side.agentName, questions.arguments.questions, withdrawn);
   if (asked === undefined) return { action: 'decline' };
   const answer = await asked;
   return withdrawn.aborted ? { action: 'cancel' } : answerOf(answer);
+}
+
+/**
+ * A form's questions asked one after another with the consumer's `ask_followup_question`; undefined when no turn
+ * runs to ask in. The person moving on from one cancels the form; the fields answered are the form's content
+ * (none: declined).
+ */
+async function askOneByOne(side: ClientSide, followUps: readonly FollowUp[], signal: AbortSignal): Promise<acp.CreateElicitationResponse | undefined> {
+  const content: Record<string, FormValue> = {};
+  let answered = false;
+  for (const followUp of followUps) {
+    const call = side.consumerCall(FOLLOWUP_QUESTION_TOOL, { ...followUp.arguments }, signal);
+    if (call === undefined) return undefined;
+    const result = await call;
+    if (result === undefined) return { action: 'cancel' };
+    const answer = followUp.answer(toolResultText(result));
+    Object.assign(content, answer.content);
+    answered ||= answer.answered;
+  }
+  return answered ? { action: 'accept', content } : { action: 'decline' };
 }
 
 /**
