@@ -133,10 +133,14 @@ describe("Roo Code's and Cline's modes, read from their real requests", () => {
     expect(await say(plan)).toBe('plan');
     expect(await say(act)).toBe('code');
     expect(await say(plan)).toBe('plan');
+    // The system prompt changes with the mode: the conversation, and the agent's session, go on all the same.
+    chat.push(user('history'));
+    expect(JSON.parse(textOfParts(await chatWith([act.messages[0]!, ...chat], modal, toolsNamed(act.tools))))).toEqual(['mode', 'mode', 'mode']);
     expect((await bridge.logged(/set_config_option mode=plan[\s\S]*set_config_option mode=code[\s\S]*set_config_option mode=plan/)).match(/scripted-agent: set_config_option mode=\S+/g)).toEqual([
       'scripted-agent: set_config_option mode=plan',
       'scripted-agent: set_config_option mode=code',
       'scripted-agent: set_config_option mode=plan',
+      'scripted-agent: set_config_option mode=code',
     ]);
   });
 });
