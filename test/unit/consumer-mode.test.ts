@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { consumerModeOf } from '../../src/history/consumer-mode.js';
+import { applyContextPolicy } from '../../src/history/context-policy.js';
 import type { Message } from '../../src/protocol/messages.js';
 
 interface Recorded {
@@ -58,5 +59,10 @@ describe("Cline's Plan and Act mode, from its system prompt and the tools it off
     // The person's words saying the same are no mode, nor is another consumer's first message.
     const [system, ...rest] = request.messages as [Message, ...Message[]];
     expect(consumerModeOf([{ role: 'user', content: system.content }, ...rest])).toBe('agent');
+  });
+
+  test('the message Cline sends by itself on the switch to Act approves the plan: it reaches the agent, without its mode notice', () => {
+    const switched = recorded('cline', 'switched-to-act').messages.at(-1)!;
+    expect(applyContextPolicy([switched], 'user')).toEqual([{ role: 'user', content: [{ type: 'text', value: 'The user approved switching to act mode. Continue with the approved plan now.' }] }]);
   });
 });
