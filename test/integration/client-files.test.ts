@@ -176,6 +176,15 @@ describe('writes', () => {
     expect(toolCallsOf(answer)).toEqual([]);
     expect(textOfParts(answer)).toMatch(/^write failed main\.ts: .*apply_diff did not write/);
     expect(readFileSync(file, 'utf8')).toBe('one\n2\n');
+
+    // Nor one Roo's mode may not make (Architect edits Markdown only): the whole text would be refused alike.
+    const third = [user('write main.ts "one\\nfour\\n"')];
+    const restricted = await bridge.chat(third, AGENT, ROO_EDITS);
+    const [call] = toolCallsOf(restricted);
+    const refusal = "The tool execution failed with the following error:\n<error>\nThis mode (🏗️ Architect) can only edit files matching pattern: \\.md$ (Markdown files only). Got: main.ts\n</error>";
+    const told = await bridge.chat([...third, replied(restricted), resultOf(call!.toolCallId, refusal)], AGENT, ROO_EDITS);
+    expect(toolCallsOf(told)).toEqual([]);
+    expect(textOfParts(told)).toMatch(/^write failed main\.ts: [\s\S]*can only edit files matching pattern/);
   });
 
   test('a write outside the workspace is refused, naming the path', async () => {

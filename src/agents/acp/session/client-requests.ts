@@ -67,8 +67,8 @@ export async function onWriteTextFile(side: ClientSide, request: acp.WriteTextFi
   const result = await call;
   if (result === undefined) throw acp.RequestError.internalError({ path }, `The person did not let ${edit.name} run: ${path} was not written`);
   if (await editLanded(files, path, request.content)) return {};
-  // A diff the consumer could not apply (not one the person denied) is made once more as the whole text.
-  if (edit.name === APPLY_DIFF_TOOL && !deniedByPerson(result)) {
+  // A diff the consumer could not apply (not one the person denied, nor a file its mode may not edit) is made once more as the whole text.
+  if (edit.name === APPLY_DIFF_TOOL && diffNotApplied(result)) {
     const whole = consumerEdit(side.offered, side.root, path, await files.read(path), request.content, true);
     const retry = whole === undefined ? undefined : side.consumerCall(whole.name, whole.arguments, signal);
     const retried = retry === undefined ? undefined : await retry;
@@ -78,9 +78,13 @@ export async function onWriteTextFile(side: ClientSide, request: acp.WriteTextFi
   throw acp.RequestError.internalError({ path }, `VS Code's ${edit.name} did not write ${path}: ${toolResultText(result)}`);
 }
 
-/** Roo's answer when the person denies a tool: `{"status":"denied", …}` (its formatResponse.toolDenied). */
-function deniedByPerson(result: ToolResultPart): boolean {
-  return /"status":\s*"denied"/.test(toolResultText(result));
+/**
+ * Roo's answer when its apply_diff found no match for a block: "Unable to apply diff to file: …" with
+ * `<error_details>`, or "But unable to apply all diff parts to file: …" (3.52's ApplyDiffTool). A denial
+ * (`{"status":"denied"}`) or a mode's file restriction says otherwise.
+ */
+function diffNotApplied(result: ToolResultPart): boolean {
+  return /unable to apply (?:all )?diff|<error_details>/i.test(toolResultText(result));
 }
 
 /**
