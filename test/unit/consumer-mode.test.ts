@@ -31,6 +31,12 @@ describe("Roo Code's mode, from the environment details of its latest user messa
     expect(modes).toEqual(['plan', 'plan', 'ask', 'agent', 'agent', 'agent']);
   });
 
+  test('recorded after a switch mid-task: Ask, then Code (the answer to an apply_diff, the answer to the plan in its todo list)', () => {
+    expect(consumerModeOf(recorded('roo', 'mode-ask').messages)).toBe('ask');
+    expect(consumerModeOf(recorded('roo', 'apply-diff-result').messages)).toBe('agent');
+    expect(consumerModeOf(recorded('roo', 'todo-list-result').messages)).toBe('agent');
+  });
+
   test('a switch mid-task: the latest user message names the mode that governs', () => {
     const request = recorded('roo', 'tool-round-trip');
     const code = inRooMode(request, 'code');
