@@ -1,9 +1,17 @@
 import type { Message } from '../protocol/messages.js';
 
 /**
- * The mode of the consumer's chat, as far as the request says it: Copilot Chat's Ask and Plan (its built-in read-only
- * agents) name themselves in its system prompt, `<modeInstructions>You are currently running in "Plan" mode. …`;
- * agent mode, its other agents and other consumers (Cline, Roo Code) say nothing: `agent`.
+ * The mode of the consumer's chat, as far as the request says it: `plan` (plan, edit nothing), `ask` (read only) or
+ * `agent` (the person's own choice of the agent's mode). Each consumer says it its own way:
+ * - Copilot Chat's Ask and Plan (its built-in read-only agents) name themselves in its system prompt,
+ *   `<modeInstructions>You are currently running in "Plan" mode. …`; agent mode and its other agents say nothing.
+ * - Roo Code names its mode in the `<environment_details>` it appends to every user message (`# Current Mode`,
+ *   `<slug>architect</slug>`), so a switch mid-task shows in the next request: Architect plans (Roo lets it write
+ *   only Markdown) and Orchestrator only delegates (Roo gives it no edit or command tool): `plan`; Ask is `ask`;
+ *   Code, Debug (which edit and run commands in Roo) and custom modes are `agent`.
+ * - Cline 4.x's system prompt (its first message, an assistant's) has a "Plan / Act Modes" section, and in Plan
+ *   mode a "Plan Mode" section ("You are in Plan mode."; its tools then offer no `editor`); a switch mid-task
+ *   changes the system prompt of the next request.
  */
 export type ConsumerMode = 'agent' | 'ask' | 'plan';
 
@@ -12,18 +20,53 @@ const MODE_INSTRUCTIONS = '<modeInstructions>';
 const NAMED_WITHIN = 200;
 const NAMED = /^\s*You are currently running in "([^"]{1,40})" mode\./;
 
-/** The chat's mode: read from the last system message that has mode instructions. */
+const ENVIRONMENT_DETAILS = '<environment_details>';
+const ROO_MODE = /\n# Current Mode\n<slug>([^<\n]{1,60})<\/slug>/;
+const ROO_MODES: Readonly<Record<string, ConsumerMode>> = { architect: 'plan', orchestrator: 'plan', ask: 'ask' };
+
+const CLINE_MODES_SECTION = '\n# Plan / Act Modes\n';
+const CLINE_PLAN_SECTION = '\n# Plan Mode\n\nYou are in Plan mode.';
+
+/** The chat's mode, from the request's messages. */
 export function consumerModeOf(messages: readonly Message[]): ConsumerMode {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
-    if (message.role !== 'system') continue;
-    for (const part of message.content) {
-      if (part.type !== 'text') continue;
-      const at = part.value.lastIndexOf(MODE_INSTRUCTIONS);
-      if (at === -1) continue;
-      const name = NAMED.exec(part.value.slice(at + MODE_INSTRUCTIONS.length, at + MODE_INSTRUCTIONS.length + NAMED_WITHIN))?.[1];
-      return name === 'Plan' ? 'plan' : name === 'Ask' ? 'ask' : 'agent';
+    if (message.role === 'system') {
+      const named = copilotMode(message);
+      if (named !== undefined) return named;
+    } else if (message.role === 'user') {
+      const named = rooMode(message);
+      if (named !== undefined) return named;
     }
   }
-  return 'agent';
+  return isClinePlanMode(messages) ? 'plan' : 'agent';
+}
+
+/** Copilot's mode: read from a system message that has mode instructions. */
+function copilotMode(message: Message): ConsumerMode | undefined {
+  for (const part of message.content) {
+    if (part.type !== 'text') continue;
+    const at = part.value.lastIndexOf(MODE_INSTRUCTIONS);
+    if (at === -1) continue;
+    const name = NAMED.exec(part.value.slice(at + MODE_INSTRUCTIONS.length, at + MODE_INSTRUCTIONS.length + NAMED_WITHIN))?.[1];
+    return name === 'Plan' ? 'plan' : name === 'Ask' ? 'ask' : 'agent';
+  }
+  return undefined;
+}
+
+/** Roo's mode: read from the environment details of its latest user message (a text part of its own, never the person's words). */
+function rooMode(message: Message): ConsumerMode | undefined {
+  for (const part of message.content) {
+    if (part.type !== 'text' || !part.value.startsWith(ENVIRONMENT_DETAILS)) continue;
+    const slug = ROO_MODE.exec(part.value)?.[1];
+    if (slug !== undefined) return ROO_MODES[slug] ?? 'agent';
+  }
+  return undefined;
+}
+
+/** Cline's Plan mode: its system prompt (its first message, as an assistant's) says so. */
+function isClinePlanMode(messages: readonly Message[]): boolean {
+  const first = messages[0];
+  const prompt = first?.role === 'assistant' ? first.content[0] : undefined;
+  return prompt?.type === 'text' && prompt.value.includes(CLINE_MODES_SECTION) && prompt.value.includes(CLINE_PLAN_SECTION);
 }

@@ -41,8 +41,11 @@ function fromBlock(block: TagBlock): Attachment[] {
 }
 
 const READ_FILE = "[read_file for '";
-/** Roo's header, then what follows it up to the next header (consumers' adjacent texts are read joined). */
-const READ_FILE_RESULT = /\[read_file for '([^'\n]*)'\]\n([\s\S]*?)(?=\[read_file for '|$)/g;
+/**
+ * Roo's header, then what follows it up to the next header or Roo's environment details (consumers' adjacent texts
+ * are read joined, and Roo's file text ends without a line break: `2 | <environment_details>`).
+ */
+const READ_FILE_RESULT = /\[read_file for '([^'\n]*)'\]\n([\s\S]*?)(?=\[read_file for '|<environment_details>|$)/g;
 /** A numbered line of Roo's file text: `  12 | text`. */
 const NUMBERED = /^ *\d+ \| ?/;
 

@@ -5,7 +5,7 @@
  * allowFreeformInput?}]}`, answered `{"answers": {"<header>": {selected: string[], freeText: string | null,
  * skipped: boolean}}}`. Roo Code's (and Kilo Code legacy's) `ask_followup_question {question, follow_up:
  * [{text}]}` asks one question with suggested answers as buttons; the answer, clicked or typed, comes back as
- * `<user_message>…</user_message>`.
+ * `<user_message>…</user_message>`: a form of several fields is asked there one question after another.
  */
 import type { Question } from '../protocol/messages.js';
 import { splitConsumerText } from '../history/consumer-context.js';
@@ -45,8 +45,13 @@ export interface ConsumerQuestions {
   readonly arguments: { readonly questions: Question[] };
   /** The answer text of the tool as the form's content; undefined when it cannot be read. */
   answer(text: string): FormAnswer | undefined;
-  /** The same form through `ask_followup_question`, which asks one question: none for a form of several fields. */
-  readonly followUp: { readonly arguments: FollowUpArguments; answer(text: string): FormAnswer } | undefined;
+  /** The same form through `ask_followup_question`, which asks one question: one call per field, in the form's order. */
+  readonly followUps: readonly FollowUp[];
+}
+
+export interface FollowUp {
+  readonly arguments: FollowUpArguments;
+  answer(text: string): FormAnswer;
 }
 
 export interface FormAnswer {
@@ -82,10 +87,9 @@ export function consumerQuestions(message: string, properties: Readonly<Record<s
       ...(field.type === 'boolean' || field.enum != null || field.oneOf != null ? { allowFreeformInput: false } : {}),
     };
   });
-  const [only] = fields.values();
   return {
     arguments: { questions },
-    followUp: fields.size !== 1 || only === undefined ? undefined : followUpOf(questions[0]!, only),
+    followUps: [...fields.values()].map((field, index) => followUpOf(questions[index]!, field)),
     answer: (text) => {
       const answers = answersIn(text);
       if (answers === undefined) return undefined;
@@ -103,7 +107,7 @@ export function consumerQuestions(message: string, properties: Readonly<Record<s
 }
 
 /** The form's one question as `ask_followup_question`: its options as suggestions; the answer a label or free text. */
-function followUpOf(question: Question, field: Field): ConsumerQuestions['followUp'] {
+function followUpOf(question: Question, field: Field): FollowUp {
   // The agent's whole message where the question was clipped to VS Code's limit, which Roo does not have.
   const clipped = question.message !== undefined && question.question.endsWith('…') && question.message.startsWith(question.question.slice(0, -1));
   const text = question.message === undefined || clipped ? (question.message ?? question.question) : `${question.message}\n\n${question.question}`;

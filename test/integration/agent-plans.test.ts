@@ -124,3 +124,25 @@ test('where no todo tool is offered, the plan is a checklist once, then each cha
   const text = textOfParts(await bridge.chat([user('todos Read:doing|Write|Test', 'say working', 'todos Read:done|Write:doing|Test', 'todos Read:done|Write:doing|Test', 'say done')], AGENT));
   expect(text).toBe('\n\n- [ ] **Read**\n- [ ] Write\n- [ ] Test\n\nworking\n\n> ✓ Read\n\n> ▶ Write\n\ndone');
 });
+
+describe("Roo Code's todo list", () => {
+  /** Roo's tools as far as the plan goes: its todo tool, and the completion tool that ends its tasks. */
+  const ROO_TOOLS: ToolDefinition[] = [
+    { name: 'update_todo_list', description: 'Replace the entire TODO list', inputSchema: { type: 'object', properties: { todos: { type: 'string' } }, required: ['todos'] } },
+    { name: 'attempt_completion', description: 'Present the result', inputSchema: { type: 'object', properties: { result: { type: 'string' } }, required: ['result'] } },
+  ];
+
+  test('where Roo offers update_todo_list, the plan is a call of it (a markdown checklist), not text; the task then completes', async () => {
+    bridge = new AgentBridge(['--tool-settle-ms', '1500']);
+    const first: Message[] = [user('say planning', 'todos Read:done|Write:doing|Test', 'say done')];
+    const reply = await bridge.chat(first, AGENT, ROO_TOOLS);
+    expect(textOfParts(reply)).toBe('planning');
+    const [call, ...others] = toolCallsOf(reply);
+    expect(others).toEqual([]);
+    expect(call).toMatchObject({ toolName: 'update_todo_list', parameters: { todos: '[x] Read\n[-] Write\n[ ] Test' } });
+    const rest = await bridge.chat([...first, assistantOf(reply), resultOf(call!.toolCallId, 'Todo list updated successfully.')], AGENT, ROO_TOOLS);
+    expect(textOfParts(rest)).toBe('done');
+    expect(toolCallsOf(rest).map((c) => c.toolName)).toEqual(['attempt_completion']);
+    expect(bridge.stderr().match(/scripted-agent: prompt \d+ of \S+\n/g)).toHaveLength(1);
+  });
+});

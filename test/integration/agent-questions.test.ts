@@ -71,6 +71,20 @@ test("where the request offers Roo Code's ask_followup_question, a question is a
   expect(textOfParts(rest)).toBe('answer: accept {"choice":"choice-2"}');
 });
 
+test("a form of several fields is asked with Roo's ask_followup_question one field after another; the answers reach the agent together", async () => {
+  const followUp = [{ name: 'ask_followup_question', description: 'Asks the user', inputSchema: { type: 'object', properties: { question: { type: 'string' }, follow_up: { type: 'array' } } } }];
+  const first = [user('ask Which flavour? | Vanilla | Chocolate + Anything else?')];
+  const asked = await bridge.chat(first, AGENT, followUp);
+  const [flavour] = toolCallsOf(asked);
+  expect(flavour).toMatchObject({ toolName: 'ask_followup_question', parameters: { question: 'Which flavour?', follow_up: [{ text: 'Vanilla' }, { text: 'Chocolate' }] } });
+  const history = [...first, replied(asked), resultOf(flavour!.toolCallId, '<user_message>\nChocolate\n</user_message>')];
+  const next = await bridge.chat(history, AGENT, followUp);
+  const [note] = toolCallsOf(next);
+  expect(note).toMatchObject({ toolName: 'ask_followup_question', parameters: { question: 'Anything else?', follow_up: [] } });
+  const rest = await bridge.chat([...history, replied(next), resultOf(note!.toolCallId, '<user_message>\nsprinkles\n</user_message>')], AGENT, followUp);
+  expect(textOfParts(rest)).toBe('answer: accept {"choice":"choice-2","note":"sprinkles"}');
+});
+
 test('a question the person skipped is declined', async () => {
   const first = [user(ASK)];
   const asked = await bridge.chat(first, AGENT, [ASK_QUESTIONS]);

@@ -9,12 +9,30 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { textOfParts } from '../../src/client/lm-client.js';
-import type { AgentDefinition, ResponsePart } from '../../src/protocol/messages.js';
+import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
 import { AgentBridge, CREATE_FILE, REPLACE_STRING, SCRIPTED_AGENT, replied, resultOf, toolCallsOf, user } from './agent-bridge.js';
 
 const AGENT: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, '--mcp-http'], env: [] } };
 
 const EDIT_TOOLS = [CREATE_FILE, REPLACE_STRING];
+/** Roo Code's edit tools (3.52, Code mode). */
+const ROO_EDITS: ToolDefinition[] = [
+  { name: 'write_to_file', description: 'Writes a file', inputSchema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } } },
+  { name: 'apply_diff', description: 'Applies SEARCH/REPLACE blocks', inputSchema: { type: 'object', properties: { path: { type: 'string' }, diff: { type: 'string' } } } },
+];
+
+/** Roo's apply_diff as far as these tests go: each block's lines found at its start line and replaced (markers unescaped). */
+function applyDiff(text: string, diff: string): string {
+  const lines = text.split('\n');
+  const unescape = (side: string) => (side === '' ? [] : side.split('\n').map((l) => l.replace(/^\\(<<<<<<<|=======|>>>>>>>|-------|:start_line:|:end_line:)/, '$1')));
+  for (const [, start, search, replace] of diff.matchAll(/<<<<<<< SEARCH\n:start_line:(\d+)\n-------\n([\s\S]*?)\n=======\n([\s\S]*?)\n?>>>>>>> REPLACE/g)) {
+    const from = Number(start) - 1;
+    const found = unescape(search!);
+    expect(lines.slice(from, from + found.length)).toEqual(found);
+    lines.splice(from, found.length, ...unescape(replace!));
+  }
+  return lines.join('\n');
+}
 
 
 let workspace: string;
@@ -110,10 +128,63 @@ describe('writes', () => {
     expect(textOfParts(rest)).toBe('wrote docs/notes.md');
   });
 
-  test('where the request offers no edit tool (Ask mode, Cline, the CLI) the bridge writes the file', async () => {
+  test("where the request offers no edit tool (Cline's Act mode, the CLI) the bridge writes the file", async () => {
     const parts = await bridge.chat([user('write sub/dir/notes.txt hello')], AGENT, []);
     expect(textOfParts(parts)).toBe('wrote sub/dir/notes.txt');
     expect(readFileSync(path.join(workspace, 'sub/dir/notes.txt'), 'utf8')).toBe('hello');
+  });
+
+  test("in a mode that changes nothing (Copilot's Ask, Roo's Ask, Cline's Plan) a write no edit tool of the consumer reviews is refused, and nothing is written", async () => {
+    const askMode: Message = { role: 'system', content: [{ type: 'text', value: '<modeInstructions>\nYou are currently running in "Ask" mode.\n</modeInstructions>' }] };
+    const parts = await bridge.chat([askMode, user('write notes.txt hello')], AGENT, []);
+    expect(textOfParts(parts)).toMatch(/^write failed notes\.txt: .*was not written: the chat is in a mode that changes nothing/);
+    expect(existsSync(path.join(workspace, 'notes.txt'))).toBe(false);
+  });
+
+  test("an existing file changed where Roo offers apply_diff is one SEARCH/REPLACE block of the lines that changed, Roo's path relative", async () => {
+    const file = path.join(workspace, 'main.ts');
+    writeFileSync(file, 'one\ntwo\nthree\n');
+    const first = [user('write main.ts "one\\n2\\nthree\\n"')];
+    const asked = await bridge.chat(first, AGENT, ROO_EDITS);
+    const [call] = toolCallsOf(asked);
+    expect(call).toMatchObject({ toolName: 'apply_diff', parameters: { path: 'main.ts', diff: '<<<<<<< SEARCH\n:start_line:2\n-------\ntwo\n=======\n2\n>>>>>>> REPLACE' } });
+    writeFileSync(file, applyDiff(readFileSync(file, 'utf8'), (call!.parameters as { diff: string }).diff));
+    const rest = await bridge.chat([...first, replied(asked), resultOf(call!.toolCallId, '{"path":"main.ts","operation":"modified"}')], AGENT, ROO_EDITS);
+    expect(textOfParts(rest)).toBe('wrote main.ts');
+    expect(readFileSync(file, 'utf8')).toBe('one\n2\nthree\n');
+  });
+
+  test('a diff Roo could not apply is made once more with write_to_file, the whole text; one the person denied is not', async () => {
+    const file = path.join(workspace, 'main.ts');
+    writeFileSync(file, 'one\ntwo\n');
+    const first = [user('write main.ts "one\\n2\\n"')];
+    const asked = await bridge.chat(first, AGENT, ROO_EDITS);
+    const [diff] = toolCallsOf(asked);
+    const failed = resultOf(diff!.toolCallId, 'Unable to apply diff to file: main.ts\n\n<error_details>\nNo sufficiently similar match found\n</error_details>');
+    const retried = await bridge.chat([...first, replied(asked), failed], AGENT, ROO_EDITS);
+    const [whole] = toolCallsOf(retried);
+    expect(whole).toMatchObject({ toolName: 'write_to_file', parameters: { path: 'main.ts', content: 'one\n2\n' } });
+    writeFileSync(file, 'one\n2\n');
+    const rest = await bridge.chat([...first, replied(asked), failed, replied(retried), resultOf(whole!.toolCallId, '{"path":"main.ts","operation":"modified"}')], AGENT, ROO_EDITS);
+    expect(textOfParts(rest)).toBe('wrote main.ts');
+
+    const again = [user('write main.ts "one\\nthree\\n"')];
+    const second = await bridge.chat(again, AGENT, ROO_EDITS);
+    const [denied] = toolCallsOf(second);
+    expect(denied).toMatchObject({ toolName: 'apply_diff' });
+    const answer = await bridge.chat([...again, replied(second), resultOf(denied!.toolCallId, '{"status":"denied","message":"The user denied this operation."}')], AGENT, ROO_EDITS);
+    expect(toolCallsOf(answer)).toEqual([]);
+    expect(textOfParts(answer)).toMatch(/^write failed main\.ts: .*apply_diff did not write/);
+    expect(readFileSync(file, 'utf8')).toBe('one\n2\n');
+
+    // Nor one Roo's mode may not make (Architect edits Markdown only): the whole text would be refused alike.
+    const third = [user('write main.ts "one\\nfour\\n"')];
+    const restricted = await bridge.chat(third, AGENT, ROO_EDITS);
+    const [call] = toolCallsOf(restricted);
+    const refusal = "The tool execution failed with the following error:\n<error>\nThis mode (🏗️ Architect) can only edit files matching pattern: \\.md$ (Markdown files only). Got: main.ts\n</error>";
+    const told = await bridge.chat([...third, replied(restricted), resultOf(call!.toolCallId, refusal)], AGENT, ROO_EDITS);
+    expect(toolCallsOf(told)).toEqual([]);
+    expect(textOfParts(told)).toMatch(/^write failed main\.ts: [\s\S]*can only edit files matching pattern/);
   });
 
   test('a write outside the workspace is refused, naming the path', async () => {

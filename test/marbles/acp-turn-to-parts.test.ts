@@ -207,7 +207,7 @@ describe('acpTurnToParts', () => {
     });
   });
 
-  const todos = (...statuses: Todo['status'][]): AcpTurnEvent => ({ kind: 'plan', todos: statuses.map((status, i) => ({ id: i + 1, title: `step ${i + 1}`, status })) });
+  const todos = (...statuses: Todo['status'][]): AcpTurnEvent => ({ kind: 'plan', tool: 'manage_todo_list', todos: statuses.map((status, i) => ({ id: i + 1, title: `step ${i + 1}`, status })) });
   const todoCall = (...statuses: Todo['status'][]): ResponsePart => ({
     type: 'tool_call',
     toolCallId: expect.stringMatching(/^symposium-plan-/) as unknown as string,

@@ -24,7 +24,7 @@ const copilot = (attachments: string, words: string): string =>
   `${attachments === '' ? '' : `<attachments>\n${attachments}\n</attachments>\n`}<context>\nThe current date is November 27, 2026.\n</context>\n<reminderInstructions>\nUse the edit tools.\n</reminderInstructions>\n<userRequest>\n${words}\n</userRequest>`;
 
 /** A request Copilot Chat 0.67 sent in the real Chat view (test/fixtures/copilot/attachment-*.json, recorded by the real-host scenarios). */
-const recorded = (consumer: 'copilot' | 'cline', name: string): Message[] =>
+const recorded = (consumer: 'copilot' | 'cline' | 'roo', name: string): Message[] =>
   (JSON.parse(readFileSync(path.resolve('test/fixtures', consumer, `${name}.json`), 'utf8')) as { messages: Message[] }).messages;
 /** What the person's last message of a recorded request brings the agent under the default policy. */
 const lastSaid = (messages: readonly Message[]): readonly ForwardedPart[] => applyContextPolicy(messages, 'user').at(-1)!.content;
@@ -173,6 +173,18 @@ describe('Cline 4.1.13 in the real host (recorded request)', () => {
     expect(lastSaid(recorded('cline', 'mention-file'))).toEqual([
       { type: 'text', value: "'attach-mentioned.txt' (see below for file content) what does it say?\nsay got the mention" },
       { type: 'attachment', attachment: { kind: 'file', path: 'attach-mentioned.txt', text: 'the mentioned file says 42\n' } },
+    ]);
+  });
+});
+
+describe('Roo Code 3.52 in the real host (recorded request)', () => {
+  test('@/file in a new task: the words, and the file with its text (its read_file text ends right before its environment details)', () => {
+    const tracker = new ConversationTracker({ newId: () => 'conv-1' });
+    const turn = tracker.decide({ id: 1, agentKey: 'a', messages: recorded('roo', 'mention-file') });
+    if (turn.kind !== 'turn') throw new Error(turn.reason);
+    expect(applyContextPolicy(turn.newMessages, 'user').at(-1)!.content).toEqual([
+      { type: 'text', value: "'roo-mentioned.txt' what does it say?\nsay got the mention" },
+      { type: 'attachment', attachment: { kind: 'file', path: 'roo-mentioned.txt', text: 'the mentioned file says 42\n' } },
     ]);
   });
 });

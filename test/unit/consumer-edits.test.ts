@@ -1,4 +1,4 @@
-import { changedLines, consumerEdit, offersEditTools } from '../../src/tools/consumer-edits.js';
+import { changedLines, consumerEdit, offersEditTools, searchReplaceBlock } from '../../src/tools/consumer-edits.js';
 
 const COPILOT = ['read_file', 'create_file', 'replace_string_in_file', 'run_in_terminal'];
 
@@ -11,10 +11,13 @@ test('an existing file is changed with replace_string_in_file', () => {
   expect(consumerEdit(COPILOT, '/w', '/w/a.ts', 'old\n', 'new\n')).toEqual({ name: 'replace_string_in_file', arguments: { filePath: '/w/a.ts', oldString: 'old\n', newString: 'new\n' } });
 });
 
-test("Roo Code's write_to_file writes a new file and a change whole, the path relative to the workspace; Copilot's tools come first", () => {
+test("Roo Code's write_to_file writes a new file, its apply_diff a change; the path relative to the workspace; Copilot's tools come first", () => {
   const ROO = ['read_file', 'write_to_file', 'apply_diff', 'ask_followup_question', 'attempt_completion'];
   expect(consumerEdit(ROO, '/w', '/w/src/a.ts', undefined, 'x')).toEqual({ name: 'write_to_file', arguments: { path: 'src/a.ts', content: 'x' } });
-  expect(consumerEdit(ROO, '/w', '/w/a.ts', 'old\n', 'new\n')).toEqual({ name: 'write_to_file', arguments: { path: 'a.ts', content: 'new\n' } });
+  expect(consumerEdit(ROO, '/w', '/w/a.ts', 'old\n', 'new\n')).toEqual({ name: 'apply_diff', arguments: { path: 'a.ts', diff: '<<<<<<< SEARCH\n:start_line:1\n-------\nold\n=======\nnew\n>>>>>>> REPLACE' } });
+  // Asked for the whole text (a diff Roo did not apply), or without apply_diff: write_to_file.
+  expect(consumerEdit(ROO, '/w', '/w/a.ts', 'old\n', 'new\n', true)).toEqual({ name: 'write_to_file', arguments: { path: 'a.ts', content: 'new\n' } });
+  expect(consumerEdit(['write_to_file'], '/w', '/w/a.ts', 'old\n', 'new\n')).toEqual({ name: 'write_to_file', arguments: { path: 'a.ts', content: 'new\n' } });
   expect(consumerEdit([...COPILOT, 'write_to_file'], '/w', '/w/a.ts', 'old\n', 'new\n')).toMatchObject({ name: 'replace_string_in_file' });
   expect(offersEditTools(ROO)).toBe(true);
   expect(offersEditTools(['create_file'])).toBe(false);
@@ -56,4 +59,13 @@ test('without the tool that fits, there is no consumer edit', () => {
   expect(consumerEdit([], '/w', '/w/a.ts', undefined, 'x')).toBeUndefined();
   expect(consumerEdit(['create_file'], '/w', '/w/a.ts', 'old', 'new')).toBeUndefined();
   expect(consumerEdit(['replace_string_in_file'], '/w', '/w/a.ts', undefined, 'new')).toBeUndefined();
+});
+
+test("Roo's SEARCH/REPLACE block: the start line, marker lines escaped, a deletion; a change of the last line break it cannot say", () => {
+  const current = 'a\nb\n=======\nc\n';
+  expect(searchReplaceBlock(current, changedLines(current, 'a\nb\n=======\nC\n'))).toBe('<<<<<<< SEARCH\n:start_line:4\n-------\nc\n=======\nC\n>>>>>>> REPLACE');
+  expect(searchReplaceBlock(current, changedLines(current, 'a\nb\n-------\nc\n'))).toBe('<<<<<<< SEARCH\n:start_line:3\n-------\n\\=======\n=======\n\\-------\n>>>>>>> REPLACE');
+  expect(searchReplaceBlock('a\nb\nc\n', changedLines('a\nb\nc\n', 'a\nc\n'))).toBe('<<<<<<< SEARCH\n:start_line:2\n-------\nb\n=======\n>>>>>>> REPLACE');
+  expect(searchReplaceBlock('a\nb\n', changedLines('a\nb\n', 'a\nb'))).toBeUndefined();
+  expect(searchReplaceBlock('a\n\\b\n', changedLines('a\n\\b\n', 'a\n\\c\n'))).toBeUndefined();
 });

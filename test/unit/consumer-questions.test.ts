@@ -59,16 +59,22 @@ test("the shorter of a field's title and description is its header, the longer i
 
 test("Roo Code's ask_followup_question asks a form of one field, its options as suggestions; a clicked or typed answer is read", () => {
   const asked = consumerQuestions('Which flavour?', { choice: { type: 'string', oneOf: [{ const: 'v', title: 'Vanilla' }, { const: 'c', title: 'Chocolate' }] } });
-  expect(asked.followUp?.arguments).toEqual({ question: 'Which flavour?', follow_up: [{ text: 'Vanilla' }, { text: 'Chocolate' }] });
+  expect(asked.followUps[0]?.arguments).toEqual({ question: 'Which flavour?', follow_up: [{ text: 'Vanilla' }, { text: 'Chocolate' }] });
   // Roo gives the answer back wrapped in <user_message>.
-  expect(asked.followUp?.answer('<user_message>\nChocolate\n</user_message>')).toEqual({ content: { choice: 'c' }, answered: true });
-  expect(asked.followUp?.answer('<user_message>\nStrawberry\n</user_message>')).toEqual({ content: { choice: 'Strawberry' }, answered: true });
+  expect(asked.followUps[0]?.answer('<user_message>\nChocolate\n</user_message>')).toEqual({ content: { choice: 'c' }, answered: true });
+  expect(asked.followUps[0]?.answer('<user_message>\nStrawberry\n</user_message>')).toEqual({ content: { choice: 'Strawberry' }, answered: true });
   const yes = consumerQuestions('Go on?', { ok: { type: 'boolean', title: 'Proceed' } });
-  expect(yes.followUp?.arguments).toEqual({ question: 'Go on?', follow_up: [{ text: 'Yes' }, { text: 'No' }] });
-  expect(yes.followUp?.answer('<user_message>\nNo\n</user_message>')).toEqual({ content: { ok: false }, answered: true });
-  expect(yes.followUp?.answer('<user_message>\nmaybe\n</user_message>')).toEqual({ content: {}, answered: false });
+  expect(yes.followUps[0]?.arguments).toEqual({ question: 'Go on?', follow_up: [{ text: 'Yes' }, { text: 'No' }] });
+  expect(yes.followUps[0]?.answer('<user_message>\nNo\n</user_message>')).toEqual({ content: { ok: false }, answered: true });
+  expect(yes.followUps[0]?.answer('<user_message>\nmaybe\n</user_message>')).toEqual({ content: {}, answered: false });
 });
 
-test('a form of several fields has no ask_followup_question, which asks one question', () => {
-  expect(consumerQuestions('Q?', { a: { type: 'string' }, b: { type: 'string' } }).followUp).toBeUndefined();
+test('a form of several fields is one ask_followup_question per field, in order, the first with the agent’s message', () => {
+  const form = consumerQuestions('Set up the project', { name: { type: 'string', title: 'Name', description: 'What is it called?' }, typed: { type: 'boolean', title: 'TypeScript?' } });
+  expect(form.followUps.map((f) => f.arguments)).toEqual([
+    { question: 'Set up the project\n\nWhat is it called?', follow_up: [] },
+    { question: 'TypeScript?', follow_up: [{ text: 'Yes' }, { text: 'No' }] },
+  ]);
+  expect(form.followUps[0]!.answer('<user_message>\nsymposium\n</user_message>')).toEqual({ content: { name: 'symposium' }, answered: true });
+  expect(form.followUps[1]!.answer('<user_message>\nYes\n</user_message>')).toEqual({ content: { typed: true }, answered: true });
 });

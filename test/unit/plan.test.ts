@@ -1,5 +1,5 @@
 import { MAX_ENTRY_CHARS, MAX_PLAN_ENTRIES, PlanInText, planChecklist, planProgressLine, todosOf } from '../../src/agents/acp/updates/plan.js';
-import { todoListArguments } from '../../src/tools/consumer-todos.js';
+import { todoListArguments, todoToolOf } from '../../src/tools/consumer-todos.js';
 
 describe('an agent plan as todos', () => {
   test('entries become numbered todos with Copilot’s statuses', () => {
@@ -54,5 +54,22 @@ describe('PlanInText', () => {
     let printed = 0;
     for (let i = 0; i < 20_000; i++) printed += text.textOf(plan(...Array.from({ length: 60 }, (_, n) => (n + i) % 3 === 0 ? 'completed' : (n + i) % 3 === 1 ? 'in_progress' : 'pending'))).length;
     expect(printed).toBeLessThan(20_000);
+  });
+});
+
+describe("Roo Code's todo list", () => {
+  test('update_todo_list takes the whole plan as a markdown checklist: [ ] pending, [-] in progress, [x] done', () => {
+    const todos = todosOf([
+      { content: 'Read the code', status: 'completed' },
+      { content: 'Write the fix', status: 'in_progress' },
+      { content: 'Ship', status: 'pending' },
+    ]);
+    expect(todoListArguments(todos, 'update_todo_list')).toEqual({ todos: '[x] Read the code\n[-] Write the fix\n[ ] Ship' });
+  });
+
+  test('the consumer’s own todo tool is found among those offered; Cline offers none', () => {
+    expect(todoToolOf(['read_file', 'update_todo_list', 'attempt_completion'])).toBe('update_todo_list');
+    expect(todoToolOf(['manage_todo_list', 'create_file'])).toBe('manage_todo_list');
+    expect(todoToolOf(['read_files', 'editor', 'run_commands'])).toBeUndefined();
   });
 });

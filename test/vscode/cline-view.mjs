@@ -90,6 +90,17 @@ class ClineView extends WebviewChat {
     await this.done();
   }
 
+  /** Switches Cline to its Plan or Act mode with the switch under its input, as a person does. */
+  async switchMode(name) {
+    const f = await this.frame();
+    const toggle = f.locator('[data-testid="mode-switch"]').first();
+    const current = async () => (await toggle.locator('[aria-checked="true"]').allInnerTexts()).join(' ');
+    if (!(await current()).includes(name)) await toggle.click();
+    for (const deadline = Date.now() + 10_000; !(await current()).includes(name); await sleep(200)) {
+      check(Date.now() < deadline, `Cline's mode switch does not show ${name}: ${await toggle.innerHTML()}`);
+    }
+  }
+
   async done() {
     for (const f of this.page.frames()) {
       const button = f.getByRole('button', { name: 'Done', exact: true });
@@ -265,6 +276,26 @@ export const CLINE_SCENARIOS = [
     },
   },
 ];
+
+// Cline's Plan / Act switch as the agent's own mode (issue 47), on Scripted (whose modes are code, ask and plan).
+CLINE_SCENARIOS.push({
+  name: "cline: Plan mode puts the agent in its plan mode before the prompt; Act puts it back in its own",
+  async run(ui, note, ctx) {
+    if (!(await ui.frame(3000).then(() => true, () => false))) await ui.open();
+    await ui.pickModel('symposium - acp-scripted');
+    await ui.newTask();
+    await ui.switchMode('Plan');
+    // The agent says the mode it is in when the prompt reaches it: its own word, not the bridge's log.
+    await ui.send('say [\nmode\nsay ] is my plan-mode answer');
+    const plan = note('plan', await ui.answer((t) => /\[\s*\w+\s*\]/.test(t), "the agent's mode"));
+    await ui.screenshot('cline-plan-mode');
+    check(/\[\s*plan\s*\]/.test(plan), `in Plan mode the agent was not in its plan mode: ${JSON.stringify(plan.slice(0, 600))}`);
+    await ui.switchMode('Act');
+    await ui.send('say [\nmode\nsay ] is my act-mode answer');
+    const act = note('act', await ui.answer((t) => /\[\s*\w+\s*\]/.test(t), "the agent's mode"));
+    check(/\[\s*code\s*\]/.test(act), `in Act mode the agent was not back in its own mode: ${JSON.stringify(act.slice(0, 600))}`);
+  },
+});
 
 // The agent's slash commands (issue 38): a scenario block of its own, on Scripted (whose prompts ctx.promptLog holds).
 CLINE_SCENARIOS.push({

@@ -82,17 +82,48 @@ class RooView extends WebviewChat {
     await this.frame();
   }
 
+  /** Picks one of Roo's modes (Code, Architect, Ask, …) in the selector under its input, as a person does. */
+  async pickMode(name) {
+    const f = await this.frame();
+    await f.locator('[data-testid="mode-selector-trigger"]').first().click();
+    // Roo 3.52 lists them as `mode-option-<slug>` (with a search box) or `mode-selector-item`, by version.
+    await f.locator(`[data-testid="mode-option-${name.toLowerCase()}"], [data-testid="mode-selector-item"]:has-text("${name}")`).first().click();
+    await f.locator('[data-testid="mode-selector-trigger"]').filter({ hasText: name }).first().waitFor({ timeout: 10_000 });
+  }
+
+  /** Clicks Roo's Save once its diff view is ready (the button is enabled then). */
+  async save() {
+    const f = await this.frame();
+    const save = f.getByRole('button', { name: 'Save', exact: true }).first();
+    await save.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    for (const deadline = Date.now() + ANSWER_TIMEOUT_MS; !(await save.isEnabled()); ) {
+      check(Date.now() < deadline, "Roo's Save button stayed disabled");
+      await sleep(200);
+    }
+    return save;
+  }
 }
 
 
 
-/** Each prompt a scripted agent received (its --prompt-log), its text blocks joined. */
-function prompts(log) {
+/** Each prompt a scripted agent received (its --prompt-log), as its content blocks. */
+function promptBlocks(log) {
   if (!existsSync(log)) return [];
   return readFileSync(log, 'utf8')
     .split('\n')
     .filter((l) => l !== '')
-    .map((l) => JSON.parse(l).map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n'));
+    .map((l) => JSON.parse(l));
+}
+
+/** Each prompt a scripted agent received, its text blocks joined. */
+function prompts(log) {
+  return promptBlocks(log).map((blocks) => blocks.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n'));
+}
+
+/** The tool calls and the text of the assistant messages in a request Roo sent (what our responses became). */
+function assistantSaid(request) {
+  const parts = request.messages.filter((m) => m.role === 'assistant').flatMap((m) => m.content);
+  return { calls: parts.filter((p) => p.type === 'tool_call'), text: parts.filter((p) => p.type === 'text').map((p) => p.value).join('') };
 }
 
 /** The requests Roo sent our models so far (recorded by the extension, SYMPOSIUM_RECORD_REQUESTS). */
@@ -136,6 +167,9 @@ async function completedTask(ui, note, ctx, text, model = 'symposium-agent-scrip
   check(sent.length > 0 && sent.every((r) => r.modelId === model), `the requests went to ${JSON.stringify(sent.map((r) => r.modelId))}, not ${model}`);
   return { answer, sent };
 }
+
+/** The agent says its mode between brackets: `[plan] is my mode`. */
+const MODE_ASKED = 'say [\nmode\nsay ] is my mode';
 
 export const ROO_SCENARIOS = [
   {
@@ -214,6 +248,83 @@ export const ROO_SCENARIOS = [
       check(answer.includes('wrote notes.md'), `the agent did not hear the write landed: ${JSON.stringify(answer.slice(0, 800))}`);
       const written = readFileSync(join(ctx.workspace, 'notes.md'), 'utf8');
       check(written === '# Notes\nwritten by the agent\n', `notes.md reads ${JSON.stringify(written)}`);
+    },
+  },
+  {
+    name: "roo: Architect puts the agent in its plan mode before the prompt, Ask in its ask mode, Code back in its own; each switch mid-task followed",
+    async run(ui, note, ctx) {
+      await ui.newTask();
+      await ui.pickMode('Architect');
+      // The agent answers `mode` with the mode it is in when the prompt reaches it (its own word, not the bridge's log).
+      const plan = await completedTask(ui, note, ctx, MODE_ASKED);
+      note('architect', plan.answer);
+      check(/\[\s*plan\s*\]/.test(plan.answer), `in Architect the agent was not in its plan mode: ${JSON.stringify(plan.answer.slice(0, 600))}`);
+      await ui.screenshot('roo-architect-plan-mode');
+      await ui.pickMode('Ask');
+      const ask = await completedTask(ui, note, ctx, MODE_ASKED);
+      check(/\[\s*ask\s*\]/.test(ask.answer), `in Ask the agent was not in its ask mode: ${JSON.stringify(ask.answer.slice(0, 600))}`);
+      await ui.pickMode('Code');
+      const code = await completedTask(ui, note, ctx, MODE_ASKED);
+      check(/\[\s*code\s*\]/.test(code.answer), `in Code the agent was not back in its own mode: ${JSON.stringify(code.answer.slice(0, 600))}`);
+      const sent = requests(ctx.requests).slice(-3).map((r) => /<slug>([^<]*)<\/slug>/.exec(JSON.stringify(r.messages.at(-1)))?.[1]);
+      note('slugs', sent);
+      check(JSON.stringify(sent) === JSON.stringify(['architect', 'ask', 'code']), `Roo named its modes otherwise: ${JSON.stringify(sent)}`);
+    },
+  },
+  {
+    name: "roo: the agent's plan shows in Roo's todo list, not as text in its answer",
+    async run(ui, note, ctx) {
+      await ui.newTask();
+      const before = requests(ctx.requests).length;
+      const { answer } = await completedTask(ui, note, ctx, 'todos Read the code:done|Write the fix:doing|Run the tests\nsay planned it');
+      check(answer.includes('planned it'), `the agent's words after its plan are not shown: ${JSON.stringify(answer.slice(0, 800))}`);
+      const f = await ui.frame();
+      const list = note('todo list', await f.locator('[data-todo-changes], [data-testid*="todo"]').allInnerTexts().catch(() => []));
+      const body = await f.locator('body').innerText();
+      check(body.includes('Write the fix') && body.includes('Run the tests'), `Roo shows no todo list with the plan: ${JSON.stringify(body.slice(-1500))}`);
+      await ui.screenshot('roo-todo-list');
+      const sent = requests(ctx.requests).slice(before);
+      const said = assistantSaid(sent.at(-1));
+      const todoCalls = said.calls.filter((c) => c.toolName === 'update_todo_list');
+      note('todo calls', todoCalls.map((c) => c.parameters));
+      check(todoCalls.length === 1 && todoCalls[0].parameters.todos === '[x] Read the code\n[-] Write the fix\n[ ] Run the tests', `the plan was not one call of update_todo_list: ${JSON.stringify(said.calls)}`);
+      check(!said.text.includes('Write the fix'), `the plan is in the answer's text: ${JSON.stringify(said.text)}`);
+      check(list.length > 0 || body.includes('Todo'), 'no todo element in Roo');
+    },
+  },
+  {
+    name: "roo: an agent's change to an existing file goes through Roo's apply_diff: its diff, then Save",
+    async run(ui, note, ctx) {
+      await ui.newTask();
+      await ui.pickMode('Code');
+      const file = join(ctx.workspace, 'greeting.txt');
+      writeFileSync(file, 'hello\nfrom the workspace\nbye\n');
+      const before = requests(ctx.requests).length;
+      await ui.send('write greeting.txt "hello\\nfrom the agent\\nbye\\n"');
+      const save = await ui.save();
+      note('approval', await ui.answer((t) => t.includes('greeting.txt'), 'the approval'));
+      check(readFileSync(file, 'utf8') === 'hello\nfrom the workspace\nbye\n', 'the file changed before Save');
+      await ui.screenshot('roo-apply-diff-approval');
+      await save.click();
+      const answer = note('answer', await ui.completed());
+      check(answer.includes('wrote greeting.txt'), `the agent did not hear the change landed: ${JSON.stringify(answer.slice(0, 800))}`);
+      check(readFileSync(file, 'utf8') === 'hello\nfrom the agent\nbye\n', `greeting.txt reads ${JSON.stringify(readFileSync(file, 'utf8'))}`);
+      const calls = requests(ctx.requests).slice(before).flatMap((r) => assistantSaid(r).calls).filter((c) => c.toolName === 'apply_diff' || c.toolName === 'write_to_file');
+      note('edit calls', calls.map((c) => [c.toolName, c.parameters]));
+      check(calls.length > 0 && calls.every((c) => c.toolName === 'apply_diff'), `the change did not go through apply_diff alone: ${JSON.stringify(calls)}`);
+    },
+  },
+  {
+    name: 'roo: a file @-mentioned reaches the agent as a resource',
+    async run(ui, note, ctx) {
+      writeFileSync(join(ctx.workspace, 'roo-mentioned.txt'), 'the mentioned file says 42\n');
+      await ui.newTask();
+      await completedTask(ui, note, ctx, '@/roo-mentioned.txt what does it say?\nsay got the mention');
+      const prompt = note('prompt', promptBlocks(ctx.promptLog).at(-1) ?? []);
+      const resource = prompt.find((b) => b.type === 'resource' || b.type === 'resource_link');
+      check(resource !== undefined && JSON.stringify(resource).includes('roo-mentioned.txt'), `no resource of the mentioned file reached the agent: ${JSON.stringify(prompt)}`);
+      check(JSON.stringify(resource).includes('the mentioned file says 42'), `the resource does not carry the file's text: ${JSON.stringify(resource)}`);
+      check(!JSON.stringify(prompt).includes('environment_details'), "Roo's environment details reached the agent");
     },
   },
   {

@@ -495,11 +495,11 @@ function runClineWorkbench(vsixPath) {
     const parrotPromptLog = join(dirs.runDir, 'parrot-prompts.jsonl');
     const agents = [
       // Scripted reports models of its own (fast, its default, and deep): the model Cline stored must stay listed.
-      { id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--models', 'fast,deep'] },
+      { id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--models', 'fast,deep', '--modes', 'code,ask,plan'] },
       { id: 'parrot', name: 'Parrot', command: process.execPath, args: [scriptedAgent(), '--prompt-log', parrotPromptLog] },
     ];
     writeClineState(dirs.home, { vendor: 'symposium', family: 'acp-scripted', version: '1.0.0', id: 'symposium-agent-scripted' });
-    const ctx = { workspace: dirs.workspace, promptLog: dirs.promptLog, parrotPromptLog, artifacts: join(ARTIFACTS, 'cline') };
+    const ctx = { workspace: dirs.workspace, promptLog: dirs.promptLog, parrotPromptLog, requests: dirs.requests, artifacts: join(ARTIFACTS, 'cline') };
     return { vsix: clineVsix(), userSettings: consumerSettings(agents), ctx, run: runCline };
   });
 }
@@ -511,7 +511,7 @@ function runClineWorkbench(vsixPath) {
 function runRooWorkbench(vsixPath) {
   return runConsumerWorkbench('Roo', vsixPath, (dirs) => {
     linkRipgrepForRoo(ensureHost().entry);
-    const agents = [{ id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent(), '--prompt-log', dirs.promptLog] }];
+    const agents = [{ id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--modes', 'code,ask,plan', '--embedded-context'] }];
     const rooSettings = join(dirs.runDir, 'roo-settings.json');
     writeRooSettings(rooSettings, { scripted: 'acp-scripted', eliza: 'eliza' }, 'scripted');
     const userSettings = { ...consumerSettings(agents), 'symposium.eliza.deterministic': true, 'roo-cline.autoImportSettingsPath': rooSettings };

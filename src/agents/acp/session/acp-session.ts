@@ -19,13 +19,14 @@ import { transcriptOf } from '../../transcript.js';
 import type { AcpTurnEvent } from '../updates/turn-events.js';
 import { TODO_CALL_PREFIX, TurnRendering } from '../updates/update-parts.js';
 import { planKey, todosOf } from '../updates/plan.js';
-import { offersTodoList, TODO_LIST_TOOL } from '../../../tools/consumer-todos.js';
+import { todoToolOf } from '../../../tools/consumer-todos.js';
 import { AuthFailureAnswer, isAuthFailure } from '../answers/auth-failure.js';
 import { PAUSED_BUFFER_CHARS, bufferedSize, joinBufferedEvents } from '../updates/paused-buffer.js';
 import { applySessionConfig } from './session-config.js';
 import { turnConfig } from './session-modes.js';
 import type { SessionSettings } from './session-settings.js';
 import type { OpenedSession } from './opened-session.js';
+import type { Prompt } from './prompt-state.js';
 import { VsCodeAnswers, type AnswerRule } from './vscode-answers.js';
 import { allowing, rejecting } from './permission-choice.js';
 import { describeElicitation, onElicitation, onReadTextFile, onWriteTextFile, type ClientSide, type OpenUrl } from './client-requests.js';
@@ -88,32 +89,6 @@ export interface AcpSessionOptions {
   readonly lateUpdateGraceMs: number;
 }
 
-/** One `session/prompt` and what it is waiting on. */
-interface Prompt {
-  readonly events: EventQueue<AcpTurnEvent>;
-  readonly pending: VsCodeAnswers;
-  /** Its bridged tool calls the agent announced, and how many arrived. */
-  readonly arrivals: BridgedCallArrivals;
-  readonly opened: OpenedSession;
-  /** running: a response is streaming it; paused: waiting on VS Code for permissions; cancelling: told to stop. */
-  state: 'running' | 'paused' | 'cancelling';
-  /**
-   * The agent answered the prompt. It stays the session's prompt until a response has read its stop: one that ended
-   * on the agent's plan (a call nothing of the agent waits for) leaves what came after it to the next.
-   */
-  finished: boolean;
-  /** The last response put its stop back, with what came after its plan. */
-  stopHeld: boolean;
-  /** The permission requests and tool calls the last response put back: VS Code has not been shown them yet. */
-  readonly heldBack: Set<string>;
-  /** Settles when the agent answered the prompt (or the process died). */
-  readonly ended: Promise<void>;
-  /** Aborted when the bridge tells the agent to stop: what it asks of the person outside the response is withdrawn. */
-  readonly stopping: AbortController;
-  /** Its answer, as far as it could be only a failed sign-in. */
-  readonly answer: AuthFailureAnswer;
-}
-
 /** How long open requests are left to the agent's own interrupt after `session/cancel`. */
 const CANCEL_ANSWER_GRACE_MS = 500;
 
@@ -139,6 +114,8 @@ export class AcpSession implements AgentSession {
   private offered: readonly string[] = [];
   /** The consumer offers `symposium-agent-action`, through which the person is asked. */
   private canAsk = false;
+  /** The chat's mode lets nothing change (Ask, Plan): writes the consumer cannot review are refused. */
+  private readOnly = false;
   /** The paused prompt's agent failed (exited) while VS Code was deciding: the next request that continues it is told. */
   private lostWhilePaused: Promise<Error> | undefined;
   /** Closed by the session pool: a turn still on its way in must not open anything again. */
@@ -183,7 +160,7 @@ export class AcpSession implements AgentSession {
             },
             complete: () => {
               ended = true;
-              this.pause(last?.type === 'tool_call' && last.toolName === TODO_LIST_TOOL && last.toolCallId.startsWith(TODO_CALL_PREFIX));
+              this.pause(last?.type === 'tool_call' && last.toolCallId.startsWith(TODO_CALL_PREFIX));
               subscriber.complete();
             },
           });
@@ -233,10 +210,7 @@ export class AcpSession implements AgentSession {
       this.host.log.debug(`conversation ${this.conversationId}: dropped a late ${update.sessionUpdate} update`);
       return;
     }
-    if (update.sessionUpdate === 'plan' && offersTodoList(this.offered)) {
-      this.planForTodoList(prompt, update.entries);
-      return;
-    }
+    if (update.sessionUpdate === 'plan' && this.planForTodoList(prompt, update.entries)) return;
     prompt.events.push({ kind: 'update', update });
     prompt.answer.hear(update);
     if (update.sessionUpdate === 'tool_call' && announcesBridgedCall(update, BRIDGED_TOOLS_SERVER_NAME, this.offered) && prompt.arrivals.announce(update.toolCallId)) {
@@ -256,13 +230,15 @@ export class AcpSession implements AgentSession {
     }
   }
 
-  /** The agent's plan, where the consumer shows plans in its todo list: a call of its todo tool, when the plan changed. */
-  private planForTodoList(prompt: Prompt, entries: unknown): void {
+  /** The agent's plan, where the consumer shows plans in its todo list (true): a call of its todo tool, when the plan changed. */
+  private planForTodoList(prompt: Prompt, entries: unknown): boolean {
+    const tool = todoToolOf(this.offered);
+    if (tool === undefined) return false;
     const todos = todosOf(entries);
     const key = planKey(todos);
-    if (key === this.todoPlanKey) return;
+    if (key !== this.todoPlanKey) prompt.events.push({ kind: 'plan', todos, tool });
     this.todoPlanKey = key;
-    prompt.events.push({ kind: 'plan', todos });
+    return true;
   }
 
   /** A `session/request_permission` for this session: answered when VS Code has decided. */
@@ -340,6 +316,7 @@ export class AcpSession implements AgentSession {
       askPerson: options.askPerson,
       openUrl: options.openUrl,
       offered: this.offered,
+      readOnly: this.readOnly,
       turnStopping: prompt?.stopping.signal,
       reviewedInConsumer: (path) => this.rendering.reviewedInConsumer(path),
       consumerCall: (name, args, signal) => {
@@ -395,6 +372,7 @@ export class AcpSession implements AgentSession {
     await this.settle();
     if (this.isClosed) return undefined;
     await this.offerTools(input.tools);
+    this.readOnly = input.mode !== 'agent';
     const opened = await this.open();
     await applySessionConfig(opened, turnConfig(opened.settings, input.config, input.mode), this.host, this.conversationId);
     if (unsubscribed() || this.isClosed) return undefined;

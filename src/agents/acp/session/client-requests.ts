@@ -1,8 +1,8 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { ToolResultPart } from '../../../protocol/messages.js';
 import { sameText, type WorkspaceFiles } from '../../../files/workspace-files.js';
-import { consumerEdit } from '../../../tools/consumer-edits.js';
-import { ASK_QUESTIONS_TOOL, FOLLOWUP_QUESTION_TOOL, consumerQuestions, type AskPerson } from '../../../tools/consumer-questions.js';
+import { APPLY_DIFF_TOOL, consumerEdit } from '../../../tools/consumer-edits.js';
+import { ASK_QUESTIONS_TOOL, FOLLOWUP_QUESTION_TOOL, consumerQuestions, type AskPerson, type FollowUp, type FormValue } from '../../../tools/consumer-questions.js';
 import { toolResultText } from '../../../tools/tool-results.js';
 import type { ElicitationRequest } from '../answers/agent-answers.js';
 import { webPageOrigin } from '../../../protocol/web-page.js';
@@ -27,6 +27,8 @@ export interface ClientSide {
   readonly openUrl: OpenUrl | undefined;
   /** The consumer's tools the running turn's request offers. */
   readonly offered: readonly string[];
+  /** The chat's mode lets nothing be changed (Ask, Plan): a write the consumer's own tools cannot review is refused. */
+  readonly readOnly: boolean;
   /**
    * A call of the consumer's tool `name`, shown in the running turn's response and answered by the next
    * request (undefined: VS Code did not run it); none when no turn runs to show it in.
@@ -46,7 +48,8 @@ export function onReadTextFile(side: ClientSide, request: acp.ReadTextFileReques
 /**
  * `fs/write_text_file`: made by the consumer's own edit tool when the running turn's request offers one,
  * so that VS Code reviews it (Keep / Undo); otherwise written to disk, as any ACP client does, the agent
- * having asked whatever consent it asks. `proposalOnly`: the agent makes the edit by itself anyway.
+ * having asked whatever consent it asks — but not in a chat whose mode lets nothing change (`readOnly`).
+ * `proposalOnly`: the agent makes the edit by itself anyway.
  */
 export async function onWriteTextFile(side: ClientSide, request: acp.WriteTextFileRequest, signal: AbortSignal, proposalOnly: boolean): Promise<acp.WriteTextFileResponse> {
   const files = filesOf(side);
@@ -56,16 +59,32 @@ export async function onWriteTextFile(side: ClientSide, request: acp.WriteTextFi
   const edit = proposalOnly ? undefined : consumerEdit(side.offered, side.root, path, current, request.content);
   const call = edit === undefined ? undefined : side.consumerCall(edit.name, edit.arguments, signal);
   if (edit === undefined || call === undefined) {
+    if (side.readOnly && !proposalOnly) throw acp.RequestError.invalidRequest({ path }, `${path} was not written: the chat is in a mode that changes nothing (plan or ask); the person switches modes to let it`);
     await files.write(path, request.content);
     return {};
   }
   side.reviewedInConsumer(path);
   const result = await call;
   if (result === undefined) throw acp.RequestError.internalError({ path }, `The person did not let ${edit.name} run: ${path} was not written`);
-  if (!(await editLanded(files, path, request.content))) {
-    throw acp.RequestError.internalError({ path }, `VS Code's ${edit.name} did not write ${path}: ${toolResultText(result)}`);
+  if (await editLanded(files, path, request.content)) return {};
+  // A diff the consumer could not apply (not one the person denied, nor a file its mode may not edit) is made once more as the whole text.
+  if (edit.name === APPLY_DIFF_TOOL && diffNotApplied(result)) {
+    const whole = consumerEdit(side.offered, side.root, path, await files.read(path), request.content, true);
+    const retry = whole === undefined ? undefined : side.consumerCall(whole.name, whole.arguments, signal);
+    const retried = retry === undefined ? undefined : await retry;
+    if (retried !== undefined && (await editLanded(files, path, request.content))) return {};
+    if (retried !== undefined) throw acp.RequestError.internalError({ path }, `VS Code's ${whole!.name} did not write ${path}: ${toolResultText(retried)}`);
   }
-  return {};
+  throw acp.RequestError.internalError({ path }, `VS Code's ${edit.name} did not write ${path}: ${toolResultText(result)}`);
+}
+
+/**
+ * Roo's answer when its apply_diff found no match for a block: "Unable to apply diff to file: …" with
+ * `<error_details>`, or "But unable to apply all diff parts to file: …" (3.52's ApplyDiffTool). A denial
+ * (`{"status":"denied"}`) or a mode's file restriction says otherwise.
+ */
+function diffNotApplied(result: ToolResultPart): boolean {
+  return /unable to apply (?:all )?diff|<error_details>/i.test(toolResultText(result));
 }
 
 /**
@@ -93,18 +112,35 @@ export async function onElicitation(side: ClientSide, request: ElicitationReques
     const result = await call;
     return result === undefined ? { action: 'cancel' } : answerOf(toolResultText(result));
   }
-  // Roo Code asks one question at a time: a form of one field through its ask_followup_question.
-  const { followUp } = questions;
-  const followUpCall = followUp !== undefined && side.offered.includes(FOLLOWUP_QUESTION_TOOL) ? side.consumerCall(FOLLOWUP_QUESTION_TOOL, { ...followUp.arguments }, signal) : undefined;
-  if (followUp !== undefined && followUpCall !== undefined) {
-    const result = await followUpCall;
-    const answer = result === undefined ? undefined : followUp.answer(toolResultText(result));
-    return answer === undefined ? { action: 'cancel' } : answer.answered ? { action: 'accept', content: answer.content } : { action: 'decline' };
+  // Roo Code asks one question at a time: its ask_followup_question, once per field.
+  if (side.offered.includes(FOLLOWUP_QUESTION_TOOL)) {
+    const answered = await askOneByOne(side, questions.followUps, signal);
+    if (answered !== undefined) return answered;
   }
   const asked = side.askPerson?.(side.agentName, questions.arguments.questions, withdrawn);
   if (asked === undefined) return { action: 'decline' };
   const answer = await asked;
   return withdrawn.aborted ? { action: 'cancel' } : answerOf(answer);
+}
+
+/**
+ * A form's questions asked one after another with the consumer's `ask_followup_question`; undefined when no turn
+ * runs to ask in. The person moving on from one cancels the form; the fields answered are the form's content
+ * (none: declined).
+ */
+async function askOneByOne(side: ClientSide, followUps: readonly FollowUp[], signal: AbortSignal): Promise<acp.CreateElicitationResponse | undefined> {
+  const content: Record<string, FormValue> = {};
+  let answered = false;
+  for (const followUp of followUps) {
+    const call = side.consumerCall(FOLLOWUP_QUESTION_TOOL, { ...followUp.arguments }, signal);
+    if (call === undefined) return undefined;
+    const result = await call;
+    if (result === undefined) return { action: 'cancel' };
+    const answer = followUp.answer(toolResultText(result));
+    Object.assign(content, answer.content);
+    answered ||= answer.answered;
+  }
+  return answered ? { action: 'accept', content } : { action: 'decline' };
 }
 
 /**

@@ -4,12 +4,12 @@ import type { SessionSettings } from './session-settings.js';
 
 /** The agent's own mode for the chat's Plan mode, and for its Ask mode: a choice of one of its select options, by id or name. */
 const PLANNING = /^plan$/i;
-const READ_ONLY = /^read[-_ ]?only$/i;
+const READ_ONLY = /^(read[-_ ]?only|ask)$/i;
 
 /**
  * The session config a turn asks for: the person's choices (the model picked, the options set in the picker), with
  * the chat's mode as the agent's own. Plan mode picks the agent's choice named `plan` (Claude Code's, Qwen Code's and
- * Gemini CLI's mode, OpenCode's agent, Codex's collaboration mode), Ask mode the one named `read-only` (Codex's);
+ * Gemini CLI's mode, OpenCode's agent, Codex's collaboration mode), Ask mode the one named `read-only` (Codex's) or `ask`;
  * an agent without one keeps its mode (the bridge refuses its actions in Ask and Plan mode all the same). Agent mode
  * puts back what the others changed: the person's choice, else the session's first value — unless the agent has left
  * that mode by itself, which stands.

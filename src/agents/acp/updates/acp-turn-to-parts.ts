@@ -58,7 +58,7 @@ export function acpTurnToParts(
         return part === undefined ? EMPTY : of(part);
       });
       const hold = (event: AcpTurnEvent): boolean => {
-        if (event.kind === 'plan') rendering.planForTodoList(event.todos);
+        if (event.kind === 'plan') rendering.planForTodoList(event.todos, event.tool);
         if (held === undefined) {
           if (event.kind === 'plan') held = [];
           return event.kind === 'plan';

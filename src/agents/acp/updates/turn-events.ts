@@ -24,7 +24,7 @@ export type AcpTurnEvent =
   | { readonly kind: 'refused'; readonly permission: PendingPermission }
   | { readonly kind: 'tool'; readonly call: PendingToolCall }
   /** The agent's plan changed, where the consumer shows plans in its own todo list (a call of its todo tool). */
-  | { readonly kind: 'plan'; readonly todos: readonly Todo[] }
+  | { readonly kind: 'plan'; readonly todos: readonly Todo[]; readonly tool: string }
   /** Every bridged tool call the agent announced has reached the bridge: no other one is on its way. */
   | { readonly kind: 'announced-calls-arrived' }
   | { readonly kind: 'stopped'; readonly stopReason: StopReason };

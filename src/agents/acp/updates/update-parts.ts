@@ -4,7 +4,7 @@ import type { SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { ResponsePart } from '../../../protocol/messages.js';
 import { diffBlock, refusedLine, toolEndedLine, toolStartedLine, type Refusal } from './render.js';
 import { PlanInText, planProgressLine, todosOf } from './plan.js';
-import { TODO_LIST_TOOL, todoListArguments, type Todo } from '../../../tools/consumer-todos.js';
+import { todoListArguments, type Todo } from '../../../tools/consumer-todos.js';
 import { AGENT_ACTION_TOOL, type AgentActionParameters } from '../../../protocol/agent-action.js';
 import { announcesServerCall } from '../../../tools/bridged-permission.js';
 import { BRIDGED_TOOLS_SERVER_NAME } from '../../../tools/bridged-tools-server.js';
@@ -22,8 +22,9 @@ export class TurnRendering {
   /** Announced calls of VS Code's tools through the bridge: VS Code shows those calls itself. */
   private readonly bridged = new Set<string>();
   private readonly planText = new PlanInText();
-  /** The latest plan the agent sent, for the consumer's todo list. */
+  /** The latest plan the agent sent, for the consumer's todo list, and that list's tool. */
   private todoPlan: readonly Todo[] | undefined;
+  private todoTool = '';
   /** Files whose edits VS Code shows itself (made through the consumer's edit tools): no diff of them in the text. */
   private readonly reviewed = new Set<string>();
   /**
@@ -48,15 +49,16 @@ export class TurnRendering {
   }
 
   /** The agent's latest plan, for the consumer's todo list: a response shows it as it ends (todoListPart). */
-  planForTodoList(todos: readonly Todo[]): void {
+  planForTodoList(todos: readonly Todo[], tool: string): void {
     this.todoPlan = todos;
+    this.todoTool = tool;
   }
 
   /** The call of the consumer's todo tool that shows the latest plan. */
   todoListPart(): ResponsePart | undefined {
     const todos = this.todoPlan;
     if (todos === undefined) return undefined;
-    return { type: 'tool_call', toolCallId: `${TODO_CALL_PREFIX}${randomUUID()}`, toolName: TODO_LIST_TOOL, parameters: todoListArguments(todos) };
+    return { type: 'tool_call', toolCallId: `${TODO_CALL_PREFIX}${randomUUID()}`, toolName: this.todoTool, parameters: todoListArguments(todos, this.todoTool) };
   }
 
   /** What a response says that has nothing else to say after the todo list was shown: how far the plan has come. */
