@@ -77,6 +77,27 @@ test('the latest conversations resume ahead with their tools; the next message g
   expect(bridge.stderr()).toMatch(/is ACP session \S+, opened ahead as a spare/);
 }, 60_000);
 
+test("the latest chat's first message goes while the older chats' resumes and the spare wait; they follow", async () => {
+  const stateDir = tmp();
+  const scripted: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, '--mcp-http', '--load-session', '--state-dir', tmp(), '--load-delay', '300'], env: [] } };
+  const { b, c } = await usedThree(stateDir, scripted);
+
+  const bridge = start(['--state-dir', stateDir]);
+  bridge.client.resumeRecent({ agents: [scripted], sessions: 2, withinHours: 1 });
+  await bridge.logged(/resumed ahead of its next turn/, 20_000);
+  // The person answers the restored chat at once: nothing else is opened in the agent while it is answered.
+  c.push(user('say c2'));
+  expect(textOfParts(await bridge.chat(c, scripted, [LOOKUP]))).toBe('c2');
+  expect(loads(bridge.stderr())).toHaveLength(1);
+  expect(bridge.stderr()).not.toMatch(/spare session \S+ is ready/);
+  // After the person's reading, B resumes ahead all the same, and then the spare opens.
+  const log = await bridge.logged(/resumed ahead of its next turn[\s\S]*resumed ahead of its next turn[\s\S]*spare session \S+ is ready/, 30_000);
+  expect(loads(log)).toHaveLength(2);
+  b.push(user('say b2'));
+  expect(textOfParts(await bridge.chat(b, scripted, [LOOKUP]))).toBe('b2');
+  expect(loads(bridge.stderr())).toHaveLength(2);
+}, 60_000);
+
 test('nothing resumes ahead for another workspace, for agents not named, or with no room in the session pool', async () => {
   const stateDir = tmp();
   const scripted: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, '--load-session', '--state-dir', tmp()], env: [] } };

@@ -38,9 +38,16 @@ class Host implements AheadHost<Session> {
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
+const noCall = () => Promise.resolve({ content: [] });
+/** A first prompt in a taken session that has ended already. */
+const prompted = () => Promise.resolve();
+const ticks = async (n: number) => {
+  for (let i = 0; i < n; i++) await tick();
+};
+
 test('resumes go one after the other, latest first, each with the tools last offered', async () => {
   const host = new Host();
-  const ahead = new SessionsResumedAhead(host);
+  const ahead = new SessionsResumedAhead(host, 0);
   expect(ahead.resume('latest', 's1', [LOOKUP])).toBe(true);
   expect(ahead.resume('older', 's2', [LOOKUP])).toBe(true);
   expect(ahead.resume('latest', 's1', [LOOKUP])).toBe(false);
@@ -48,53 +55,83 @@ test('resumes go one after the other, latest first, each with the tools last off
   await tick();
   expect(host.asked).toEqual(['latest']);
   host.answer('latest');
-  const taken = await ahead.take('latest', [LOOKUP], () => Promise.resolve({ content: [] }));
+  const taken = await ahead.take('latest', [LOOKUP], noCall, prompted);
   expect((await taken!.session)?.tools).toEqual(['lookup']);
-  await tick();
+  await ticks(5);
   expect(host.asked).toEqual(['latest', 'older']);
   host.answer('older');
   await ahead.settled();
-  ahead.drop();
+  await ahead.drop();
   await taken!.tools.close();
   expect(host.closed).toEqual(['s2']);
   expect(host.room).toBe(8);
 });
 
-test("a conversation prompting in its session holds back the resumes not yet begun, until its prompt ends", async () => {
+test('a conversation that takes its session holds back the resumes not yet begun from the take on, until its first prompt ends', async () => {
   const host = new Host();
-  const ahead = new SessionsResumedAhead(host);
+  const ahead = new SessionsResumedAhead(host, 0);
   ahead.resume('first', 's1', []);
   ahead.resume('second', 's2', []);
   ahead.resume('third', 's3', []);
   await tick();
-  host.answer('first');
-  const taken = await ahead.take('first', [], () => Promise.resolve({ content: [] }));
-  await taken!.session;
   let ended: () => void = () => {};
-  ahead.quietWhile(new Promise((resolve) => (ended = resolve)));
-  await tick();
-  await tick();
-  // The second was already waiting on the first only: it goes; the third waits for the prompt.
-  host.answer('second');
-  await tick();
-  await tick();
-  expect(host.asked).toEqual(['first', 'second']);
+  // Its turn takes the session while the agent still resumes it: nothing may begin between the take and the prompt.
+  const taking = ahead.take('first', [], noCall, () => new Promise((resolve) => (ended = resolve)));
+  host.answer('first');
+  const taken = await taking;
+  await taken!.session;
+  await ticks(5);
+  expect(host.asked).toEqual(['first']);
+  let spareMay = false;
+  void ahead.settled().then(() => (spareMay = true));
   ended();
-  for (let i = 0; i < 5; i++) await tick();
+  await ticks(5);
+  expect(host.asked).toEqual(['first', 'second']);
+  host.answer('second');
+  await ticks(5);
   expect(host.asked).toEqual(['first', 'second', 'third']);
+  expect(spareMay).toBe(false);
   host.answer('third');
   await ahead.settled();
-  ahead.drop();
+  await ahead.drop();
   await taken!.tools.close();
+});
+
+test("after the latest conversation's resume, the others and the spare wait for the person's reading; one taken meanwhile begins at once", async () => {
+  const host = new Host();
+  // Longer than the test: the reading never ends here.
+  const ahead = new SessionsResumedAhead(host, 60_000);
+  ahead.resume('latest', 's1', []);
+  ahead.resume('older', 's2', []);
+  ahead.resume('oldest', 's3', []);
+  await tick();
+  host.answer('latest');
+  let spareMay = false;
+  void ahead.settled().then(() => (spareMay = true));
+  await ticks(10);
+  expect(host.asked).toEqual(['latest']);
+  // The person went to the oldest chat instead: its resume goes now, ahead of the one before it.
+  const taken = await ahead.take('oldest', [], noCall, prompted);
+  await ticks(5);
+  expect(host.asked).toEqual(['latest', 'oldest']);
+  host.answer('oldest');
+  expect((await taken!.session)?.sessionId).toBe('s3');
+  await ticks(5);
+  expect(host.asked).toEqual(['latest', 'oldest']);
+  expect(spareMay).toBe(false);
+  await ahead.drop();
+  await taken!.tools.close();
+  expect(host.closed).toEqual(['s1']);
+  expect(host.room).toBe(8);
 });
 
 test('a resume dropped while it waits is never asked; no room in the pool, none is queued', async () => {
   const host = new Host();
   host.room = 1;
-  const ahead = new SessionsResumedAhead(host);
+  const ahead = new SessionsResumedAhead(host, 0);
   expect(ahead.resume('first', 's1', [])).toBe(true);
   expect(ahead.resume('second', 's2', [])).toBe(false);
-  ahead.drop('first');
+  await ahead.drop('first');
   await ahead.settled();
   expect(host.asked).toEqual([]);
   expect(host.room).toBe(1);

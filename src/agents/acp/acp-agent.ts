@@ -115,7 +115,7 @@ export class AcpAgent implements AgentStream, SessionHost {
    * compete with that prompt for the agent (Claude Code's first answer came ~70 ms later).
    */
   private readonly beginning = new Set<AcpSession>();
-  /** Conversations that took their session resumed ahead, until their first prompt in it ends: the other resumes wait. */
+  /** Conversations that took their session resumed ahead (from the take on), until their first prompt in it ends: the other resumes wait. */
   private readonly goingOn = new Map<AcpSession, () => void>();
   /** Where the agent holds MCP servers per workspace: whose tool server it holds. */
   private readonly heldToolServer = new HeldToolServer();
@@ -170,11 +170,11 @@ export class AcpAgent implements AgentStream, SessionHost {
     void this.resumedAhead.settled().then(() => this.spare.open());
   }
 
-  /** The agent's model was picked: it starts now, and opens a spare session if a conversation on it began before. */
+  /** The agent's model was picked: it starts now, and opens a spare if a conversation on it began before (after the resumes ahead: see `settled`). */
   prepare(): void {
     if (this.running === undefined || !this.running.process.alive) this.log.info(`agent ${this.name}: starting ahead of its first request (its model was picked)`);
     this.start().initialized.then(
-      () => this.spare.open(),
+      () => this.resumedAhead.settled().then(() => this.spare.open()),
       () => {},
     );
   }
@@ -182,7 +182,7 @@ export class AcpAgent implements AgentStream, SessionHost {
   toolServer(session: AcpSession, offered: readonly ToolDefinition[], onCall: (call: BridgedCall) => Promise<CallToolResult>): Promise<BridgedToolsServer> {
     this.options.offeredTools?.remember(this.key, this.options.cwd, offered);
     const isNew = this.options.agentSessions.agentSessionOf(session.conversationId, this.key) === undefined;
-    const taken = isNew ? this.spare.take(offered, onCall) : this.resumedAhead.take(session.conversationId, offered, onCall);
+    const taken = isNew ? this.spare.take(offered, onCall) : this.resumedAhead.take(session.conversationId, offered, onCall, () => new Promise((ended) => this.goingOn.set(session, ended)));
     if (taken === undefined) return BridgedToolsServer.start(onCall, this.log);
     this.takenAhead.set(session, taken);
     return taken.then((spare) => spare.tools);
@@ -211,7 +211,6 @@ export class AcpAgent implements AgentStream, SessionHost {
       await this.live.exclusive(spare.sessionId, spare.process, () => this.bind(session, spare.sessionId, spare.process, spare.init, spare.hold));
       this.log.info(`agent ${this.name}: conversation ${session.conversationId} is ACP session ${spare.sessionId}, ${spare.fresh ? 'opened ahead as a spare' : 'resumed ahead'}`);
       if (spare.fresh) this.beginning.add(session);
-      else this.resumedAhead.quietWhile(new Promise((ended) => this.goingOn.set(session, ended)));
       return this.openedOf(spare, spare.fresh);
     }
     const { process, initialized } = this.start();
@@ -544,7 +543,7 @@ export class AcpAgent implements AgentStream, SessionHost {
   dispose(): void {
     this.commands.dispose();
     this.spare.drop('the agent stops');
-    this.resumedAhead.drop(undefined, 'the agent stops');
+    void this.resumedAhead.drop(undefined, 'the agent stops');
     this.running?.process.kill();
     this.running = undefined;
   }
@@ -602,7 +601,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     });
     void process.ended.then(() => {
       this.spare.drop('the agent exited');
-      this.resumedAhead.drop(undefined, 'the agent exited');
+      void this.resumedAhead.drop(undefined, 'the agent exited');
       for (const { holder } of this.live.processEnded(process)) holder.conversation?.onProcessEnded();
     });
     const initialize = process.connection.agent.request(acp.methods.agent.initialize, {
