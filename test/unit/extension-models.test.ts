@@ -390,6 +390,7 @@ describe('package.json, the extension manifest', () => {
       'symposium.registry',
       'symposium.resumeRecentChats',
       'symposium.reviewAgentEdits',
+      'symposium.runAgentCommandsInTerminal',
       'symposium.startNotice',
     ]);
     // The setting's values are the bridge's --context policies, and their former names.
@@ -401,6 +402,7 @@ describe('package.json, the extension manifest', () => {
     expect(settings['symposium.startNotice']!.default).toBe(true);
     expect(settings['symposium.reviewAgentEdits']!.default).toBe(true);
     expect(settings['symposium.askAgentQuestionsInChat']!.default).toBe(true);
+    expect(settings['symposium.runAgentCommandsInTerminal']!.default).toBe(true);
   });
 
   test("the first run's walkthrough: its buttons run declared commands, its steps tick off by events, the .vsix carries its media", () => {
