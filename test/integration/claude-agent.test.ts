@@ -370,6 +370,27 @@ test(
 );
 
 test(
+  "without a command tool offered, Claude's Bash runs (seq, which Claude Code runs unasked) and its output is shown whole, in a block, bounded; the model gets all of it",
+  async () => {
+    const FIRST = 'Count to 300 in the shell, please.';
+    const call = toolUseReply('Bash', { command: 'seq 1 300', description: 'Count' });
+    scripts.set(FIRST, (request): Reply => (lastToolResults(request).length > 0 ? textReply(`Counted: ${toolResultText(lastToolResults(request)[0]!).trim().split('\n').length} lines.`) : call));
+
+    const answer = await chat([user(FIRST)]);
+    expect(toolCallsOf(answer)).toEqual([]);
+
+    const shown = textOfParts(answer);
+    const lines = Array.from({ length: 300 }, (_, i) => String(i + 1));
+    expect(shown).toContain(`\n\n~~~~console\n${lines.slice(0, 200).join('\n')}\n~~~~\n`);
+    // Claude Code sends the output without its last line break: 201 to 300 are 399 bytes.
+    expect(shown).toContain('… 100 more lines (399 bytes) not shown');
+    expect(shown).toContain('> ✓ `seq 1 300`');
+    expect(shown.endsWith('Counted: 300 lines.')).toBe(true);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
   'a permission rejected: the next request drops the tool call and asks something else; the command never runs and the new question is answered',
   async () => {
     const FIRST = 'Please create the file rejected.txt in the workspace.';
