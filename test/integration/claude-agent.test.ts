@@ -715,6 +715,30 @@ test(
 );
 
 test(
+  "--consumer-terminal off (setting symposium.runAgentCommandsInTerminal off): offered run_in_terminal, Claude keeps its own Bash",
+  async () => {
+    const KEY = 'Which shell tools do you have, with the terminal setting off?';
+    const seen: string[][] = [];
+    scripts.set(KEY, (request) => {
+      seen.push(toolsSeen(request));
+      return textReply('These.');
+    });
+    const own = LmClient.spawn({ cliPath: CLI, args: ['--log-level', 'debug', '--cwd', workspace, '--consumer-terminal', 'off'], stderr: 'pipe' });
+    try {
+      const reply = await own.client.collectChatResponse({ modelId: 'claude', messages: [user(KEY)], agent: claude, options: { tools: [AGENT_ACTION_DEFINITION, RUN_IN_TERMINAL] } });
+      expect(textOfParts(reply)).toBe('These.');
+      expect(seen[0]).toEqual(expect.arrayContaining(CLAUDE_SHELL_TOOLS));
+      expect(seen[0]!.some((name) => /__run_in_terminal$/.test(name))).toBe(true);
+    } finally {
+      own.client.dispose();
+      own.child.stdin!.end();
+      await new Promise((resolve) => (own.child.exitCode !== null ? resolve(undefined) : own.child.once('exit', resolve)));
+    }
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
   "Claude's AskUserQuestion is asked through VS Code's vscode_askQuestions, and the person's answer reaches the model",
   async () => {
     const KEY = 'Ask me which database to use.';
