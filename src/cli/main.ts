@@ -41,6 +41,9 @@ Options for vscodelm:
                              question tool where a request offers it (VS Code's vscode_askQuestions), else
                              through the client's prompts; a web page to open through the client's dialog;
                              declined where the client cannot ask (default: on).
+  --consumer-terminal on|off Agents run commands through the consumer's command tool where a request offers one
+                             (Copilot's run_in_terminal, Roo's execute_command, Cline's run_commands), their own
+                             shell off for that session; off: agents keep their own shell (default: on).
 
 Usage: symposium-lm chat [options] [-- AGENT_COMMAND [ARGS...]]
   Talks to Eliza, or to the ACP agent started by AGENT_COMMAND.
@@ -75,6 +78,7 @@ async function main(argv: string[]): Promise<number> {
           'max-conversations': { type: 'string', default: '500' },
           'client-files': { type: 'string', default: 'on' },
           'agent-questions': { type: 'string', default: 'on' },
+          'consumer-terminal': { type: 'string', default: 'on' },
         },
       });
       const log = createLogger(logLevel(values['log-level']));
@@ -103,6 +107,7 @@ async function main(argv: string[]): Promise<number> {
           toolSettleMs: nonNegative(values['tool-settle-ms'], '--tool-settle-ms'),
           lateUpdateGraceMs: 50,
           questions: onOff(values['agent-questions'], '--agent-questions'),
+          consumerTerminal: onOff(values['consumer-terminal'], '--consumer-terminal'),
           relay: { command: process.execPath, args: [fileURLToPath(import.meta.url)] },
         },
       });

@@ -13,7 +13,7 @@ export const ENABLE_SETTING = 'enableExperimentalLM';
 /** An agent that takes this long to start (npx downloading it) says so in the response. */
 const START_NOTICE_MS = 3000;
 /** Settings the bridge takes as arguments: a change applies from its next start. */
-const BRIDGE_START_SETTINGS = ['logLevel', 'contextPolicy', 'reviewAgentEdits', 'askAgentQuestionsInChat'];
+const BRIDGE_START_SETTINGS = ['logLevel', 'contextPolicy', 'reviewAgentEdits', 'askAgentQuestionsInChat', 'runAgentCommandsInTerminal'];
 
 export const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration(SECTION);
 
@@ -50,6 +50,7 @@ export function bridgeLaunch(stateDir: string): BridgeLaunch {
     contextPolicy: contextPolicy(),
     clientFiles: config().get<boolean>('reviewAgentEdits', true),
     agentQuestions: config().get<boolean>('askAgentQuestionsInChat', true),
+    consumerTerminal: config().get<boolean>('runAgentCommandsInTerminal', true),
     ...(config().get<boolean>('startNotice', true) ? { startNoticeMs: START_NOTICE_MS } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolResultPart } from './messages.js';
 import { AGENT_ACTION_TOOL } from './methods.js';
+import { escapeMarkdown } from './markdown.js';
 
 export { AGENT_ACTION_TOOL };
 
@@ -61,7 +62,8 @@ export function describeAction(input: AgentActionInput | undefined): string {
   if (command !== undefined) return `run ${inlineCode(command)}`;
   const title = typeof input?.title === 'string' && input.title.trim() !== '' ? input.title.trim() : undefined;
   const kind = typeof input?.kind === 'string' && input.kind !== '' && input.kind !== 'other' ? input.kind : undefined;
-  const action = title !== undefined ? lowerFirst(title) : 'act';
+  // The title is shown as markdown: an MCP tool's name in it (`mcp__server__tool`) would read as emphasis.
+  const action = title !== undefined ? escapeMarkdown(lowerFirst(title)) : 'act';
   return kind !== undefined ? `${action} (${kind})` : action;
 }
 

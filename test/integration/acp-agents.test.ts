@@ -66,10 +66,10 @@ describe('a spawned ACP agent', () => {
     expect((await bridge.logged(/is ACP session/)).match(/is ACP session/g)).toHaveLength(1);
   });
 
-  test('shows a tool as one line when it starts and one when it ends, and a plan as a checklist, then its changes', async () => {
+  test("shows a tool as one line when it starts and one when it ends (a command's output whole between them), and a plan as a checklist, then its changes", async () => {
     const text = textOfParts(await bridge.chat([user('tool t1 ls -la', 'orphan-update', 'plan read|write')], scripted()));
     expect(text).toContain('> 🔧 `ls -la`');
-    expect(text).toContain('> ✓ `ls -la`: done: ls -la');
+    expect(text).toContain('~~~~console\ndone: ls -la\n~~~~\n\n\n\n> ✓ `ls -la`\n');
     expect(text).toContain('> ✓ `tool call`');
     expect(text).toContain('- [ ] **read**\n- [ ] write');
     // Shown once; then only what changed.

@@ -23,7 +23,7 @@ import { CancellationTokenSource } from 'vscode-jsonrpc/node.js';
 import { LmClient, textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentCommandsParams, AgentDefinition, AgentInfoParams, Message, OpenUrlParams, ResponsePart } from '../../src/protocol/messages.js';
-import { AGENT_ACTION as AGENT_ACTION_DEFINITION, ASK_QUESTIONS, CREATE_FILE, REPLACE_STRING, approvals, assistantOf, edited, picking, questionsOf, skipped, toolCallsOf, user } from './agent-bridge.js';
+import { AGENT_ACTION as AGENT_ACTION_DEFINITION, ASK_QUESTIONS, CREATE_FILE, REPLACE_STRING, RUN_IN_TERMINAL, approvals, assistantOf, edited, picking, questionsOf, resultOf, skipped, toolCallsOf, user } from './agent-bridge.js';
 import { chatWith, expectWeatherCalledThroughBridge, WEATHER, type ChatOptions } from './catalog-agent-suite.js';
 import {
   AnthropicMock,
@@ -370,6 +370,27 @@ test(
 );
 
 test(
+  "without a command tool offered, Claude's Bash runs (seq, which Claude Code runs unasked) and its output is shown whole, in a block, bounded; the model gets all of it",
+  async () => {
+    const FIRST = 'Count to 300 in the shell, please.';
+    const call = toolUseReply('Bash', { command: 'seq 1 300', description: 'Count' });
+    scripts.set(FIRST, (request): Reply => (lastToolResults(request).length > 0 ? textReply(`Counted: ${toolResultText(lastToolResults(request)[0]!).trim().split('\n').length} lines.`) : call));
+
+    const answer = await chat([user(FIRST)]);
+    expect(toolCallsOf(answer)).toEqual([]);
+
+    const shown = textOfParts(answer);
+    const lines = Array.from({ length: 300 }, (_, i) => String(i + 1));
+    expect(shown).toContain(`\n\n~~~~console\n${lines.slice(0, 200).join('\n')}\n~~~~\n`);
+    // Claude Code sends the output without its last line break: 201 to 300 are 399 bytes.
+    expect(shown).toContain('… 100 more lines (399 bytes) not shown');
+    expect(shown).toContain('> ✓ `seq 1 300`');
+    expect(shown.endsWith('Counted: 300 lines.')).toBe(true);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
   'a permission rejected: the next request drops the tool call and asks something else; the command never runs and the new question is answered',
   async () => {
     const FIRST = 'Please create the file rejected.txt in the workspace.';
@@ -613,6 +634,106 @@ test(
     const last = await chat([user(KEY), assistantOf(asked), edited(create!, file)], { tools });
     expect(toolCallsOf(last)).toEqual([]);
     expect(textOfParts(last)).toContain('Done: The following files were successfully edited');
+  },
+  TEST_TIMEOUT_MS,
+);
+
+/** Claude Code's own shell tools its model is given: Bash, and (deferred) Monitor, which runs a command too, and TaskStop, which stops one. */
+const CLAUDE_SHELL_TOOLS = ['Bash', 'Monitor', 'TaskStop'];
+
+/** The tools a request gives Claude's model: its tools, and the deferred ones a system message names (loaded with ToolSearch). */
+function toolsSeen(request: MessagesRequest): string[] {
+  const deferred = /deferred tools are now available via ToolSearch[^\n]*\n((?:[^\n]+\n)+)/.exec(request.messages.flatMap((m) => blocksOf(m).filter(isTextBlock).map((b) => b.text)).join('\n'))?.[1] ?? '';
+  return [...(request.tools ?? []).map((t) => t.name), ...deferred.split('\n').filter((line) => line !== '')];
+}
+
+/**
+ * A chat whose model runs `command` through the consumer's run_in_terminal (loaded with ToolSearch), recording the
+ * tools the model was given; its answer is "Output: " and what the call returned.
+ */
+function scriptCommand(key: string, command: string): { offered: string[][] } {
+  const offered: string[][] = [];
+  const bridged = /mcp__vscode-tools-[0-9a-f]+__run_in_terminal/;
+  scripts.set(key, (request): Reply => {
+    offered.push(toolsSeen(request));
+    const name = bridged.exec(JSON.stringify(request.messages))?.[0];
+    if (name === undefined) return textReply('I have no run_in_terminal tool.');
+    const input = { command, explanation: 'Shows the proof', goal: 'Show the proof', isBackground: false, timeout: 10_000 };
+    return callDeferredTool(request, name, input, (results) => `Output: ${results}`);
+  });
+  return { offered };
+}
+
+test(
+  "where the consumer offers run_in_terminal, Claude runs commands through it instead of its own Bash: one call of VS Code's tool, no confirmation of the bridge's before it, and the output reaches the model",
+  async () => {
+    const KEY = 'Run echo proof, please.';
+    const { offered } = scriptCommand(KEY, 'echo proof');
+    const tools = [AGENT_ACTION_DEFINITION, CREATE_FILE, REPLACE_STRING, RUN_IN_TERMINAL];
+
+    const asked = await chat([user(KEY)], { tools });
+    expect(toolCallsOf(asked)).toEqual([
+      { type: 'tool_call', toolCallId: expect.any(String), toolName: 'run_in_terminal', parameters: { command: 'echo proof', explanation: 'Shows the proof', goal: 'Show the proof', isBackground: false, timeout: 10_000 } },
+    ]);
+    expect(offered[0]).toEqual(expect.arrayContaining(['Read', 'ToolSearch', 'WebFetch']));
+    for (const own of CLAUDE_SHELL_TOOLS) expect(offered[0]).not.toContain(own);
+
+    // What Copilot's run_in_terminal answers once the command ran in VS Code's terminal.
+    const [run] = toolCallsOf(asked);
+    const last = await chat([user(KEY), assistantOf(asked), resultOf(run!.toolCallId, 'proof\n')], { tools });
+    expect(toolCallsOf(last)).toEqual([]);
+    expect(textOfParts(last)).toContain('Output: proof');
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  'a command the person skips in VS Code is a refused tool result Claude reads; without a command tool offered, Claude keeps its Bash',
+  async () => {
+    const KEY = 'Run rm -rf build, please.';
+    const { offered } = scriptCommand(KEY, 'rm -rf build');
+    const tools = [AGENT_ACTION_DEFINITION, RUN_IN_TERMINAL];
+
+    const asked = await chat([user(KEY)], { tools });
+    const [run] = toolCallsOf(asked);
+    expect(run?.toolName).toBe('run_in_terminal');
+    const last = await chat([user(KEY), assistantOf(asked), skipped(run!)], { tools });
+    expect(toolCallsOf(last)).toEqual([]);
+    expect(textOfParts(last)).toContain('Output: The user chose to skip the tool call');
+
+    const PLAIN = 'Which tools do you have?';
+    const plain: string[][] = [];
+    scripts.set(PLAIN, (request) => {
+      plain.push(toolsSeen(request));
+      return textReply('Some.');
+    });
+    await chat([user(PLAIN)], { tools: [AGENT_ACTION_DEFINITION] });
+    expect(plain[0]).toEqual(expect.arrayContaining(CLAUDE_SHELL_TOOLS));
+    expect(offered).not.toEqual([]);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "--consumer-terminal off (setting symposium.runAgentCommandsInTerminal off): offered run_in_terminal, Claude keeps its own Bash",
+  async () => {
+    const KEY = 'Which shell tools do you have, with the terminal setting off?';
+    const seen: string[][] = [];
+    scripts.set(KEY, (request) => {
+      seen.push(toolsSeen(request));
+      return textReply('These.');
+    });
+    const own = LmClient.spawn({ cliPath: CLI, args: ['--log-level', 'debug', '--cwd', workspace, '--consumer-terminal', 'off'], stderr: 'pipe' });
+    try {
+      const reply = await own.client.collectChatResponse({ modelId: 'claude', messages: [user(KEY)], agent: claude, options: { tools: [AGENT_ACTION_DEFINITION, RUN_IN_TERMINAL] } });
+      expect(textOfParts(reply)).toBe('These.');
+      expect(seen[0]).toEqual(expect.arrayContaining(CLAUDE_SHELL_TOOLS));
+      expect(seen[0]!.some((name) => /__run_in_terminal$/.test(name))).toBe(true);
+    } finally {
+      own.client.dispose();
+      own.child.stdin!.end();
+      await new Promise((resolve) => (own.child.exitCode !== null ? resolve(undefined) : own.child.once('exit', resolve)));
+    }
   },
   TEST_TIMEOUT_MS,
 );

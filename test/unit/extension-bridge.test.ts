@@ -65,11 +65,11 @@ test('the start notice (setting symposium.startNotice) reaches the bridge as --s
   expect(lines.find((l) => l.startsWith('bridge started'))).toContain(`--log-level info --eliza-pace-ms 40 --start-notice-ms 3000 --eliza-pace-ms 0`);
 });
 
-test('the settings that turn off edits through VS Code and questions in the chat reach the bridge as flags; on, they add none', async () => {
-  const off = makeBridge({ launch: { clientFiles: false, agentQuestions: false } });
+test("the settings that turn off edits through VS Code, questions in the chat and commands in the chat's terminal reach the bridge as flags; on, they add none", async () => {
+  const off = makeBridge({ launch: { clientFiles: false, agentQuestions: false, consumerTerminal: false } });
   expect(await collect(off.bridge, 'hello')).toMatch(/\S/);
-  expect(off.lines.find((l) => l.startsWith('bridge started'))).toContain('--eliza-pace-ms 40 --client-files off --agent-questions off --eliza-pace-ms 0');
-  const on = makeBridge({ launch: { clientFiles: true, agentQuestions: true } });
+  expect(off.lines.find((l) => l.startsWith('bridge started'))).toContain('--eliza-pace-ms 40 --client-files off --agent-questions off --consumer-terminal off --eliza-pace-ms 0');
+  const on = makeBridge({ launch: { clientFiles: true, agentQuestions: true, consumerTerminal: true } });
   expect(await collect(on.bridge, 'hello')).toMatch(/\S/);
   expect(on.lines.find((l) => l.startsWith('bridge started'))).toContain('--eliza-pace-ms 40 --eliza-pace-ms 0');
 });

@@ -288,6 +288,8 @@ describe('the agent-action confirmation', () => {
 
   test('a title, with the kind when it says something', () => {
     expect(confirmationMessage({ kind: 'edit', title: 'Write notes.md', raw_input: { file_path: 'notes.md' } })).toBe('Allow the agent to write notes.md (edit)?');
+    // A title is markdown's text: an MCP tool's name keeps its underscores.
+    expect(confirmationMessage({ kind: 'other', title: 'mcp__vscode-tools-1a__get_weather', raw_input: {} })).toBe('Allow the agent to mcp\\_\\_vscode-tools-1a\\_\\_get\\_weather?');
     expect(confirmationMessage({ kind: 'other', title: 'delete everything', raw_input: null })).toBe('Allow the agent to delete everything?');
     expect(confirmationMessage({ kind: 'other', title: 'README edits', raw_input: null })).toBe('Allow the agent to README edits?');
   });
@@ -390,6 +392,7 @@ describe('package.json, the extension manifest', () => {
       'symposium.registry',
       'symposium.resumeRecentChats',
       'symposium.reviewAgentEdits',
+      'symposium.runAgentCommandsInTerminal',
       'symposium.startNotice',
     ]);
     // The setting's values are the bridge's --context policies, and their former names.
@@ -401,6 +404,7 @@ describe('package.json, the extension manifest', () => {
     expect(settings['symposium.startNotice']!.default).toBe(true);
     expect(settings['symposium.reviewAgentEdits']!.default).toBe(true);
     expect(settings['symposium.askAgentQuestionsInChat']!.default).toBe(true);
+    expect(settings['symposium.runAgentCommandsInTerminal']!.default).toBe(true);
   });
 
   test("the first run's walkthrough: its buttons run declared commands, its steps tick off by events, the .vsix carries its media", () => {

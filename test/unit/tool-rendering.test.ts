@@ -60,6 +60,8 @@ test('a brief is the first line that says something, shortened, with what markdo
   expect(briefOf([text('# Heading\nbody')])).toBe('Heading');
   expect(briefOf([text('> quoted *stars* and _under_ [link](x) <b>')])).toBe('quoted \\*stars\\* and \\_under\\_ \\[link\\](x)');
   expect(briefOf([text(`${'word '.repeat(40)}`)])).toBe(`${'word '.repeat(23)}word…`);
+  // `__` within a word (an MCP tool's name) is no emphasis: kept, escaped; around words it is, and goes.
+  expect(briefOf([text('__Found__ mcp__vscode-tools-1a__run_in_terminal')])).toBe('Found mcp\\_\\_vscode-tools-1a\\_\\_run\\_in\\_terminal');
   expect(briefOf([text('```')])).toBe('');
   expect(briefOf([])).toBe('');
   expect(briefOf([{ type: 'diff', path: '/w/my_file.ts', oldText: 'a', newText: 'b' }])).toBe('edited /w/my\\_file.ts');

@@ -560,6 +560,10 @@ export const CHAT_SCENARIOS = [
       const text = c.note('response', await ui.response((t) => t.includes('all done'), 'the reply'));
       await ui.idle();
       c.includes(text, 'ls -la', 'the tool line');
+      // The command's output, whole, as a code block between its lines.
+      c.includes(text.replace(/\s+/g, ' '), 'done: ls -la', "the command's output (a code block's spaces are no-break ones)");
+      c.ok((await ui.page.locator('.interactive-response').last().locator('.interactive-result-code-block, .monaco-editor').count()) > 0, "no code block of the command's output");
+      await ui.screenshot('chat-command-output-block');
       c.ok((await ui.page.locator('.interactive-response').last().locator('.chat-thinking-box, .chat-thinking-collapsible').count()) > 0, 'no thinking block in the response');
     },
   },

@@ -4,7 +4,8 @@
 // runClaudeWorkbench). Each agent entry has a fresh HOME and Claude config dir of its own; "Claude Code" has the
 // mock's dummy key in its environment, "Keyless Claude" none, as a person's first try before setting one.
 // The mock answers each prompt by its words: `say …` with those words, `run touch FILE` with a Bash tool call,
-// `create FILE` by loading Copilot's create_file (ToolSearch, as Claude Code loads MCP tools) and calling it.
+// `create FILE` by loading Copilot's create_file (ToolSearch, as Claude Code loads MCP tools) and calling it, `run
+// COMMAND` likewise with Copilot's run_in_terminal where Claude Code names it (agent mode: its Bash is off), else Bash.
 // Each scenario leaves a screenshot in the artifacts dir.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -17,6 +18,8 @@ const COMPILED_MOCK = join(REPO, 'dist', 'test', 'fixtures', 'anthropic-mock.js'
 const COMPILED_MOCK_BASE = join(REPO, 'dist', 'test', 'fixtures', 'model-api-mock.js');
 /** Copilot's create_file as Claude Code sees it: a tool of the bridge's MCP server. */
 const BRIDGED_CREATE_FILE = /mcp__vscode-tools-[0-9a-f]+__create_file/;
+/** Copilot's run_in_terminal likewise. */
+const BRIDGED_RUN_IN_TERMINAL = /mcp__vscode-tools-[0-9a-f]+__run_in_terminal/;
 /** The dummy key the mock's `claudeEnv` gives Claude Code; the mock records it (`x-api-key`) and checks none. */
 const MOCK_API_KEY = 'dummy';
 
@@ -34,12 +37,21 @@ export async function startAnthropicMock(workspace) {
     if (results.length > 0) {
       const used = m.toolUses(request).at(-1);
       if (used.name === 'Bash') return results[0].is_error ? textReply('I left ', 'the file alone, ', 'as you asked.') : textReply('Done: ', `${used.input.command} ran.`);
+      if (used.name === 'ToolSearch' && BRIDGED_RUN_IN_TERMINAL.test(used.input.query)) return m.toolUseReply(used.input.query.replace(/^select:/, ''), pendingCommand(request));
       if (used.name === 'ToolSearch') return m.toolUseReply(BRIDGED_CREATE_FILE.exec(JSON.stringify(request.messages))[0], pendingCreate(request));
+      if (BRIDGED_RUN_IN_TERMINAL.test(used.name)) {
+        const output = m.toolResultText(results[0]);
+        return /skip/i.test(output) ? textReply('I left ', 'it alone, ', 'as you asked.') : textReply('Terminal said: ', output.trim());
+      }
       return textReply('Created it: ', m.toolResultText(results[0]));
     }
     const said = m.lastUserText(request).trim();
-    const command = /^run (touch \S+)$/.exec(said);
-    if (command) return m.toolUseReply('Bash', { command: command[1], description: `Run ${command[1]}` });
+    const command = /^run (.+)$/.exec(said);
+    if (command) {
+      const terminal = BRIDGED_RUN_IN_TERMINAL.exec(JSON.stringify(request.messages))?.[0];
+      if (terminal !== undefined) return m.toolUseReply('ToolSearch', { query: `select:${terminal}`, max_results: 1 });
+      return m.toolUseReply('Bash', { command: command[1], description: `Run ${command[1]}` });
+    }
     if (/^create \S+$/.test(said)) {
       // Claude Code names MCP tools in a message and loads them with ToolSearch before calling them.
       const name = BRIDGED_CREATE_FILE.exec(JSON.stringify(request.messages))?.[0];
@@ -59,8 +71,31 @@ export async function startAnthropicMock(workspace) {
     const file = m.userTexts(request).map((t) => /^create (\S+)$/.exec(t.trim())?.[1]).filter(Boolean).at(-1);
     return { filePath: join(workspace, file), content: `written by Claude into ${file}\n` };
   };
+  /**
+   * The run_in_terminal input for the last `run COMMAND` the person typed, by the schema Copilot gave the tool (it
+   * changes with VS Code's version and the person's shell): the command, and each other required field filled.
+   */
+  const pendingCommand = (request) => {
+    const command = m.userTexts(request).map((t) => /^run (.+)$/.exec(t.trim())?.[1]).filter(Boolean).at(-1);
+    const schema = (request.tools ?? []).find((t) => BRIDGED_RUN_IN_TERMINAL.test(t.name))?.input_schema ?? {};
+    const input = { command };
+    for (const field of schema.required ?? []) {
+      const property = schema.properties?.[field] ?? {};
+      if (field === 'command') continue;
+      if (Array.isArray(property.enum)) input[field] = property.enum.includes('sync') ? 'sync' : property.enum[0];
+      else if (property.type === 'boolean') input[field] = false;
+      else if (property.type === 'number' || property.type === 'integer') input[field] = 30_000;
+      else input[field] = `Run ${command}`;
+    }
+    return input;
+  };
   const mock = await m.AnthropicMock.start({ respond });
-  return Object.assign(mock, { lastUserTextOf: (recorded) => m.lastUserText(m.messagesOf(recorded)).trim(), sessionIdOf: m.sessionIdOf });
+  return Object.assign(mock, {
+    lastUserTextOf: (recorded) => m.lastUserText(m.messagesOf(recorded)).trim(),
+    sessionIdOf: m.sessionIdOf,
+    /** The texts of the tool results the model was given last in a request. */
+    toolResultsOf: (recorded) => m.lastToolResults(m.messagesOf(recorded)).map(m.toolResultText),
+  });
 }
 
 /**
@@ -82,7 +117,12 @@ export function claudeAgents(runDir, mock) {
 export const CHAT_VIEW_SETTINGS = {
   'chat.allowAnonymousAccess': true,
   'chat.byokUtilityModelDefault': 'mainAgent',
+  // The person's own rule for Copilot's terminal tool: `echo` runs unasked.
+  'chat.tools.terminal.autoApprove': { echo: true },
 };
+
+/** Text without its white space: a command as a confirmation shows it, wrapped and highlighted. */
+const unwrapped = (text) => text.replace(/\s+/g, '');
 
 /** The conversation requests the mock got whose last user words are `said`. */
 const requestsFor = (ctx, said) => ctx.mock.conversation().filter((r) => ctx.mock.lastUserTextOf(r) === said);
@@ -138,28 +178,65 @@ export const CLAUDE_SCENARIOS = [
     },
   },
   {
-    name: "claude: Allow runs Claude's Bash command, and Claude answers after it",
+    name: "claude: a command runs through Copilot's run_in_terminal: Copilot's own confirmation, once; it runs in VS Code's terminal, and its output reaches Claude",
     async run(ui, c, ctx) {
       await newClaudeChat(ui);
-      const file = join(ctx.workspace, 'claude-allowed.txt');
-      await ui.send('run touch claude-allowed.txt');
-      c.includes(c.note('confirmation', await ui.confirmation()), 'touch claude-allowed.txt', 'the confirmation names the command');
-      c.ok(!existsSync(file), 'the file exists before the person allowed it');
-      await ui.allowOnce();
-      c.note('answer', await ui.response((t) => t.includes('touch claude-allowed.txt ran.'), "Claude's answer after the command ran"));
+      const file = join(ctx.workspace, 'claude-terminal.txt');
+      const said = 'run touch claude-terminal.txt && echo made-it';
+      await ui.send(said);
+      const confirmation = c.note('confirmation', await ui.confirmation());
+      // The command is shown highlighted, wrapped where the view is narrow.
+      c.includes(unwrapped(confirmation), 'touchclaude-terminal.txt&&echomade-it', "Copilot's confirmation names the command");
+      c.excludes(confirmation, 'Allow agent action', "the confirmation (Symposium's, not Copilot's)");
+      await ui.screenshot('claude-terminal-confirmation');
+      c.ok(!existsSync(file), 'the command ran before the person allowed it');
+      await ui.click('Allow');
+      const answer = c.note('answer', await ui.response((t) => /Terminal said:[^]*made-it/.test(t), "Claude's answer with the command's output"));
       await ui.idle();
+      c.ok(/Terminal said:[^]*made-it/.test(answer), "Claude's answer does not hold the command's output");
+      c.ok(c.note('results', ctx.mock.conversation().flatMap((r) => ctx.mock.toolResultsOf(r))).some((t) => t.includes('made-it')), "the command's output did not reach Claude's model");
       c.ok(existsSync(file), 'the command did not run after Allow');
+      // One confirmation: the answer came after one Allow, and nothing is left to confirm.
+      c.equal(c.note('pending', await ui.page.locator('.chat-confirmation-widget-container:visible').count()), 0, 'confirmations still pending');
+      // Claude Code's model had no Bash: the command went through the offered tool.
+      const asked = requestsFor(ctx, said);
+      c.ok(asked.length > 0 && asked.every((r) => !(r.body.tools ?? []).some((t) => t.name === 'Bash')), "Claude's model was given its Bash");
+      await ui.screenshot('claude-terminal-ran');
     },
   },
   {
-    name: 'claude: after Skip the refused command reads as one clean line, refused by you, and Claude\'s answer shows once',
+    name: "claude: a command the person's chat.tools.terminal.autoApprove rules allow runs without a confirmation, and its output reaches Claude",
+    async run(ui, c) {
+      await newClaudeChat(ui);
+      // Copilot applies the rules once the person accepted its warning, the first time (a choice of Allow's menu).
+      await ui.send('run echo approved-by-rule');
+      c.note('opt-in', await ui.confirmation());
+      await ui.page.locator('.chat-confirmation-widget-buttons .monaco-dropdown-button').last().click();
+      await ui.page.getByText('Enable Auto Approve...', { exact: true }).last().click();
+      await ui.page.locator('.monaco-dialog-box').getByRole('button', { name: 'Enable', exact: true }).click();
+      c.note('first', await ui.response((t) => /Terminal said:[^]*approved-by-rule/.test(t), "Claude's answer with the first command's output"));
+      await ui.idle();
+      // From then on a command the rules allow runs unasked.
+      await ui.send('run echo again-by-rule');
+      c.note('answer', await ui.response((t) => /Terminal said:[^]*again-by-rule/.test(t), "Claude's answer with the second command's output"));
+      await ui.idle();
+      // Nobody clicked: the answer came with no confirmation, and none is pending.
+      c.equal(c.note('pending', await ui.page.locator('.chat-confirmation-widget-container:visible').count()), 0, 'confirmations pending for the command the rules allow');
+      await ui.screenshot('claude-terminal-auto-approved');
+    },
+  },
+  {
+    name: "claude: a command the person skips in Copilot's confirmation does not run; Claude reads the refusal and answers once",
     async run(ui, c, ctx) {
       await newClaudeChat(ui);
       const file = join(ctx.workspace, 'claude-skipped.txt');
       await ui.send('run touch claude-skipped.txt');
-      c.note('confirmation', await ui.confirmation());
+      c.includes(unwrapped(c.note('confirmation', await ui.confirmation())), 'touchclaude-skipped.txt', "Copilot's confirmation names the command");
       await ui.click('Skip');
-      await checkRefusedInOneLine(ui, c, 'touch claude-skipped.txt', 'as you asked.', 'claude-skip-refused');
+      const text = c.note('answer', await ui.response((t) => t.includes('as you asked.'), 'the answer after Skip'));
+      await ui.idle();
+      await ui.screenshot('claude-terminal-skipped');
+      c.ok(text.split('as you asked.').length === 2, "Claude's words after the refusal show more than once");
       c.ok(!existsSync(file), 'the command ran although the person skipped it');
     },
   },

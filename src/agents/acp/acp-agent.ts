@@ -16,7 +16,8 @@ import { AgentProcess } from './process/agent-process.js';
 import { AcpSession, type AcpSessionOptions, type SessionHost } from './session/acp-session.js';
 import type { OpenedSession } from './session/opened-session.js';
 import { proposesEditsItMakes, readsMissingAsEmpty } from './session/file-requests.js';
-import { editsThroughConsumer } from './session/edit-tools.js';
+import { toolsThroughConsumer } from './session/edit-tools.js';
+import { clientCapabilitiesOf } from './session/client-capabilities.js';
 import { HeldToolServer, holdsMcpServersPerWorkspace } from './workspace-mcp-servers.js';
 import { LiveSessions, SessionIdInUse } from './live-sessions.js';
 import { SessionsResumedAhead } from './resumed-ahead.js';
@@ -47,6 +48,8 @@ export interface AcpAgentOptions extends AcpSessionOptions {
   readonly gate?: (stdout: Readable) => void;
   /** The tools the agent was last offered in this workspace, for sessions resumed ahead; none: they offer none. */
   readonly offeredTools?: OfferedToolsStore;
+  /** Agents run commands through the consumer's command tool where a request offers one (default); false: with their own shell. */
+  readonly consumerTerminal?: boolean;
 }
 
 /** Room in the session pool for sessions opened ahead of need: a spare, a conversation's resumed ahead. */
@@ -85,7 +88,6 @@ interface Running {
   /** It answered `initialize`. */
   ready: boolean;
 }
-
 
 /**
  * A spawned ACP agent as an agent stream: one process shared by all conversations with it, each in its
@@ -269,7 +271,7 @@ export class AcpAgent implements AgentStream, SessionHost {
    * it answers is learned.
    */
   private async newSession(process: AgentProcess, init: acp.InitializeResponse, mcpServers: acp.McpServer[], offered: readonly string[]): Promise<{ sessionId: string; response: SessionResponse }> {
-    const request = this.opening(init, mcpServers, () => process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers, ...this.editsThroughConsumer(offered) }));
+    const request = this.opening(init, mcpServers, () => process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers, ...this.toolsThroughConsumer(offered) }));
     const response = await this.startupStep(process, 'session/new', request.then((raw: unknown) => checkNewSession(this.name, raw))).catch((error: unknown) => {
       if (isAuthFailure(error)) this.info.learnSignIn(true);
       throw new Error(this.explainSessionFailure(error));
@@ -295,7 +297,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     const server = this.mcpServerFor(tools, route.init);
     if (server === undefined || !('type' in server) || server.type !== 'http' || route.init.agentCapabilities?.sessionCapabilities?.resume == null) return;
     const claimed = this.heldToolServer.claim(server);
-    const params = { sessionId, cwd: this.options.cwd, mcpServers: [claimed], ...this.editsThroughConsumer(tools.toolNames) };
+    const params = { sessionId, cwd: this.options.cwd, mcpServers: [claimed], ...this.toolsThroughConsumer(tools.toolNames) };
     const { agent } = route.process.connection;
     try {
       await this.live.exclusive(sessionId, route.process, () => this.startupStep(route.process, 'session/resume', this.heldToolServer.opening([claimed], () => agent.request(acp.methods.agent.session.resume, params))));
@@ -401,7 +403,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     offered: readonly string[],
   ): Promise<SessionResponse | undefined> {
     const capabilities = init.agentCapabilities;
-    const params = { sessionId, cwd: this.options.cwd, mcpServers, ...this.editsThroughConsumer(offered) };
+    const params = { sessionId, cwd: this.options.cwd, mcpServers, ...this.toolsThroughConsumer(offered) };
     const how = capabilities?.sessionCapabilities?.resume != null ? acp.methods.agent.session.resume : capabilities?.loadSession === true ? acp.methods.agent.session.load : undefined;
     if (how === undefined) {
       this.log.info(`agent ${this.name} cannot resume sessions: conversation ${conversationId} goes on in a new session, told the history so far`);
@@ -606,13 +608,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     });
     const initialize = process.connection.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      // Agents may then offer a sign-in that the client runs in a terminal (the extension does), read and write
-      // the person's files and ask the person questions through the client (session/client-requests.ts).
-      clientCapabilities: {
-        auth: { terminal: true },
-        ...(this.options.files === undefined ? {} : { fs: { readTextFile: true, writeTextFile: true } }),
-        ...(this.options.questions === true ? { elicitation: { form: {}, ...(this.options.openUrl === undefined ? {} : { url: {} }) } } : {}),
-      },
+      clientCapabilities: clientCapabilitiesOf(this.options),
       clientInfo: { name: 'symposium-lm', version: '0.1.0' },
     });
     const initialized = this.startupStep(process, 'initialize', initialize.then((raw: unknown) => checkInitialize(this.name, raw))).then((init) => {
@@ -638,9 +634,9 @@ export class AcpAgent implements AgentStream, SessionHost {
     return running;
   }
 
-  /** What a session opened or resumed is told so that its agent edits through the consumer's tools, where it can. */
-  private editsThroughConsumer(offered: readonly string[]): { readonly _meta: Record<string, unknown> } | undefined {
-    return this.options.files === undefined ? undefined : editsThroughConsumer(offered);
+  /** What a session opened or resumed is told so that its agent edits and runs commands through the consumer's tools, where it can. */
+  private toolsThroughConsumer(offered: readonly string[]): { readonly _meta: Record<string, unknown> } | undefined {
+    return toolsThroughConsumer(offered, { edits: this.options.files !== undefined, commands: this.options.consumerTerminal !== false });
   }
 
   /** The conversation holding ACP session `sessionId`, if one does. */

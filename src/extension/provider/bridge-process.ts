@@ -30,6 +30,8 @@ export interface BridgeLaunch {
   readonly clientFiles?: boolean;
   /** Agents may ask the person questions (`vscodelm --agent-questions`); default: they may. */
   readonly agentQuestions?: boolean;
+  /** Agents run commands through the chat's command tool where it offers one (`vscodelm --consumer-terminal`); default: they do. */
+  readonly consumerTerminal?: boolean;
 }
 
 export interface BridgeProcessOptions {
@@ -172,7 +174,7 @@ export class BridgeProcess {
 
   private spawn(): Running {
     const { bridgePath, log } = this.options;
-    const { cwd, logLevel, stateDir, contextPolicy, startNoticeMs, clientFiles, agentQuestions } = this.options.launch();
+    const { cwd, logLevel, stateDir, contextPolicy, startNoticeMs, clientFiles, agentQuestions, consumerTerminal } = this.options.launch();
     // VS Code hands a provider's parts on in batches about 30 ms apart: slower words let Eliza be seen streaming.
     const args = [
       ...['--cwd', cwd, '--log-level', logLevel, '--eliza-pace-ms', '40'],
@@ -181,6 +183,7 @@ export class BridgeProcess {
       ...(contextPolicy === undefined ? [] : ['--context', contextPolicy]),
       ...(clientFiles === false ? ['--client-files', 'off'] : []),
       ...(agentQuestions === false ? ['--agent-questions', 'off'] : []),
+      ...(consumerTerminal === false ? ['--consumer-terminal', 'off'] : []),
       ...(this.options.extraArgs ?? []),
     ];
     const env = { ...(this.options.env ?? process.env), ELECTRON_RUN_AS_NODE: '1' };

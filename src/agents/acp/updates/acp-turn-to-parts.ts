@@ -67,7 +67,8 @@ export function acpTurnToParts(
         return true;
       };
       // `connect` subscribes both branches before the source starts, so events it emits at once reach both.
-      return concat(source.pipe(connect((events) => partsOf(events, rendering, settle, scheduler, hold))), todoList);
+      const ending = defer(() => rendering.endOfResponse());
+      return concat(source.pipe(connect((events) => partsOf(events, rendering, settle, scheduler, hold))), ending, todoList);
     });
 }
 
@@ -99,11 +100,11 @@ function partsOf(events: Observable<AcpTurnEvent>, rendering: TurnRendering, set
         case 'update':
           return rendering.partsOf(event.update);
         case 'permission':
-          return [rendering.permissionPart(event.permission)];
+          return rendering.afterOutput([rendering.permissionPart(event.permission)]);
         case 'refused':
-          return [rendering.refusedPart(event.permission)];
+          return rendering.afterOutput([rendering.refusedPart(event.permission)]);
         case 'tool':
-          return [rendering.toolCallPart(event.call)];
+          return rendering.afterOutput([rendering.toolCallPart(event.call)]);
         default:
           return [];
       }

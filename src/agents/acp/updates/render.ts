@@ -1,6 +1,7 @@
 import type { ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
 import { createPatch } from 'diff';
 import { describeAction } from '../../../protocol/agent-action.js';
+import { escapeMarkdown } from '../../../protocol/markdown.js';
 
 /**
  * Markdown for what an agent does besides talking: one short line when a tool starts and one when it
@@ -64,20 +65,21 @@ export function briefOf(content: readonly ToolCallContent[] | null | undefined):
 const FENCE = /^\s*(`{3,}|~{3,})[^`]*$/;
 const TAG = /<\/?[A-Za-z][\w-]*(\s[^<>]*)?\/?>/g;
 
+/**
+ * Strong emphasis as markdown reads it: `**` around text, or `__` around text but not within a word (an MCP tool's
+ * name, `mcp__server__tool`, is no emphasis and keeps its underscores).
+ */
+const STRONG = /\*\*(?=\S)(.*?\S)\*\*|(?<![\p{L}\p{N}_])__(?=\S)(.*?\S)__(?![\p{L}\p{N}_])/gu;
+
 /** One line of markdown as the text it shows: no tags, code marks, emphasis marks, nor heading, quote or list marks. */
 function plainLine(line: string): string {
   return oneLine(
     line
       .replace(TAG, ' ')
       .replace(/`+/g, '')
-      .replace(/\*\*|__/g, '')
+      .replace(STRONG, (_, starred: string | undefined, underlined: string | undefined) => starred ?? underlined ?? '')
       .replace(/^\s*(#{1,6}|>+|[-*+]|\d+[.)])\s+/, ''),
   );
-}
-
-/** Text that markdown shows as it is. */
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_[\]<>~|]/g, (c) => `\\${c}`);
 }
 
 function inline(text: string): string {

@@ -9,6 +9,7 @@ import { AGENT_ACTION_TOOL, type AgentActionParameters } from '../../../protocol
 import { announcesServerCall } from '../../../tools/bridged-permission.js';
 import { BRIDGED_TOOLS_SERVER_NAME } from '../../../tools/bridged-tools-server.js';
 import type { PendingPermission, PendingToolCall } from './turn-events.js';
+import { TerminalBlocks, terminalIdOf, terminalOutputOf } from './terminal-output.js';
 
 /**
  * What a session's responses have shown so far: tool titles (updates often omit them), which tools were
@@ -34,6 +35,9 @@ export class TurnRendering {
   private readonly contents = new Map<string, ToolCallContent[]>();
   /** Tools whose permission was refused: their end says why, whatever the agent's words for it. */
   private readonly refusals = new Map<string, Refusal>();
+  /** Commands' output, shown whole as it comes (terminal-output.ts); commands are tools of kind `execute`. */
+  private readonly terminals = new TerminalBlocks();
+  private readonly commands = new Set<string>();
 
   /** `bridgedServer`: the name of the MCP server through which agents call VS Code's tools. */
   constructor(private readonly bridgedServer: string = BRIDGED_TOOLS_SERVER_NAME) {}
@@ -68,6 +72,17 @@ export class TurnRendering {
 
   /** The response parts an update contributes; unknown and bookkeeping updates contribute none. */
   partsOf(update: SessionUpdate): ResponsePart[] {
+    const output = terminalOutputOf(update);
+    if (output !== undefined && !this.bridged.has(output.toolCallId)) return textPart(this.terminals.chunk(output.toolCallId, output.data));
+    return this.afterOutput(this.updateParts(update));
+  }
+
+  /** Parts shown while a command's output block is open: the block is closed before them. */
+  afterOutput(parts: ResponsePart[]): ResponsePart[] {
+    return this.terminals.isOpen && parts.some((p) => p.type === 'text' || p.type === 'tool_call') ? [...textPart(this.terminals.interrupt()), ...parts] : parts;
+  }
+
+  private updateParts(update: SessionUpdate): ResponsePart[] {
     switch (update.sessionUpdate) {
       case 'agent_message_chunk':
         if (update.content.type === 'text') return update.content.text === '' ? [] : [{ type: 'text', value: update.content.text }];
@@ -80,6 +95,7 @@ export class TurnRendering {
         // Its lines would repeat the call VS Code shows in the Chat view when it runs the tool.
         if (announcesServerCall(update, this.bridgedServer)) this.bridged.add(update.toolCallId);
         if (this.bridged.has(update.toolCallId)) return [];
+        if (update.kind === 'execute' || terminalIdOf(update) !== undefined) this.commands.add(update.toolCallId);
         this.keepContent(update.toolCallId, update.content);
         const status = update.status;
         if (status === 'completed' || status === 'failed') return this.end(update.toolCallId, status);
@@ -107,6 +123,11 @@ export class TurnRendering {
   permissionPart(permission: PendingPermission): ResponsePart {
     const parameters: AgentActionParameters = { ...this.describe(permission), action_id: permission.actionId };
     return { type: 'tool_call', toolCallId: permission.toolCall.toolCallId, toolName: AGENT_ACTION_TOOL, parameters: { ...parameters } };
+  }
+
+  /** What ends a response's text: a command's output block still open (the response paused, or stopped) is closed. */
+  endOfResponse(): ResponsePart[] {
+    return textPart(this.terminals.interrupt());
   }
 
   /** The line that tells the person an action was refused because nobody could be asked. */
@@ -145,12 +166,34 @@ export class TurnRendering {
     const refusal = this.refusals.get(id);
     this.refusals.delete(id);
     const diffs = status === 'completed' ? (content ?? []).flatMap((c) => (c.type === 'diff' && !this.reviewed.has(c.path) ? [diffBlock(c.path, c.oldText, c.newText)] : [])) : [];
+    if (this.commands.delete(id) && refusal === undefined) return textPart(this.commandEnd(id, content) + toolEndedLine(this.titleOf(id), status, []) + diffs.join(''));
     return [{ type: 'text', value: toolEndedLine(this.titleOf(id), status, content, refusal) + diffs.join('') }];
+  }
+
+  /**
+   * A command's output, whole: the end of what was shown as it came, or (an agent that sends it only as the
+   * result's text, its fences taken off) the text, in a block.
+   */
+  private commandEnd(id: string, content: readonly ToolCallContent[] | undefined): string {
+    const streamed = this.terminals.end(id);
+    if (streamed !== undefined) return streamed;
+    const text = (content ?? []).flatMap((c) => (c.type === 'content' && c.content.type === 'text' ? [unfenced(c.content.text)] : [])).join('\n');
+    return text.trim() === '' ? '' : this.terminals.whole(id, text);
   }
 
   private titleOf(id: string): string {
     return this.titles.get(id) ?? 'tool call';
   }
+}
+
+function textPart(value: string): ResponsePart[] {
+  return value === '' ? [] : [{ type: 'text', value }];
+}
+
+/** A result's text without the fence an agent put around all of it (Codex's ```sh, Claude Code's ```console). */
+function unfenced(text: string): string {
+  const fenced = /^\s*(`{3,}|~{3,})[^\n]*\n([^]*?)\n?\1\s*$/.exec(text);
+  return fenced?.[2] ?? text;
 }
 
 /** The ids of the todo tool's calls the bridge makes for an agent's plan: nothing of the agent waits on their results. */

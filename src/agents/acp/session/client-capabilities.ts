@@ -1,0 +1,17 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import type { AcpSessionOptions } from './acp-session.js';
+
+/**
+ * What the bridge tells an agent it can do as its client (`initialize`): a sign-in the client runs in a terminal
+ * (the extension does), commands' output to show, the person's files read and written through the client, and
+ * questions asked the person (session/client-requests.ts).
+ */
+export function clientCapabilitiesOf(options: Pick<AcpSessionOptions, 'files' | 'questions' | 'openUrl'>): acp.ClientCapabilities {
+  return {
+    auth: { terminal: true },
+    // Commands' output under the tool call's `_meta` (codex-acp streams it), shown whole (updates/terminal-output.ts).
+    _meta: { terminal_output: true },
+    ...(options.files === undefined ? {} : { fs: { readTextFile: true, writeTextFile: true } }),
+    ...(options.questions === true ? { elicitation: { form: {}, ...(options.openUrl === undefined ? {} : { url: {} }) } } : {}),
+  };
+}
