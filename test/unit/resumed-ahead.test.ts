@@ -2,6 +2,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { SessionsResumedAhead, type AheadHost } from '../../src/agents/acp/resumed-ahead.js';
 import type { NewAgentSession } from '../../src/agents/acp/spare-session.js';
 import type { BridgedToolsServer } from '../../src/tools/bridged-tools-server.js';
+import { waitUntil } from '../fixtures/wait-until.js';
 
 const LOOKUP = { name: 'lookup', description: 'Looks a tag up' };
 
@@ -44,6 +45,14 @@ const prompted = () => Promise.resolve();
 const ticks = async (n: number) => {
   for (let i = 0; i < n; i++) await tick();
 };
+/**
+ * Until the agent was asked to resume exactly `expected`: a resume that may begin waits for its tool server to
+ * listen and for timers (the reading, even of 0 ms), which take a varying number of turns of the event loop.
+ */
+const askedUntil = async (host: Host, expected: readonly string[]) => {
+  await waitUntil(() => host.asked.length >= expected.length, 5_000, 5);
+  expect(host.asked).toEqual(expected);
+};
 
 test('resumes go one after the other, latest first, each with the tools last offered', async () => {
   const host = new Host();
@@ -51,14 +60,11 @@ test('resumes go one after the other, latest first, each with the tools last off
   expect(ahead.resume('latest', 's1', [LOOKUP])).toBe(true);
   expect(ahead.resume('older', 's2', [LOOKUP])).toBe(true);
   expect(ahead.resume('latest', 's1', [LOOKUP])).toBe(false);
-  await tick();
-  await tick();
-  expect(host.asked).toEqual(['latest']);
+  await askedUntil(host, ['latest']);
   host.answer('latest');
   const taken = await ahead.take('latest', [LOOKUP], noCall, prompted);
   expect((await taken!.session)?.tools).toEqual(['lookup']);
-  await ticks(5);
-  expect(host.asked).toEqual(['latest', 'older']);
+  await askedUntil(host, ['latest', 'older']);
   host.answer('older');
   await ahead.settled();
   await ahead.drop();
@@ -85,11 +91,9 @@ test('a conversation that takes its session holds back the resumes not yet begun
   let spareMay = false;
   void ahead.settled().then(() => (spareMay = true));
   ended();
-  await ticks(5);
-  expect(host.asked).toEqual(['first', 'second']);
+  await askedUntil(host, ['first', 'second']);
   host.answer('second');
-  await ticks(5);
-  expect(host.asked).toEqual(['first', 'second', 'third']);
+  await askedUntil(host, ['first', 'second', 'third']);
   expect(spareMay).toBe(false);
   host.answer('third');
   await ahead.settled();
@@ -112,8 +116,7 @@ test("after the latest conversation's resume, the others and the spare wait for 
   expect(host.asked).toEqual(['latest']);
   // The person went to the oldest chat instead: its resume goes now, ahead of the one before it.
   const taken = await ahead.take('oldest', [], noCall, prompted);
-  await ticks(5);
-  expect(host.asked).toEqual(['latest', 'oldest']);
+  await askedUntil(host, ['latest', 'oldest']);
   host.answer('oldest');
   expect((await taken!.session)?.sessionId).toBe('s3');
   await ticks(5);
