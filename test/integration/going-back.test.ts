@@ -69,6 +69,41 @@ describe.each([
     expect(lastPrompt()).not.toContain('say three');
     if (flags.includes('--fork')) expect(held).toEqual(['say one']);
     else expect(lastPrompt()).toContain('say one');
+    expect(await bridge.logged(/went back/)).toMatch(flags.includes('--fork') ? /went back \(.*\): ACP session \S+, forked from/ : /went back \(.*\) to a point of conversation \S+, but the agent cannot fork sessions/);
+  });
+
+  test('an older marker alone names the point when the consumer re-rendered the history around it', async () => {
+    const agent = scripted(flags);
+    const { u1, a1 } = await threeTurns(agent);
+    // The first exchange as the consumer shows it now (re-rendered, summarised): only the marker says which answer it was.
+    const rerendered: Message = { ...a1, content: [{ type: 'text', value: 'one (as shown)' }, ...a1.content.slice(1)] };
+    const { parts } = await ask([user(`${textOfParts(u1.content as ResponsePart[])} (as shown)`), rerendered, user('history')], agent, 'm4');
+    const held = JSON.parse(textOfParts(parts)) as string[];
+    expect(held).not.toContain('say two');
+    expect(lastPrompt()).not.toContain('say two');
+    expect(await bridge.logged(/went back/)).toContain('went back (the request carries an older marker of the conversation)');
+    if (flags.includes('--fork')) expect(held).toEqual(['say one']);
+  });
+
+  test('redo: the abandoned branch, sent again (VS Code\'s "Reapply discarded … chat"), goes on in its own session', async () => {
+    const agent = scripted(flags);
+    const { u1, a1, u2, a2, u3, a3 } = await threeTurns(agent);
+    const { reply: back } = await ask([u1, a1, user('say other')], agent, 'm4');
+    expect(textOfParts([back.content[0]!] as ResponsePart[])).toBe('other');
+    const { parts } = await ask([u1, a1, u2, a2, u3, a3, user('history')], agent, 'm5');
+    expect(JSON.parse(textOfParts(parts))).toEqual(['say one', 'say two', 'say three']);
+  });
+
+  test('twice in a row, and back to the first request (a new session: nothing before it)', async () => {
+    const agent = scripted(flags);
+    const { u1, a1, u2, a2 } = await threeTurns(agent);
+    await ask([u1, a1, user('say other')], agent, 'm4');
+    const { parts: second } = await ask([u1, a1, u2, a2, user('history')], agent, 'm5');
+    expect(JSON.parse(textOfParts(second))).toEqual(flags.includes('--fork') ? ['say one', 'say two'] : []);
+    expect(lastPrompt()).not.toContain('say three');
+    expect(lastPrompt()).not.toContain('say other');
+    const { parts: first } = await ask([user('history')], agent, 'm6');
+    expect(JSON.parse(textOfParts(first))).toEqual([]);
   });
 
   test('Retry of a completed answer: the question is asked once, not again in the session that holds it and its answer', async () => {
@@ -80,5 +115,30 @@ describe.each([
     expect(lastPrompt()).not.toMatch(/history[\s\S]*history/);
     if (flags.includes('--fork')) expect(held).toEqual(['say one', 'say two']);
     else expect(lastPrompt()).toContain('say two');
+  });
+});
+
+describe('going back, where the agent cannot fork at the point', () => {
+  test('a fork the agent refuses (it lost the session: it restarted) falls back to the told transcript, and says why', async () => {
+    const agent = scripted(['--fork']);
+    const { u1, a1 } = await threeTurns(agent);
+    // Another chat makes the agent exit: its sessions, the one to fork among them, are gone.
+    await ask([user('crash')], agent, 'x1').catch(() => []);
+    const { parts } = await ask([u1, a1, user('history')], agent, 'm4');
+    expect(JSON.parse(textOfParts(parts))).toEqual([]);
+    expect(lastPrompt()).toContain('say one');
+    expect(lastPrompt()).not.toContain('say two');
+    expect(await bridge.logged(/session\/fork of .* failed/)).toMatch(/went back \(.*\) to a point of conversation \S+, but session\/fork of \S+ failed/);
+  });
+
+  test('after a model switch the marker is another agent\'s: a conversation of its own with this agent, told the history', async () => {
+    const first = scripted(['--fork']);
+    const { u1, a1, u2, a2 } = await threeTurns(first);
+    const other: AgentDefinition = { mcp_server: { name: 'other', command: process.execPath, args: [SCRIPTED_AGENT, '--prompt-log', promptLog, '--fork', '--image'], env: [] } };
+    const { parts } = await ask([u1, a1, u2, a2, user('history')], other, 'o1');
+    expect(JSON.parse(textOfParts(parts))).toEqual([]);
+    expect(lastPrompt()).toContain('say two');
+    expect(lastPrompt()).not.toContain('say three');
+    expect(bridge.stderr()).not.toContain('went back');
   });
 });
