@@ -146,7 +146,7 @@ export class ConversationTracker {
     }
     // The marker of the last answer kept names its conversation and turn, whatever other chat began alike (Copilot).
     const named = this.markedLastReply(request.agentKey, request.messages);
-    if (named !== undefined && this.turnPoints.isEarlierTurnOf(named.conversation, named.turnKey)) {
+    if (named !== undefined && this.goesBackTo(named.conversation, named.turnKey)) {
       const reply = answeredUpTo(messages, normalizedIndexOf(request.messages, named.index));
       return this.goBack(request.id, named.conversation, named.turnKey, messages, read, reply, 'the marker of the last answer kept is an older one of the conversation');
     }
@@ -176,7 +176,7 @@ export class ConversationTracker {
     // The history matches no conversation (the consumer re-rendered or summarised it), but a marker names one.
     const marked = this.markedConversation(request.agentKey, request.messages);
     if (marked === undefined) return this.start(request.id, request.agentKey, messages, read, request.messages);
-    if (marked.turnKey !== undefined && this.turnPoints.isEarlierTurnOf(marked.conversation, marked.turnKey)) {
+    if (marked.turnKey !== undefined && this.goesBackTo(marked.conversation, marked.turnKey)) {
       return this.goBack(request.id, marked.conversation, marked.turnKey, messages, read, answeredUpTo(messages, marked.index), 'the request carries an older marker of the conversation');
     }
     const discarded = marked.conversation.inFlight === undefined ? DISCARDED_NOTHING : DISCARDED_EXCHANGE;
@@ -256,6 +256,15 @@ export class ConversationTracker {
       if (conversation !== undefined && turnKey !== undefined && this.conversations.has(conversation.id)) return { conversation, turnKey, index };
     }
     return undefined;
+  }
+
+  /**
+   * Whether a request that returns to the point after `conversation`'s answer to `turnKey` goes back. New words after
+   * the answer its provisional exchange follows leave that exchange: unless it was answered in full (Retry), that is
+   * a cancel, and its session goes on.
+   */
+  private goesBackTo(conversation: Conversation, turnKey: Link): boolean {
+    return this.turnPoints.isEarlierTurnOf(conversation, turnKey) && (answeredInFull(conversation) || !this.turnPoints.precedesLatest(conversation, turnKey));
   }
 
   private rememberMarker(conversationId: string, marker: string, turnKey: Link): void {
@@ -455,7 +464,7 @@ export class ConversationTracker {
     conversation.usersLength = read.last + 1;
     conversation.usersHash = read.end;
     this.index(this.byUsersEnd, conversation.usersEnd, conversation);
-    this.turnPoints.asked(conversation, conversation.usersEnd);
+    this.turnPoints.asked(conversation, conversation.usersEnd, turn.canceled);
     this.setProvisionalEnd(conversation, conversation.usersEnd);
     conversation.parts = [];
     conversation.inFlight = requestId;

@@ -13,11 +13,13 @@ export class TurnPoints<C> {
   private readonly byKey = new Map<Link, C>();
   private readonly keysOf = new Map<C, Link[]>();
 
-  /** `conversation` asked a turn that ends at `key` (its latest). */
-  asked(conversation: C, key: Link): void {
+  /** `conversation` asked a turn that ends at `key` (its latest), in place of its latest one if that was discarded. */
+  asked(conversation: C, key: Link, discardedLatest: boolean): void {
     let keys = this.keysOf.get(conversation);
     if (keys === undefined) this.keysOf.set(conversation, (keys = []));
     if (keys[keys.length - 1] === key) return;
+    const discarded = discardedLatest ? keys.pop() : undefined;
+    if (discarded !== undefined && this.byKey.get(discarded) === conversation) this.byKey.delete(discarded);
     keys.push(key);
     this.byKey.set(key, conversation);
     for (const old of keys.splice(0, Math.max(0, keys.length - TURNS_KEPT))) if (this.byKey.get(old) === conversation) this.byKey.delete(old);
@@ -36,6 +38,12 @@ export class TurnPoints<C> {
   isEarlierTurnOf(conversation: C, key: Link): boolean {
     const keys = this.keysOf.get(conversation) ?? [];
     return keys[keys.length - 1] !== key && keys.includes(key);
+  }
+
+  /** `key` is the turn before `conversation`'s latest: the answer its provisional exchange follows. */
+  precedesLatest(conversation: C, key: Link): boolean {
+    const keys = this.keysOf.get(conversation) ?? [];
+    return keys[keys.length - 2] === key;
   }
 
   forget(conversation: C): void {
