@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChatView, Checks, checkRefusedInOneLine, sendCommand } from './chat-view.mjs';
+import { rewindScenarios } from './claude-rewind-view.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLAUDE_AGENT_ACP = join(REPO, 'node_modules', '@agentclientprotocol', 'claude-agent-acp', 'dist', 'index.js');
@@ -60,7 +61,11 @@ export async function startAnthropicMock(workspace) {
     return { filePath: join(workspace, file), content: `written by Claude into ${file}\n` };
   };
   const mock = await m.AnthropicMock.start({ respond });
-  return Object.assign(mock, { lastUserTextOf: (recorded) => m.lastUserText(m.messagesOf(recorded)).trim(), sessionIdOf: m.sessionIdOf });
+  return Object.assign(mock, {
+    lastUserTextOf: (recorded) => m.lastUserText(m.messagesOf(recorded)).trim(),
+    userTextsOf: (recorded) => m.userTexts(m.messagesOf(recorded)).map((t) => t.trim()),
+    sessionIdOf: m.sessionIdOf,
+  });
 }
 
 /**
@@ -263,6 +268,9 @@ CLAUDE_SCENARIOS.push({
     await ui.idle();
   },
 });
+
+// Going back in a chat (issue 45): Restore Checkpoint, an edited earlier request, Retry.
+CLAUDE_SCENARIOS.push(...rewindScenarios(newClaudeChat));
 
 /**
  * Opens the Chat view and sends a first message, answered by the first model listed (Claude Code): a fresh profile
