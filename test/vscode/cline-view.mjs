@@ -285,6 +285,38 @@ CLINE_SCENARIOS.push({
   },
 });
 
+// Going back in a task (issue 45): Cline's "Edit and regenerate from here" on an earlier message, then "Reset Chat"
+// (the conversation rewound, the code kept). Cline starts a session of its own from the messages before the edited
+// one and sends the edited words: the agent must hold, or be told, only those.
+CLINE_SCENARIOS.push({
+  name: 'cline: rewind — an earlier message edited (Reset Chat): the agent holds nothing after it',
+  async run(ui, note, ctx) {
+    if (!(await ui.frame(3000).then(() => true, () => false))) await ui.open();
+    await ui.pickModel('symposium - acp-scripted');
+    await ui.newTask();
+    for (const words of ['one', 'two', 'three']) {
+      await ui.send(`say ${words} from cline`);
+      await ui.answer((t) => t.includes(`${words} from cline`), `the answer "${words}"`);
+    }
+    const f = await ui.frame();
+    await f.locator('[title="Edit and regenerate from here"]', { hasText: 'say two from cline' }).first().click();
+    const editor = f.locator(`textarea:not(${ui.input})`).first();
+    await editor.waitFor({ timeout: 10_000 });
+    await editor.fill('history');
+    await ui.screenshot('cline-rewind-editing');
+    // The edited words show where the message was: the answer follows their first occurrence.
+    ui.sent = 'history';
+    ui.shownBefore = 0;
+    await f.getByRole('button', { name: 'Reset Chat', exact: true }).click();
+    const seen = jsonIn(note('answer', await ui.answer((t) => t.includes(']'), 'the session history')));
+    await ui.screenshot('cline-rewind-edited-answered');
+    const told = note('prompt', prompts(ctx.promptLog).at(-1) ?? '');
+    for (const words of ['two', 'three']) check(!JSON.stringify(seen).includes(`${words} from cline`) && !told.includes(`${words} from cline`), `the agent still holds "say ${words} from cline": ${JSON.stringify(seen)}`);
+    // The first exchange: the agent's own (a forked or resumed session), or told in the prompt (a new session).
+    check(seen.includes('say one from cline') || told.includes('say one from cline'), `the agent neither holds nor was told the first exchange: ${JSON.stringify({ seen, told })}`);
+  },
+});
+
 /** Runs the Cline scenarios on `page`; each result is {name, passed, ms, error, details}. */
 export async function runCline(page, ctx, log) {
   const ui = new ClineView(page, ctx.artifacts);
