@@ -36,6 +36,15 @@ async function shownRequests(ui) {
   return texts;
 }
 
+/** Hovers the request that says `words` and clicks Restore Checkpoint on the checkpoint above it. */
+async function restoreCheckpointAt(ui, words) {
+  const request = ui.page.locator('.interactive-item-container.interactive-request').filter({ hasText: words }).last();
+  await request.hover();
+  const checkpoint = request.locator('.checkpoint-container').first();
+  await checkpoint.hover();
+  await checkpoint.locator('[aria-label^="Restore Checkpoint"], a:has-text("Restore Checkpoint")').first().click({ timeout: 10_000 });
+}
+
 /** Answers VS Code's dialog about going back with Yes; returns what it asked ('' when it asked nothing). */
 async function confirmGoingBack(ui) {
   const dialog = ui.page.locator('.monaco-dialog-box');
@@ -101,18 +110,12 @@ export function rewindScenarios(newChat) {
         const c = allChecks(checks);
         const since = ctx.mock.conversation().length;
         await threeExchanges(ui, c, ctx, newChat, 'notes.txt');
-        const second = ui.page.locator('.interactive-item-container.interactive-request').filter({ hasText: 'create notes.txt' }).last();
-        // The checkpoint above the request shows its Restore Checkpoint on hover.
-        await second.hover();
-        const checkpoint = second.locator('.checkpoint-container').first();
-        c.note('checkpoint', await checkpoint.evaluate((e) => e.outerHTML).catch((e) => e.message));
-        await checkpoint.hover();
-        await checkpoint.locator('[aria-label^="Restore Checkpoint"], a:has-text("Restore Checkpoint")').first().click({ timeout: 10_000 });
+        await restoreCheckpointAt(ui, 'create notes.txt');
         c.includes(c.note('dialog', await confirmGoingBack(ui)), 'notes.txt', "VS Code's dialog (the edit it undoes)");
-        await sleep(1000);
+        const removed = await onDisk(join(ctx.workspace, 'notes.txt'), false);
         await ui.screenshot('claude-rewind-restored');
         c.equal(JSON.stringify(c.note('shown after restore', await shownRequests(ui))), JSON.stringify(['hello']), 'the requests the Chat view shows after the restore');
-        c.ok(!existsSync(join(ctx.workspace, 'notes.txt')), 'notes.txt is still on disk after the restore');
+        c.ok(removed, 'notes.txt is still on disk after the restore');
         // VS Code puts the restored request's words back into the input: the person replaces them.
         await ui.page.locator('.interactive-input-editor').first().click();
         await ui.page.keyboard.press('Control+A');
@@ -149,7 +152,7 @@ export function rewindScenarios(newChat) {
         await ui.idle();
         await ui.screenshot('claude-rewind-edited-answered');
         c.equal(JSON.stringify(c.note('shown after edit', await shownRequests(ui))), JSON.stringify(['hello', "let's do it another way"]), 'the requests the Chat view shows after the edit');
-        c.ok(!existsSync(join(ctx.workspace, 'edited-notes.txt')), 'edited-notes.txt is still on disk after the edit');
+        c.ok(await onDisk(join(ctx.workspace, 'edited-notes.txt'), false), 'edited-notes.txt is still on disk after the edit');
         const requests = asked(ctx, since, "let's do it another way");
         c.ok(requests.length === 1, `Claude's model was asked ${requests.length} times for the edited words`);
         if (requests.length > 0) checkModelHolds(c, ctx, since, requests.at(-1), { before: ['hello', "let's do it another way"], answers: ['Claude heard: hello'], gone: ['edited-notes.txt', 'and now the tests'] });
@@ -167,7 +170,6 @@ export function rewindScenarios(newChat) {
         ui.responsesBefore = await ui.page.locator('.interactive-response').count() - 1;
         await answer.locator('a.action-label.codicon-refresh, a.action-label[aria-label^="Retry"]').first().click();
         await confirmGoingBack(ui);
-        await sleep(500);
         const requests = await waitForRequests(() => asked(ctx, since, 'and now the tests'), 2, 60_000);
         await ui.response((t) => t.includes('Claude heard: and now the tests') && t.includes('Claude Code'), "Claude's retried answer");
         await ui.idle();
@@ -177,7 +179,44 @@ export function rewindScenarios(newChat) {
         c.done();
       },
     },
+    {
+      name: "claude: rewind — Restore Checkpoint, then Redo: the next message goes on in the chat's Claude session, with all of it",
+      async run(ui, checks, ctx) {
+        const c = allChecks(checks);
+        const since = ctx.mock.conversation().length;
+        await threeExchanges(ui, c, ctx, newChat, 'redone-notes.txt');
+        const session = ctx.mock.sessionIdOf(ctx.mock.conversation().at(-1));
+        await restoreCheckpointAt(ui, 'create redone-notes.txt');
+        await confirmGoingBack(ui);
+        c.ok(await onDisk(join(ctx.workspace, 'redone-notes.txt'), false), 'redone-notes.txt is still on disk after the restore');
+        // VS Code offers to reapply what the restore discarded until the next message.
+        await ui.page.locator('a[aria-label="Reapply discarded workspace changes and chat"]:visible', { hasText: 'Redo' }).first().click({ timeout: 10_000 });
+        const back = await onDisk(join(ctx.workspace, 'redone-notes.txt'), true);
+        await ui.screenshot('claude-rewind-redone');
+        c.equal(JSON.stringify(c.note('shown after redo', await shownRequests(ui))), JSON.stringify(['hello', 'create redone-notes.txt', 'and now the tests']), 'the requests the Chat view shows after Redo');
+        c.ok(back, 'Redo did not bring redone-notes.txt back');
+        await ui.page.locator('.interactive-input-editor').first().click();
+        await ui.page.keyboard.press('Control+A');
+        await ui.page.keyboard.press('Backspace');
+        await ui.send('say after the redo');
+        await ui.response((t) => t.includes('after the redo') && t.includes('Claude Code'), "Claude's answer after Redo");
+        await ui.idle();
+        const requests = asked(ctx, since, 'say after the redo');
+        c.ok(requests.length === 1, `Claude's model was asked ${requests.length} times after Redo`);
+        if (requests.length > 0) {
+          checkModelHolds(c, ctx, since, requests.at(-1), { before: ['hello', 'create redone-notes.txt', 'Tool loaded.', 'and now the tests', 'say after the redo'], answers: ['Claude heard: hello', 'Created it:', 'Claude heard: and now the tests'], gone: [] });
+          c.equal(ctx.mock.sessionIdOf(requests.at(-1)), session, "Claude's session after Redo (the chat's own, nothing to go back from)");
+        }
+        c.done();
+      },
+    },
   ];
+}
+
+/** Whether `file` is on disk as `present` says within a few seconds (VS Code undoes or redoes a chat's edits after the click). */
+async function onDisk(file, present) {
+  for (const end = Date.now() + 5000; Date.now() < end; await sleep(200)) if (existsSync(file) === present) return true;
+  return existsSync(file) === present;
 }
 
 /** The requests `find` returns once there are `count` of them (or what there is after `timeoutMs`). */
