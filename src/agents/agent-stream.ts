@@ -3,6 +3,7 @@ import type { ResponsePart, SessionConfig, ToolDefinition } from '../protocol/me
 import type { ForwardedMessage } from '../history/context-policy.js';
 import type { RecentAgentSession } from '../state/conversation-store.js';
 import type { ConsumerMode } from '../history/consumer-mode.js';
+import type { GoingBack } from '../history/conversations.js';
 
 /** What one request asks of a conversation's agent session. */
 export interface TurnInput {
@@ -26,6 +27,10 @@ export interface TurnInput {
   readonly config: SessionConfig;
   /** The mode of the consumer's chat (Copilot's Ask and Plan), which an agent with modes of its own follows. */
   readonly mode: ConsumerMode;
+  /** Where this turn was asked (a digest of the history): the agent keeps where it can be forked after its answer under it. */
+  readonly turnKey: string;
+  /** The conversation went back to the point after another one's answer (see TurnPlan): its session starts from there. */
+  readonly goesBack: GoingBack | undefined;
 }
 
 /**

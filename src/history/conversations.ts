@@ -6,6 +6,7 @@ import { assistantMessageOf, identityOf, normalizeMessage, normalizeMessages } f
 import { statefulMarkersOf } from './stateful-marker.js';
 import { compactionHistoryOf, standInSummary, summaryMarkersOf } from './compaction.js';
 import { splitConsumerText } from './consumer-context.js';
+import { TurnPoints } from './turn-points.js';
 
 /** A request as the history sees it: who answers (`agentKey`) and the whole history it carries. */
 export interface HistoryRequest {
@@ -31,6 +32,21 @@ export interface TurnPlan {
   readonly askedKept: boolean;
   /** A request of the same conversation still being answered, which this one replaces. */
   readonly supersedes: RequestId | undefined;
+  /** Where this turn's asked messages end (a link): the agent keeps the point after its answer under it, to go back to. */
+  readonly turnKey: string;
+  /**
+   * The request went back to an earlier point of another conversation (a restored checkpoint, an edited or retried
+   * request): this new conversation goes on from the point after that one's answer to its turn `turnKey`, never
+   * from its session, which holds what came after.
+   */
+  readonly goesBack?: GoingBack;
+}
+
+/** Where a request went back to, and how it was seen to go back. */
+export interface GoingBack {
+  readonly conversationId: string;
+  readonly turnKey: string;
+  readonly why: string;
 }
 
 export interface TrackerOptions {
@@ -72,8 +88,8 @@ interface Conversation {
   provisionalEnd: Link | undefined;
   inFlight: RequestId | undefined;
   lastUsed: number;
-  /** The stateful markers of its latest responses, oldest first. */
-  readonly markers: string[];
+  /** The stateful markers of its latest responses, oldest first, each with the key of the turn it was given. */
+  readonly markers: { readonly marker: string; readonly turnKey: Link }[];
 }
 
 /** How many of a conversation's markers are kept: Copilot sends the newest back; older ones only after edits. */
@@ -99,6 +115,7 @@ export class ConversationTracker {
   private readonly byFirstLink = new Map<Link, Set<Conversation>>();
   private readonly byRequest = new Map<RequestId, Conversation>();
   private readonly byMarker = new Map<string, Conversation>();
+  private readonly turnPoints = new TurnPoints<Conversation>();
   private readonly stale = new Set<Conversation>();
   private readonly conversations = new Map<string, Conversation>();
   private readonly forgotten: string[] = [];
@@ -109,7 +126,7 @@ export class ConversationTracker {
 
   decide(request: HistoryRequest): HistoryDecision {
     const decision = this.decideTurn(request);
-    if (decision.kind === 'turn' && request.marker !== undefined) this.rememberMarker(decision.conversationId, scopedMarker(request.agentKey, request.marker));
+    if (decision.kind === 'turn' && request.marker !== undefined) this.rememberMarker(decision.conversationId, scopedMarker(request.agentKey, request.marker), decision.turnKey);
     return decision;
   }
 
@@ -139,10 +156,23 @@ export class ConversationTracker {
     for (const candidate of matches) {
       if (candidate.match !== undefined && (best === undefined || candidate.match.index > best.match.index)) best = { match: candidate.match, discarded: candidate.discarded };
     }
-    if (best !== undefined) return this.continueWith(request.id, best.match.conversation, messages, read, best.match.index, best.discarded);
+    if (best !== undefined) {
+      const { conversation, index } = best.match;
+      // Leaving a completed answer for new words after the answer before it: Retry, or the last request edited.
+      if (best.discarded === DISCARDED_EXCHANGE && answeredInFull(conversation) && this.turnPoints.earlierTurnAt(chain[index - 1]) === conversation) {
+        return this.goBack(request.id, conversation, chain[index - 1]!, messages, read, index, 'a completed answer was left for new words after the answer before it (Retry, or the last request edited)');
+      }
+      return this.continueWith(request.id, conversation, messages, read, index, best.discarded);
+    }
+    const lastReply = lastAssistantIndex(messages);
+    const earlier = lastReply > 0 ? this.turnPoints.earlierTurnAt(chain[lastReply - 1]) : undefined;
+    if (earlier !== undefined) return this.goBack(request.id, earlier, chain[lastReply - 1]!, messages, read, lastReply, 'the history is an earlier part of the conversation, then new words');
     // The history matches no conversation (the consumer re-rendered or summarised it), but a marker names one.
     const marked = this.markedConversation(request.agentKey, request.messages);
     if (marked === undefined) return this.start(request.id, request.agentKey, messages, read, request.messages);
+    if (marked.turnKey !== undefined && this.turnPoints.earlierTurnAt(marked.turnKey) === marked.conversation) {
+      return this.goBack(request.id, marked.conversation, marked.turnKey, messages, read, answeredUpTo(messages, marked.index), 'the request carries an older marker of the conversation');
+    }
     const discarded = marked.conversation.inFlight === undefined ? DISCARDED_NOTHING : DISCARDED_EXCHANGE;
     return this.continueWith(request.id, marked.conversation, messages, read, answeredUpTo(messages, marked.index), discarded);
   }
@@ -155,7 +185,7 @@ export class ConversationTracker {
   summarize(request: HistoryRequest): string {
     const history = compactionHistoryOf(request.messages);
     const found = this.locate(request.agentKey, history);
-    if (found !== undefined && request.marker !== undefined) this.rememberMarker(found.id, scopedMarker(request.agentKey, request.marker));
+    if (found !== undefined && request.marker !== undefined) this.rememberMarker(found.id, scopedMarker(request.agentKey, request.marker), found.usersEnd);
     const said = normalizeMessages(history);
     const requests: string[] = [];
     let reply: string | undefined;
@@ -196,23 +226,23 @@ export class ConversationTracker {
    * A marker of another agent's response names nothing here: a chat switched to this agent is its own
    * conversation with it.
    */
-  private markedConversation(agentKey: string, raw: readonly Message[]): { conversation: Conversation; index: number } | undefined {
+  private markedConversation(agentKey: string, raw: readonly Message[]): { conversation: Conversation; index: number; turnKey: Link | undefined } | undefined {
     for (const { index, marker } of markersOf(agentKey, raw)) {
       const conversation = this.byMarker.get(marker);
       if (conversation === undefined || !this.conversations.has(conversation.id)) continue;
       const normalized = normalizedIndexOf(raw, index);
-      return normalized < 0 ? undefined : { conversation, index: normalized };
+      return normalized < 0 ? undefined : { conversation, index: normalized, turnKey: conversation.markers.find((m) => m.marker === marker)?.turnKey };
     }
     return undefined;
   }
 
-  private rememberMarker(conversationId: string, marker: string): void {
+  private rememberMarker(conversationId: string, marker: string, turnKey: Link): void {
     const conversation = this.conversations.get(conversationId);
     if (conversation === undefined) return;
-    conversation.markers.push(marker);
+    conversation.markers.push({ marker, turnKey });
     this.byMarker.set(marker, conversation);
     this.options.index?.rememberMarker(conversationId, marker);
-    for (const old of conversation.markers.splice(0, Math.max(0, conversation.markers.length - MARKERS_KEPT))) this.byMarker.delete(old);
+    for (const old of conversation.markers.splice(0, Math.max(0, conversation.markers.length - MARKERS_KEPT))) this.byMarker.delete(old.marker);
   }
 
   /** Records a part streamed for `requestId`; parts of a turn that is no longer in flight are dropped. */
@@ -270,8 +300,22 @@ export class ConversationTracker {
    */
   private start(requestId: RequestId, agentKey: string, messages: Message[], read: Read, raw: readonly Message[]): HistoryDecision {
     const resumed = this.resumable(messages, read) ?? this.resumableByMarker(agentKey, raw, messages);
+    return this.begin(requestId, messages, read, resumed?.id, resumed?.known ?? 0, undefined);
+  }
+
+  /**
+   * A request that went back to the point after `from`'s reply at `reply` (the answer to its turn `turnKey`): a
+   * new conversation, a branch, goes on from there; `from` stays as it is, idle, for a redo (VS Code's "Reapply
+   * discarded … chat" sends its history again) until its session closes like any idle one.
+   */
+  private goBack(requestId: RequestId, from: Conversation, turnKey: Link, messages: Message[], read: Read, reply: number, why: string): HistoryDecision {
+    return this.begin(requestId, messages, read, undefined, reply + 1, { conversationId: from.id, turnKey, why });
+  }
+
+  /** A conversation this tracker does not hold: under `resumedId` (else a new id), the agent knowing its first `known` messages. */
+  private begin(requestId: RequestId, messages: Message[], read: Read, resumedId: string | undefined, known: number, goesBack: GoingBack | undefined): HistoryDecision {
     const conversation: Conversation = {
-      id: resumed?.id ?? this.options.newId?.() ?? `c${this.nextId}`,
+      id: resumedId ?? this.options.newId?.() ?? `c${this.nextId}`,
       firstLink: NO_LINK,
       committedLength: 0,
       committedEnd: NO_LINK,
@@ -284,10 +328,9 @@ export class ConversationTracker {
       lastUsed: 0,
       markers: [],
     };
-    const known = resumed?.known ?? 0;
-    const decision = this.settle(requestId, conversation, messages, read, known, { isNew: true, ...DISCARDED_NOTHING, supersedes: undefined });
+    const decision = this.settle(requestId, conversation, messages, read, known, { isNew: true, ...DISCARDED_NOTHING, supersedes: undefined, ...(goesBack === undefined ? {} : { goesBack }) });
     if (decision.kind === 'turn') {
-      if (resumed === undefined) this.nextId++;
+      if (resumedId === undefined) this.nextId++;
       this.conversations.set(conversation.id, conversation);
       this.forgetBeyondCapacity();
     }
@@ -338,7 +381,8 @@ export class ConversationTracker {
     if (conversation.committedLength > 0) this.unindex(this.byCommittedEnd, conversation.committedEnd, conversation);
     this.unindex(this.byUsersEnd, conversation.usersEnd, conversation);
     if (conversation.provisionalEnd !== undefined) this.unindex(this.byProvisionalEnd, conversation.provisionalEnd, conversation);
-    for (const marker of conversation.markers) this.byMarker.delete(marker);
+    for (const { marker } of conversation.markers) this.byMarker.delete(marker);
+    this.turnPoints.forget(conversation);
     this.forgotten.push(conversation.id);
   }
 
@@ -353,7 +397,7 @@ export class ConversationTracker {
     messages: Message[],
     read: Read,
     known: number,
-    turn: { isNew: boolean; supersedes: RequestId | undefined } & Discarded,
+    turn: { isNew: boolean; supersedes: RequestId | undefined; goesBack?: GoingBack } & Discarded,
   ): HistoryDecision {
     const rest = messages.slice(known);
     let lastAssistant = -1;
@@ -382,12 +426,13 @@ export class ConversationTracker {
     conversation.usersLength = read.last + 1;
     conversation.usersHash = read.end;
     this.index(this.byUsersEnd, conversation.usersEnd, conversation);
+    this.turnPoints.asked(conversation, conversation.usersEnd);
     this.setProvisionalEnd(conversation, conversation.usersEnd);
     conversation.parts = [];
     conversation.inFlight = requestId;
     this.byRequest.set(requestId, conversation);
     conversation.lastUsed = ++this.clock;
-    return { kind: 'turn', conversationId: conversation.id, newMessages: rest, history: messages, ...turn };
+    return { kind: 'turn', conversationId: conversation.id, newMessages: rest, history: messages, turnKey: conversation.usersEnd, ...turn };
   }
 
   private commit(conversation: Conversation, length: number, end: Link | undefined): void {
@@ -422,13 +467,10 @@ export class ConversationTracker {
    */
   private positionsOfInterest(messages: readonly Message[], lastIdentity: number, first: Link): Set<number> {
     const positions = new Set<number>([lastIdentity]);
-    for (let i = messages.length - 1; i >= 0; i--) {
-      if (messages[i].role === 'assistant') {
-        positions.add(i);
-        break;
-      }
-    }
-    for (const c of this.byFirstLink.get(first) ?? []) positions.add(c.committedLength - 1).add(c.usersLength - 1).add(c.usersLength);
+    // Where its last reply was asked too: the key of the turn a request that goes back returns to.
+    const lastReply = lastAssistantIndex(messages);
+    if (lastReply >= 0) positions.add(lastReply).add(lastReply - 1);
+    for (const c of this.byFirstLink.get(first) ?? []) positions.add(c.committedLength - 1).add(c.committedLength - 2).add(c.usersLength - 1).add(c.usersLength);
     return positions;
   }
 
@@ -483,6 +525,19 @@ interface Read {
 function identitiesOf(messages: readonly Message[]): readonly (Message | undefined)[] {
   const identities = messages.map(identityOf);
   return identities.some((identity) => identity !== undefined) ? identities : messages;
+}
+
+/** The index of the last assistant message; -1 for none. */
+function lastAssistantIndex(messages: readonly Message[]): number {
+  let i = messages.length - 1;
+  while (i >= 0 && messages[i]!.role !== 'assistant') i--;
+  return i;
+}
+
+/** Its provisional exchange was answered in full: a reply that ended, and not on a call the agent waits on. */
+function answeredInFull(conversation: Conversation): boolean {
+  const last = conversation.parts[conversation.parts.length - 1];
+  return conversation.inFlight === undefined && last !== undefined && last.type !== 'tool_call';
 }
 
 function preferable(a: Conversation, b: Conversation): boolean {

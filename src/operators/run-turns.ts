@@ -55,6 +55,8 @@ function runConversation(turns: Observable<Turn>, openSession: (turn: Turn) => A
         tools,
         config: request.params.config ?? {},
         mode: consumerModeOf(request.params.messages),
+        turnKey: turn.turnKey,
+        goesBack: turn.goesBack,
       };
       const parts = session.turn(input);
       // A consumer that ends a task only through its completion tool (Roo Code) gets a finished turn so.

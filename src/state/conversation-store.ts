@@ -5,6 +5,15 @@ import * as t from 'io-ts';
 import lockfile from 'proper-lockfile';
 import type { Logger } from '../log/logger.js';
 
+/**
+ * Where an agent's session can be forked to go back to the point after one of its answers (see
+ * agents/acp/session/answer-ends.ts): the turn it answered (the history's key of that turn), the ACP session, and the
+ * agent's last message of that answer: its id, a fingerprint of its text, and how many messages of that text came
+ * up to it (1-based).
+ */
+const ForkPoint = t.type({ turn: t.string, session: t.string, message: t.string, fingerprint: t.string, occurrence: t.number });
+export type ForkPoint = t.TypeOf<typeof ForkPoint>;
+
 /** Where a conversation stands, so that a later bridge can pick it up. */
 const StoredConversation = t.intersection([
   t.type({ id: t.string, at: t.number }),
@@ -19,6 +28,8 @@ const StoredConversation = t.intersection([
     agent: t.string,
     /** The folder that session runs in: the workspace of the window that used it. */
     workspace: t.string,
+    /** Where its latest answers can be gone back to, oldest first. */
+    forkPoints: t.array(ForkPoint),
   }),
 ]);
 type StoredConversation = t.TypeOf<typeof StoredConversation>;
@@ -28,6 +39,8 @@ const STATE_VERSION = 1;
 export const STATE_FILE_NAME = 'conversations.json';
 /** A few hundred bytes each: enough for every chat a user comes back to. */
 const DEFAULT_CAPACITY = 2000;
+/** Fork points kept per conversation: going back further is told as a transcript. A few hundred bytes each. */
+const FORK_POINTS_KEPT = 16;
 const WRITE_DELAY_MS = 200;
 /** How long a write waits for another bridge's write to finish; a lock older than LOCK_STALE_MS is a crashed bridge's. */
 const LOCK_WAIT_MS = 2000;
@@ -63,6 +76,10 @@ export interface AgentSessionIndex {
   forgetAgentSession(conversationId: string): void;
   /** The conversations used in `workspace` since `since` (ms since the epoch) with a session of theirs, latest first. */
   recentAgentSessions(workspace: string, since: number): RecentAgentSession[];
+  /** Its agent answered its turn `point.turn` as `point` says (a later point of that turn replaces it). */
+  rememberForkPoint(conversationId: string, point: ForkPoint): void;
+  /** Where the conversation's answer to its turn `turn` can be forked from, if it is known. */
+  forkPointOf(conversationId: string, turn: string): ForkPoint | undefined;
 }
 
 /** A conversation used lately, and the agent session it had. */
@@ -138,6 +155,15 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
     if (entry?.agentSession === undefined) return;
     const { agentSession: _, agent: _agent, workspace: _workspace, ...rest } = entry;
     this.update(conversationId, rest, true);
+  }
+
+  rememberForkPoint(conversationId: string, point: ForkPoint): void {
+    const kept = (this.byId.get(conversationId)?.forkPoints ?? []).filter((p) => p.turn !== point.turn);
+    this.update(conversationId, { forkPoints: [...kept, point].slice(-FORK_POINTS_KEPT) });
+  }
+
+  forkPointOf(conversationId: string, turn: string): ForkPoint | undefined {
+    return this.byId.get(conversationId)?.forkPoints?.find((p) => p.turn === turn);
   }
 
   recentAgentSessions(workspace: string, since: number): RecentAgentSession[] {

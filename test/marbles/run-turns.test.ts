@@ -13,7 +13,7 @@ const SUPERSEDED = 'A newer request in the same conversation replaced this one.'
 /** A turn of `conversationId` for the request's last message, as diffHistory would decide it. */
 function decide(request: ChatRequest, conversationId: string, flags: Partial<Pick<Turn, 'canceled' | 'supersedes' | 'isNew'>> = {}): TurnDecision {
   const newMessages = request.params.messages.slice(-1);
-  return { kind: 'turn', turn: { request, conversationId, newMessages, history: request.params.messages, isNew: false, canceled: false, askedKept: false, supersedes: undefined, ...flags } };
+  return { kind: 'turn', turn: { request, conversationId, newMessages, history: request.params.messages, isNew: false, canceled: false, askedKept: false, supersedes: undefined, turnKey: `${conversationId}:${request.id}`, ...flags } };
 }
 
 /** An agent whose replies are scripted per user message; it records the sessions opened and what it was asked. */

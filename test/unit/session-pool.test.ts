@@ -4,7 +4,7 @@ import type { AgentSession, TurnInput } from '../../src/agents/agent-stream.js';
 import { SessionPool } from '../../src/agents/registry/session-pool.js';
 import type { ResponsePart } from '../../src/protocol/messages.js';
 
-const INPUT: TurnInput = { newMessages: [], history: [], canceled: false, askedKept: false, tools: [], config: {}, mode: 'agent' };
+const INPUT: TurnInput = { newMessages: [], history: [], canceled: false, askedKept: false, tools: [], config: {}, mode: 'agent', turnKey: 'k', goesBack: undefined };
 
 /** Agent sessions that record their opening and closing; each turn runs until its subject completes. */
 class Agent {

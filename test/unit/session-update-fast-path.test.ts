@@ -59,7 +59,7 @@ describe('SessionUpdateFastPath', () => {
     expect(order).toEqual(['a', 'session/update', 'b', 'c', 'session/request_permission', 'd', 'response 1', 'e']);
   });
 
-  test('a chunk that does not fit (a non-text block, a bad field) goes to the SDK, which validates it; extra fields are dropped', async () => {
+  test('a chunk that does not fit (a non-text block, a bad field) goes to the SDK, which validates it; extra fields are dropped, the message id kept (fork points name it)', async () => {
     const image: AnyMessage = { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'image', data: 'AA==', mimeType: 'image/png' } } } };
     const badText: AnyMessage = { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 42 } } } };
     const withMeta: AnyMessage = {
@@ -71,7 +71,7 @@ describe('SessionUpdateFastPath', () => {
     expect(seen).toEqual([
       `sdk ${JSON.stringify(image)}`,
       `sdk ${JSON.stringify(badText)}`,
-      `fast ${JSON.stringify({ sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' } } })}`,
+      `fast ${JSON.stringify({ sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' }, messageId: 'm1' } })}`,
     ]);
   });
 

@@ -7,11 +7,11 @@ import type { AgentSession, AgentStream } from '../agent-stream.js';
 import { announceSlowStart } from '../../operators/announce-slow-start.js';
 import { startingNotice } from '../../protocol/starting-notice.js';
 import type { ResponsePart } from '../../protocol/messages.js';
-import { BRIDGED_TOOLS_SERVER_NAME, BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
+import { BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from '../../protocol/messages.js';
 import { SpareSession, type NewAgentSession, type SpareRoom, type TakenSpare } from './spare-session.js';
-import { RELAY_AUTHORIZATION_ENV, RELAY_URL_ENV } from '../../tools/relay-env.js';
+import { bridgedMcpServer } from './bridged-mcp-server.js';
 import { AgentProcess } from './process/agent-process.js';
 import { AcpSession, type AcpSessionOptions, type SessionHost } from './session/acp-session.js';
 import type { OpenedSession } from './session/opened-session.js';
@@ -21,6 +21,9 @@ import { HeldToolServer, holdsMcpServersPerWorkspace } from './workspace-mcp-ser
 import { LiveSessions, SessionIdInUse } from './live-sessions.js';
 import { SessionsResumedAhead } from './resumed-ahead.js';
 import { agentIndexKey } from './agent-index-key.js';
+import { closeSessionRequest } from './close-session.js';
+import { forkAtPoint, type ForkHost } from './fork-session.js';
+import type { ForkPoint } from './session/answer-ends.js';
 import type { OfferedToolsStore } from '../../state/offered-tools.js';
 import type { RecentAgentSession } from '../../state/conversation-store.js';
 import { declinedResult } from '../../tools/tool-results.js';
@@ -119,6 +122,7 @@ export class AcpAgent implements AgentStream, SessionHost {
   private readonly goingOn = new Map<AcpSession, () => void>();
   /** Where the agent holds MCP servers per workspace: whose tool server it holds. */
   private readonly heldToolServer = new HeldToolServer();
+  private readonly forking: ForkHost;
 
   /**
    * `onInfo` hears what is learned about the agent: its models, image support, context window. `room` gives
@@ -140,6 +144,7 @@ export class AcpAgent implements AgentStream, SessionHost {
       onCommands(commands);
     });
     this.key = agentIndexKey(command);
+    this.forking = { name: this.name, log: this.log, agentSessions: options.agentSessions, step: (process, step, request) => this.startupStep(process, step, request) };
     this.spare = new SpareSession<NewSession>({
       name: this.name,
       log: this.log,
@@ -182,7 +187,8 @@ export class AcpAgent implements AgentStream, SessionHost {
   toolServer(session: AcpSession, offered: readonly ToolDefinition[], onCall: (call: BridgedCall) => Promise<CallToolResult>): Promise<BridgedToolsServer> {
     this.options.offeredTools?.remember(this.key, this.options.cwd, offered);
     const isNew = this.options.agentSessions.agentSessionOf(session.conversationId, this.key) === undefined;
-    const taken = isNew ? this.spare.take(offered, onCall) : this.resumedAhead.take(session.conversationId, offered, onCall);
+    // A conversation that went back forks its session (see open): it takes no spare.
+    const taken = !isNew ? this.resumedAhead.take(session.conversationId, offered, onCall) : session.goesBack === undefined ? this.spare.take(offered, onCall) : undefined;
     if (taken === undefined) return BridgedToolsServer.start(onCall, this.log);
     this.takenAhead.set(session, taken);
     return taken.then((spare) => spare.tools);
@@ -239,13 +245,16 @@ export class AcpAgent implements AgentStream, SessionHost {
             if (response !== undefined) await this.bind(session, previous, process, init);
             return response;
           });
+    const { goesBack } = session;
+    const forked = resumed !== undefined || goesBack === undefined ? undefined : await forkAtPoint(this.forking, conversationId, goesBack, process, init, { cwd: this.options.cwd, mcpServers, ...this.editsThroughConsumer(tools?.toolNames ?? []) });
     let sessionId: string;
     let response: SessionResponse;
-    if (resumed !== undefined && previous !== undefined) {
-      sessionId = previous;
-      response = resumed;
+    if ((resumed !== undefined && previous !== undefined) || forked !== undefined) {
+      sessionId = forked?.sessionId ?? previous!;
+      response = forked ?? resumed!;
       this.info.learnConfigOptions(response.configOptions);
       this.info.learnSession(response);
+      if (forked !== undefined) await this.live.exclusive(sessionId, process, () => this.bind(session, forked.sessionId, process, init));
     } else {
       ({ sessionId, response } = await this.newSession(process, init, mcpServers, tools?.toolNames ?? []));
       const opened = sessionId;
@@ -254,7 +263,7 @@ export class AcpAgent implements AgentStream, SessionHost {
       // A conversation on this agent just began: once its first prompt ended, the next new one finds a session ready.
       this.beginning.add(session);
     }
-    return this.openedOf({ sessionId, response, process, init }, resumed === undefined);
+    return this.openedOf({ sessionId, response, process, init }, resumed === undefined && forked === undefined);
   }
 
   /** The session opened ahead (a spare, or its own resumed) `session` took, once open: undefined when it took none, or it failed. */
@@ -425,23 +434,8 @@ export class AcpAgent implements AgentStream, SessionHost {
     }
   }
 
-  /**
-   * The bridged tools as the agent can reach them: over HTTP if it can, else through our stdio relay,
-   * a process of its own, which is worth starting only once there are tools to offer.
-   */
   private mcpServerFor(tools: BridgedToolsServer, init: acp.InitializeResponse): acp.McpServer | undefined {
-    if (init.agentCapabilities?.mcpCapabilities?.http === true) {
-      return { type: 'http', name: BRIDGED_TOOLS_SERVER_NAME, url: tools.url, headers: [{ name: 'Authorization', value: tools.authorization }] };
-    }
-    if (tools.toolNames.length === 0) return undefined;
-    const { command, args } = this.options.relay;
-    const env = [
-      { name: RELAY_URL_ENV, value: tools.url },
-      { name: RELAY_AUTHORIZATION_ENV, value: tools.authorization },
-    ];
-    // In desktop VS Code our runtime is Electron, which runs as Node only when told so.
-    if (process.versions.electron !== undefined) env.push({ name: 'ELECTRON_RUN_AS_NODE', value: '1' });
-    return { name: BRIDGED_TOOLS_SERVER_NAME, command, args: [...args, 'mcp-relay'], env };
+    return bridgedMcpServer(tools, init, this.options.relay);
   }
 
   /**
@@ -461,8 +455,9 @@ export class AcpAgent implements AgentStream, SessionHost {
     return new Error(this.signInSentence());
   }
 
-  answered(): void {
+  answered(session: AcpSession, point: ForkPoint | undefined): void {
     this.info.learnSignIn(false);
+    if (point !== undefined) this.options.agentSessions.rememberForkPoint(session.conversationId, point);
   }
 
   promptEnded(session: AcpSession): void {
@@ -495,16 +490,8 @@ export class AcpAgent implements AgentStream, SessionHost {
     void this.live.exclusive(sessionId, process, () => (this.live.holderOf(sessionId) === undefined ? this.closeRequest(sessionId, process, init) : Promise.resolve()));
   }
 
-  private async closeRequest(sessionId: string, process: AgentProcess, init: acp.InitializeResponse): Promise<void> {
-    if (init.agentCapabilities?.sessionCapabilities?.close == null || !process.alive) return;
-    let timer: NodeJS.Timeout | undefined;
-    // An agent that never answers must not keep the session from opening again.
-    const unanswered = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.startupTimeoutMs).unref()));
-    const closed = process.connection.agent.request(acp.methods.agent.session.close, { sessionId }).then(
-      () => {},
-      (error: unknown) => this.log.debug(`agent ${this.name}: session/close of ${sessionId} failed: ${String(error)}`),
-    );
-    await Promise.race([closed, unanswered]).finally(() => clearTimeout(timer));
+  private closeRequest(sessionId: string, process: AgentProcess, init: acp.InitializeResponse): Promise<void> {
+    return closeSessionRequest(this.name, this.log, sessionId, process, init, this.options.startupTimeoutMs);
   }
 
   /** ACP `authenticate` with one of the methods the agent offered (starting it if it does not run). */

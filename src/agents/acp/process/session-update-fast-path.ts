@@ -2,14 +2,18 @@ import type { AnyMessage, SessionNotification } from '@agentclientprotocol/sdk';
 import * as t from 'io-ts';
 
 /**
- * A piece of the agent's message or thoughts as text: nearly everything an agent sends while it streams.
- * Fields beyond these (`_meta`, annotations) are dropped: nothing downstream reads them.
+ * A piece of the agent's message or thoughts as text: nearly everything an agent sends while it streams, with the id
+ * of its message where the agent names one (a fork point names the message: session/answer-ends.ts). Fields beyond
+ * these (`_meta`, annotations) are dropped: nothing downstream reads them.
  */
 const TextChunk = t.exact(
-  t.type({
-    sessionUpdate: t.keyof({ agent_message_chunk: null, agent_thought_chunk: null }),
-    content: t.exact(t.type({ type: t.literal('text'), text: t.string })),
-  }),
+  t.intersection([
+    t.type({
+      sessionUpdate: t.keyof({ agent_message_chunk: null, agent_thought_chunk: null }),
+      content: t.exact(t.type({ type: t.literal('text'), text: t.string })),
+    }),
+    t.partial({ messageId: t.union([t.string, t.null]) }),
+  ]),
 );
 
 const Meta = t.union([t.record(t.string, t.unknown), t.null]);
@@ -53,7 +57,10 @@ const FastUpdate = t.type({
 function fastUpdateOf(message: AnyMessage): t.TypeOf<typeof FastUpdate>['params'] | undefined {
   if (!FastUpdate.is(message)) return undefined;
   const { sessionId, update } = message.params;
-  if (update.sessionUpdate !== 'tool_call') return { sessionId, update: { sessionUpdate: update.sessionUpdate, content: { type: 'text', text: update.content.text } } };
+  if (update.sessionUpdate !== 'tool_call') {
+    const content = { type: 'text' as const, text: update.content.text };
+    return { sessionId, update: typeof update.messageId === 'string' ? { sessionUpdate: update.sessionUpdate, content, messageId: update.messageId } : { sessionUpdate: update.sessionUpdate, content } };
+  }
   const decoded = FastUpdate.decode(message);
   return decoded._tag === 'Right' ? decoded.right.params : undefined;
 }

@@ -6,7 +6,8 @@ import type { ResponsePart, ToolDefinition, ToolResultPart } from '../../../prot
 import { AGENT_ACTION_TOOL, isApprovalOf, newActionId } from '../../../protocol/agent-action.js';
 import { announcesBridgedCall, isBridgedToolPermission } from '../../../tools/bridged-permission.js';
 import { BRIDGED_TOOLS_SERVER_NAME, type BridgedToolsServer, type BridgedCall } from '../../../tools/bridged-tools-server.js';
-import { declinedResult, toCallToolResult, toolResultText } from '../../../tools/tool-results.js';
+import { declinedResult, toCallToolResult } from '../../../tools/tool-results.js';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import type { AgentSession, TurnInput } from '../../agent-stream.js';
@@ -14,7 +15,9 @@ import { AnnouncedToolCalls } from './announced-tool-calls.js';
 import { BridgedCallArrivals } from './bridged-call-arrivals.js';
 import { EventQueue } from '../updates/event-queue.js';
 import { checkPrompt, MalformedAnswerError } from '../answers/agent-answers.js';
-import { promptBlocks, turnAsk, type TurnAsk } from './prompt.js';
+import { orphanedResultsText, promptBlocks, turnAsk, type TurnAsk } from './prompt.js';
+import { AnswerEnds, type ForkPoint } from './answer-ends.js';
+import type { GoingBack } from '../../../history/conversations.js';
 import { transcriptOf } from '../../transcript.js';
 import type { AcpTurnEvent } from '../updates/turn-events.js';
 import { TODO_CALL_PREFIX, TurnRendering } from '../updates/update-parts.js';
@@ -57,10 +60,10 @@ export interface SessionHost {
   /** The agent said it needs a sign-in (a prompt refused, or answered only that): recorded, and the error the turn fails with. */
   signInNeeded(): Error;
   /**
-   * A prompt ended as an answer: the agent needs no sign-in (an open session does not say so: Claude Code opens
-   * them without a key and refuses the prompt).
+   * A prompt of `session` ended as an answer, ending at `point`: the agent needs no sign-in (an open session does not
+   * say so: Claude Code opens them without a key and refuses the prompt), and the answer can be gone back to.
    */
-  answered(): void;
+  answered(session: AcpSession, point: ForkPoint | undefined): void;
   /** The session is done with its ACP session: closed (resumable later), or abandoned after an unanswered cancel. */
   forget(session: AcpSession, sessionId: string, resumable: boolean): void;
   /** The session closed: every ACP session it holds is let go now. */
@@ -125,6 +128,9 @@ const CANCEL_ANSWER_GRACE_MS = 500;
  */
 export class AcpSession implements AgentSession {
   private opened: Promise<OpenedSession> | undefined;
+  /** Where its conversation went back to (its first turn says): its first ACP session forks there. */
+  goesBack: GoingBack | undefined;
+  private readonly answerEnds = new AnswerEnds();
   /** The ACP session was opened fresh and has not been told the conversation so far. */
   private owesHistory = false;
   private prompt: Prompt | undefined;
@@ -239,6 +245,7 @@ export class AcpSession implements AgentSession {
     }
     prompt.events.push({ kind: 'update', update });
     prompt.answer.hear(update);
+    this.answerEnds.heard(update);
     if (update.sessionUpdate === 'tool_call' && announcesBridgedCall(update, BRIDGED_TOOLS_SERVER_NAME, this.offered) && prompt.arrivals.announce(update.toolCallId)) {
       prompt.events.push({ kind: 'announced-calls-arrived' });
     }
@@ -384,6 +391,8 @@ export class AcpSession implements AgentSession {
    */
   private async begin(input: TurnInput, unsubscribed: () => boolean): Promise<Prompt | undefined> {
     const asked = turnAsk(input.newMessages);
+    this.answerEnds.asked(input.turnKey);
+    this.goesBack ??= input.goesBack;
     // The results of the bridge's own calls of the todo tool answer nothing the agent waits for.
     const ask: TurnAsk = { ...asked, results: new Map([...asked.results].filter(([id]) => !id.startsWith(TODO_CALL_PREFIX))) };
     const movedOn = this.movedOn(ask);
@@ -497,7 +506,7 @@ export class AcpSession implements AgentSession {
             events.fail(this.host.signInNeeded());
             return;
           }
-          if (response.stopReason !== 'cancelled') this.host.answered();
+          if (response.stopReason !== 'cancelled') this.host.answered(this, this.answerEnds.answered(opened.sessionId));
           events.push({ kind: 'stopped', stopReason: response.stopReason });
         },
         async (error: unknown) => {
@@ -634,13 +643,4 @@ export class AcpSession implements AgentSession {
       await delay(lateUpdateGraceMs - quiet);
     }
   }
-}
-
-function orphanedResultsText(results: ReadonlyMap<string, ToolResultPart>): string {
-  const lines = [...results.values()].map((r) => `- ${r.toolCallId}: ${toolResultText(r)}`);
-  return ['Results of tool calls from earlier in this conversation:', ...lines].join('\n');
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

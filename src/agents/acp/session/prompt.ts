@@ -1,5 +1,6 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import type { Part, ToolResultPart } from '../../../protocol/messages.js';
+import { toolResultText } from '../../../tools/tool-results.js';
 import type { ForwardedMessage, ForwardedPart } from '../../../history/context-policy.js';
 import { splitConsumerText } from '../../../history/consumer-context.js';
 import { attachmentBlocks, EmbeddingBudget } from './attachment-blocks.js';
@@ -96,4 +97,10 @@ function blockOf(part: Part, options: PromptCapabilities): ContentBlock | undefi
     default:
       return undefined;
   }
+}
+
+/** Results nothing waits for any more (the session was closed or replaced since), as the agent is told them. */
+export function orphanedResultsText(results: ReadonlyMap<string, ToolResultPart>): string {
+  const lines = [...results.values()].map((r) => `- ${r.toolCallId}: ${toolResultText(r)}`);
+  return ['Results of tool calls from earlier in this conversation:', ...lines].join('\n');
 }

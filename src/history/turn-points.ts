@@ -1,0 +1,39 @@
+import type { Link } from './fingerprint.js';
+
+/** How many of a conversation's turns can be gone back to: older points are told as a transcript instead. */
+const TURNS_KEPT = 64;
+
+/**
+ * Where each conversation's turns were asked: the link after the messages a turn answered (its key). A request
+ * whose history holds a turn's key and then the turn's reply and new words goes back to the point after that
+ * reply. The agent names its fork point by the same key (see `TurnPlan.turnKey`). One map lookup per request;
+ * a few keys per conversation.
+ */
+export class TurnPoints<C> {
+  private readonly byKey = new Map<Link, C>();
+  private readonly keysOf = new Map<C, Link[]>();
+
+  /** `conversation` asked a turn that ends at `key` (its latest). */
+  asked(conversation: C, key: Link): void {
+    let keys = this.keysOf.get(conversation);
+    if (keys === undefined) this.keysOf.set(conversation, (keys = []));
+    if (keys[keys.length - 1] === key) return;
+    keys.push(key);
+    this.byKey.set(key, conversation);
+    for (const old of keys.splice(0, Math.max(0, keys.length - TURNS_KEPT))) if (this.byKey.get(old) === conversation) this.byKey.delete(old);
+  }
+
+  /** The conversation that asked a turn at `key`, unless that is its latest turn: going back to it goes back. */
+  earlierTurnAt(key: Link | undefined): C | undefined {
+    if (key === undefined) return undefined;
+    const conversation = this.byKey.get(key);
+    if (conversation === undefined) return undefined;
+    const keys = this.keysOf.get(conversation)!;
+    return keys[keys.length - 1] === key ? undefined : conversation;
+  }
+
+  forget(conversation: C): void {
+    for (const key of this.keysOf.get(conversation) ?? []) if (this.byKey.get(key) === conversation) this.byKey.delete(key);
+    this.keysOf.delete(conversation);
+  }
+}
