@@ -176,8 +176,10 @@ async function serveRegistry(dirs, state) {
   await tarCreate({ gzip: true, file: archivePath, cwd: release }, ['bin']);
   const archive = readFileSync(archivePath);
   const target = `${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}`;
+  // The port is read once listening: a request that comes as the server closes (an extension host still starting
+  // when its workbench ends) must not find address() null and end the whole run.
+  let base = '';
   const server = createHttpServer((req, res) => {
-    const base = `http://127.0.0.1:${server.address().port}`;
     if (req.url === '/registry.json') {
       const entry = { archive: `${base}/packed.tar.gz`, cmd: './bin/agent', args: [], sha256: createHash('sha256').update(archive).digest('hex') };
       const registry = { version: '1.0.0', agents: [{ id: 'packed', name: 'Packed', version: '1.0.0', description: 'A download of the scripted agent', distribution: { binary: { [target]: entry } } }] };
@@ -190,7 +192,8 @@ async function serveRegistry(dirs, state) {
   });
   await new Promise((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
   state.registryServer = server;
-  dirs.registryUrl = `http://127.0.0.1:${server.address().port}/registry.json`;
+  base = `http://127.0.0.1:${server.address().port}`;
+  dirs.registryUrl = `${base}/registry.json`;
 }
 
 export function prepareRunDir() {
