@@ -45,6 +45,16 @@ async function restoreCheckpointAt(ui, words) {
   await checkpoint.locator('[aria-label^="Restore Checkpoint"], a:has-text("Restore Checkpoint")').first().click({ timeout: 10_000 });
 }
 
+/** The requests the Chat view shows once they are `expected` (it re-renders after a restore or a redo), or after 10 s. */
+async function shownOnce(ui, expected) {
+  let shown = [];
+  for (const end = Date.now() + 10_000; Date.now() < end; await sleep(250)) {
+    shown = await shownRequests(ui);
+    if (JSON.stringify(shown) === JSON.stringify(expected)) break;
+  }
+  return shown;
+}
+
 /** Answers VS Code's dialog about going back with Yes; returns what it asked ('' when it asked nothing). */
 async function confirmGoingBack(ui) {
   const dialog = ui.page.locator('.monaco-dialog-box');
@@ -114,7 +124,7 @@ export function rewindScenarios(newChat) {
         c.includes(c.note('dialog', await confirmGoingBack(ui)), 'notes.txt', "VS Code's dialog (the edit it undoes)");
         const removed = await onDisk(join(ctx.workspace, 'notes.txt'), false);
         await ui.screenshot('claude-rewind-restored');
-        c.equal(JSON.stringify(c.note('shown after restore', await shownRequests(ui))), JSON.stringify(['hello']), 'the requests the Chat view shows after the restore');
+        c.equal(JSON.stringify(c.note('shown after restore', await shownOnce(ui, ['hello']))), JSON.stringify(['hello']), 'the requests the Chat view shows after the restore');
         c.ok(removed, 'notes.txt is still on disk after the restore');
         // VS Code puts the restored request's words back into the input: the person replaces them.
         await ui.page.locator('.interactive-input-editor').first().click();
@@ -151,7 +161,7 @@ export function rewindScenarios(newChat) {
         await ui.response((t) => t.includes("Claude heard: let's do it another way") && t.includes('Claude Code'), "Claude's answer to the edited words");
         await ui.idle();
         await ui.screenshot('claude-rewind-edited-answered');
-        c.equal(JSON.stringify(c.note('shown after edit', await shownRequests(ui))), JSON.stringify(['hello', "let's do it another way"]), 'the requests the Chat view shows after the edit');
+        c.equal(JSON.stringify(c.note('shown after edit', await shownOnce(ui, ['hello', "let's do it another way"]))), JSON.stringify(['hello', "let's do it another way"]), 'the requests the Chat view shows after the edit');
         c.ok(await onDisk(join(ctx.workspace, 'edited-notes.txt'), false), 'edited-notes.txt is still on disk after the edit');
         const requests = asked(ctx, since, "let's do it another way");
         c.ok(requests.length === 1, `Claude's model was asked ${requests.length} times for the edited words`);
@@ -193,7 +203,7 @@ export function rewindScenarios(newChat) {
         await ui.page.locator('a[aria-label="Reapply discarded workspace changes and chat"]:visible', { hasText: 'Redo' }).first().click({ timeout: 10_000 });
         const back = await onDisk(join(ctx.workspace, 'redone-notes.txt'), true);
         await ui.screenshot('claude-rewind-redone');
-        c.equal(JSON.stringify(c.note('shown after redo', await shownRequests(ui))), JSON.stringify(['hello', 'create redone-notes.txt', 'and now the tests']), 'the requests the Chat view shows after Redo');
+        c.equal(JSON.stringify(c.note('shown after redo', await shownOnce(ui, ['hello', 'create redone-notes.txt', 'and now the tests']))), JSON.stringify(['hello', 'create redone-notes.txt', 'and now the tests']), 'the requests the Chat view shows after Redo');
         c.ok(back, 'Redo did not bring redone-notes.txt back');
         await ui.page.locator('.interactive-input-editor').first().click();
         await ui.page.keyboard.press('Control+A');
