@@ -288,8 +288,9 @@ async function setUpChat(ui) {
   }
   // Not "hello", which the rewind scenarios' chats begin with: each of them must fail or pass on its own.
   await ui.send('say ready');
-  // The model's name shows under the answer once it is complete.
-  await ui.response((t) => /Claude Code|Eliza \(built-in\)/.test(t), 'an answer to the first message, named');
+  // The model's name shows under the answer once it is complete. The first answer waits for Copilot's set-up and
+  // Claude Code's cold start, which on a loaded machine took 58 s of the usual minute: it has two.
+  await ui.response((t) => /Claude Code|Eliza \(built-in\)/.test(t), 'an answer to the first message, named', 120_000);
   await ui.idle();
 }
 

@@ -498,7 +498,8 @@ function runClineWorkbench(vsixPath) {
     const parrotPromptLog = join(dirs.runDir, 'parrot-prompts.jsonl');
     const agents = [
       // Scripted reports models of its own (fast, its default, and deep): the model Cline stored must stay listed.
-      { id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--models', 'fast,deep'] },
+      // Scripted forks sessions as Claude Code does (issue 45: an edited earlier message forks the task's session).
+      { id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--models', 'fast,deep', '--fork'] },
       { id: 'parrot', name: 'Parrot', command: process.execPath, args: [scriptedAgent(), '--prompt-log', parrotPromptLog] },
     ];
     writeClineState(dirs.home, { vendor: 'symposium', family: 'acp-scripted', version: '1.0.0', id: 'symposium-agent-scripted' });
