@@ -9,7 +9,8 @@ import type { GoingBack } from '../history/conversations.js';
 export interface TurnInput {
   /**
    * Messages the session has not seen, as the context policy lets them reach the agent: the first turn of a
-   * conversation carries its whole history.
+   * conversation carries its whole history, unless the conversation went back to a point of another (`goesBack`):
+   * then what follows that point, the history before it being `history`'s.
    */
   readonly newMessages: readonly ForwardedMessage[];
   /**

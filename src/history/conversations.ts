@@ -144,6 +144,12 @@ export class ConversationTracker {
     for (const conversation of this.byProvisionalEnd.get(last) ?? []) {
       if (conversation.parts.length > 0) return nothingNew();
     }
+    // The marker of the last answer kept names its conversation and turn, whatever other chat began alike (Copilot).
+    const named = this.markedLastReply(request.agentKey, request.messages);
+    if (named !== undefined && this.turnPoints.isEarlierTurnOf(named.conversation, named.turnKey)) {
+      const reply = answeredUpTo(messages, normalizedIndexOf(request.messages, named.index));
+      return this.goBack(request.id, named.conversation, named.turnKey, messages, read, reply, 'the marker of the last answer kept is an older one of the conversation');
+    }
 
     // The longest match wins; at equal length, extending beats diverging after the user's messages,
     // which beats diverging after the committed part.
@@ -170,7 +176,7 @@ export class ConversationTracker {
     // The history matches no conversation (the consumer re-rendered or summarised it), but a marker names one.
     const marked = this.markedConversation(request.agentKey, request.messages);
     if (marked === undefined) return this.start(request.id, request.agentKey, messages, read, request.messages);
-    if (marked.turnKey !== undefined && this.turnPoints.earlierTurnAt(marked.turnKey) === marked.conversation) {
+    if (marked.turnKey !== undefined && this.turnPoints.isEarlierTurnOf(marked.conversation, marked.turnKey)) {
       return this.goBack(request.id, marked.conversation, marked.turnKey, messages, read, answeredUpTo(messages, marked.index), 'the request carries an older marker of the conversation');
     }
     const discarded = marked.conversation.inFlight === undefined ? DISCARDED_NOTHING : DISCARDED_EXCHANGE;
@@ -232,6 +238,22 @@ export class ConversationTracker {
       if (conversation === undefined || !this.conversations.has(conversation.id)) continue;
       const normalized = normalizedIndexOf(raw, index);
       return normalized < 0 ? undefined : { conversation, index: normalized, turnKey: conversation.markers.find((m) => m.marker === marker)?.turnKey };
+    }
+    return undefined;
+  }
+
+  /**
+   * The live conversation the marker of the request's last assistant message names (Copilot gives every answer its own),
+   * with the turn that answer was given in and the message's raw index. Reads only the messages after that one.
+   */
+  private markedLastReply(agentKey: string, raw: readonly Message[]): { conversation: Conversation; turnKey: Link; index: number } | undefined {
+    let index = raw.length - 1;
+    while (index >= 0 && raw[index]!.role !== 'assistant') index--;
+    for (const { marker } of index < 0 ? [] : statefulMarkersOf([raw[index]!])) {
+      const scoped = scopedMarker(agentKey, marker);
+      const conversation = this.byMarker.get(scoped);
+      const turnKey = conversation?.markers.find((m) => m.marker === scoped)?.turnKey;
+      if (conversation !== undefined && turnKey !== undefined && this.conversations.has(conversation.id)) return { conversation, turnKey, index };
     }
     return undefined;
   }

@@ -32,6 +32,12 @@ export class TurnPoints<C> {
     return keys[keys.length - 1] === key ? undefined : conversation;
   }
 
+  /** `key` is one of `conversation`'s turns, not its latest: going back to it goes back (whoever else asked it too). */
+  isEarlierTurnOf(conversation: C, key: Link): boolean {
+    const keys = this.keysOf.get(conversation) ?? [];
+    return keys[keys.length - 1] !== key && keys.includes(key);
+  }
+
   forget(conversation: C): void {
     for (const key of this.keysOf.get(conversation) ?? []) if (this.byKey.get(key) === conversation) this.byKey.delete(key);
     this.keysOf.delete(conversation);

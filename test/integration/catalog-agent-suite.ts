@@ -78,6 +78,8 @@ export interface ChatOptions {
   readonly token?: CancellationTokenSource;
   readonly onPart?: (part: ResponsePart) => void;
   readonly config?: SessionConfig;
+  /** The stateful marker the consumer gives the response (Copilot's). */
+  readonly marker?: string;
 }
 
 /**
@@ -91,7 +93,7 @@ export async function chatWith(target: ChatTarget, messages: readonly Message[],
     timer = setTimeout(() => reject(new Error(`no response within ${target.responseMs} ms; the bridge's log ends with:\n${target.logTail()}`)), target.responseMs);
   });
   const response = target.client.provideChatResponse(
-    { modelId: target.modelId, messages: [...messages], agent: target.agent, options: { tools: [CONFIRMATION_TOOL, ...(options.tools ?? [])] }, ...(options.config === undefined ? {} : { config: options.config }) },
+    { modelId: target.modelId, messages: [...messages], agent: target.agent, options: { tools: [CONFIRMATION_TOOL, ...(options.tools ?? [])] }, ...(options.config === undefined ? {} : { config: options.config }), ...(options.marker === undefined ? {} : { marker: options.marker }) },
     (part) => {
       parts.push(part);
       options.onPart?.(part);

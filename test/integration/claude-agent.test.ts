@@ -696,6 +696,41 @@ test(
 );
 
 test(
+  "going back (issue 45): after an edited earlier request, and after Retry, Claude's next model request holds the exchange before that point as its own messages and nothing after it",
+  async () => {
+    const FIRST = 'Going back: first words.';
+    // Each answer names the last thing the person said, so that the test sees which turn the model answered.
+    scripts.set(FIRST, (request) => textReply(`answered: ${lastUserText(request)}`));
+    const said = (text: string): boolean => text.includes('first words') || text.includes('Now two.') || text.includes('Now three.') || text.includes('Instead, four.');
+    const first = await chat([user(FIRST)], { marker: 'gb1' });
+    const second = await chat([user(FIRST), assistantOf(first), user('Now two.')], { marker: 'gb2' });
+    const third = await chat([user(FIRST), assistantOf(first), user('Now two.'), assistantOf(second), user('Now three.')], { marker: 'gb3' });
+    expect(textOfParts(third)).toBe('answered: Now three.');
+
+    // The second request edited (or a checkpoint before it restored, then new words): Claude forks after its first answer.
+    const edited = await chat([user(FIRST), assistantOf(first), user('Instead, four.')], { marker: 'gb4' });
+    expect(textOfParts(edited)).toBe('answered: Instead, four.');
+    const afterEdit = messagesOf(conversationOf(FIRST).at(-1)!);
+    expect(userTexts(afterEdit).filter(said)).toEqual([FIRST, 'Instead, four.']);
+    expect(assistantTexts(afterEdit)).toEqual([textOfParts(first)]);
+    expect(JSON.stringify(afterEdit)).not.toContain('Now two.');
+    expect(JSON.stringify(afterEdit)).not.toContain('Now three.');
+
+    // Retry of the third answer (on the first branch, sent again): asked once, after the answers before it.
+    const retried = await chat([user(FIRST), assistantOf(first), user('Now two.'), assistantOf(second), user('Now three.')], { marker: 'gb5' });
+    expect(textOfParts(retried)).toBe('answered: Now three.');
+    const afterRetry = messagesOf(conversationOf(FIRST).at(-1)!);
+    expect(userTexts(afterRetry).filter(said)).toEqual([FIRST, 'Now two.', 'Now three.']);
+    expect(assistantTexts(afterRetry)).toEqual([textOfParts(first), textOfParts(second)]);
+    expect(JSON.stringify(afterRetry)).not.toContain('Instead, four.');
+
+    const log = Buffer.concat(bridgeLog).toString('utf8');
+    expect(log.match(/went back \(.*\): ACP session \S+, forked from \S+ after message \S+/g)).toHaveLength(2);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
   "Claude's models and context window reach the client (symposium/agentInfo)",
   async () => {
     const reported = agentInfos.filter((p) => JSON.stringify(p.agent) === JSON.stringify(claude)).at(-1);

@@ -81,7 +81,7 @@ describe.each([
     const held = JSON.parse(textOfParts(parts)) as string[];
     expect(held).not.toContain('say two');
     expect(lastPrompt()).not.toContain('say two');
-    expect(await bridge.logged(/went back/)).toContain('went back (the request carries an older marker of the conversation)');
+    expect(await bridge.logged(/went back/)).toContain('went back (the marker of the last answer kept is an older one of the conversation)');
     if (flags.includes('--fork')) expect(held).toEqual(['say one']);
   });
 

@@ -159,8 +159,9 @@ describe('history: divergence rolls Eliza back', () => {
     const a4 = textOfParts(await client.collectChatResponse(chatParams([user(BREAK), assistant(a1), user(REST), assistant(a3), user(REST)])));
     expect(a4).toBe(elizaConversation([BREAK, REST, REST]).replies[2]);
     expect(a4).not.toBe(elizaConversation([BREAK, BREAK, REST, REST]).replies[3]);
-    // One conversation throughout: the divergence rolled the session back rather than starting afresh.
-    expect(sessionsOpened(bridge)).toBe(1);
+    // The divergence went back (issue 45): the new branch is a conversation of its own, whose session begins from the
+    // point it went back to (Eliza hears the history up to there), never the one that holds the discarded turn.
+    expect(sessionsOpened(bridge)).toBe(2);
   });
 
   // These two fail since 959b591 ("a request may diverge after a conversation's provisional user

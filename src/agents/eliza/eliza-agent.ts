@@ -38,6 +38,7 @@ class ElizaSession implements AgentSession {
   private readonly choice: ReassemblyChoice;
   private waiting: WaitingCall | undefined;
   private calls = 0;
+  private begun = false;
 
   constructor(private readonly options: ElizaOptions) {
     this.choice = options.deterministic ? { kind: 'cycle' } : { kind: 'random', random: options.random ?? Math.random };
@@ -56,7 +57,10 @@ class ElizaSession implements AgentSession {
         if (waiting.kind === 'tool') return this.stream(`OK: ${textOfResult(result)}`);
         return this.stream(isApprovalOf(waiting.actionId, result) ? 'Permission granted.' : 'Permission refused.');
       }
-      const users = input.newMessages.filter((m) => m.role === 'user' && !m.content.every((p) => p.type === 'tool_result'));
+      // A conversation that went back to a point of another begins there: Eliza, who has no session to fork, hears its history up to there.
+      const heard = !this.begun && input.goesBack !== undefined ? input.history : input.newMessages;
+      this.begun = true;
+      const users = heard.filter((m) => m.role === 'user' && !m.content.every((p) => p.type === 'tool_result'));
       // Every user message is heard, so that a conversation first seen with history (a restarted bridge)
       // leaves Eliza where answering each message would have; only the last one is answered.
       let reply: string | undefined;
