@@ -202,8 +202,8 @@ export function rewindScenarios(newChat) {
         // VS Code offers to reapply what the restore discarded until the next message.
         await ui.page.locator('a[aria-label="Reapply discarded workspace changes and chat"]:visible', { hasText: 'Redo' }).first().click({ timeout: 10_000 });
         const back = await onDisk(join(ctx.workspace, 'redone-notes.txt'), true);
-        await ui.screenshot('claude-rewind-redone');
         c.equal(JSON.stringify(c.note('shown after redo', await shownOnce(ui, ['hello', 'create redone-notes.txt', 'and now the tests']))), JSON.stringify(['hello', 'create redone-notes.txt', 'and now the tests']), 'the requests the Chat view shows after Redo');
+        await ui.screenshot('claude-rewind-redone');
         c.ok(back, 'Redo did not bring redone-notes.txt back');
         await ui.page.locator('.interactive-input-editor').first().click();
         await ui.page.keyboard.press('Control+A');
