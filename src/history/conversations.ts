@@ -322,6 +322,13 @@ export class ConversationTracker {
    */
   private start(requestId: RequestId, agentKey: string, messages: Message[], read: Read, raw: readonly Message[]): HistoryDecision {
     const resumed = this.resumable(messages, read) ?? this.resumableByMarker(agentKey, raw, messages);
+    const lastReply = resumed === undefined ? lastAssistantIndex(messages) : -1;
+    const turnKey = lastReply > 0 ? read.links[lastReply - 1] : undefined;
+    // A conversation from before a reload whose agent answered this history's last asked turn: going back to it.
+    const asked = turnKey === undefined ? undefined : this.options.index?.conversationAsked(turnKey);
+    if (asked !== undefined && turnKey !== undefined && !this.conversations.has(asked)) {
+      return this.begin(requestId, messages, read, undefined, lastReply + 1, { conversationId: asked, turnKey, why: 'the history is an earlier part of a conversation kept in the state directory, then new words' });
+    }
     return this.begin(requestId, messages, read, resumed?.id, resumed?.known ?? 0, undefined);
   }
 

@@ -61,6 +61,8 @@ export interface ConversationIndex {
   conversationMarked(marker: string): string | undefined;
   /** The consumer's marker of the conversation's latest response; only the latest one resumes it. */
   rememberMarker(conversationId: string, marker: string): void;
+  /** The conversation whose agent answered a turn asked at `turn` (a fork point of it is kept): one to go back to. */
+  conversationAsked(turn: string): string | undefined;
 }
 
 /**
@@ -101,6 +103,8 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
   private readonly byId = new Map<string, StoredConversation>();
   private readonly byLink = new Map<string, string>();
   private readonly byMarker = new Map<string, string>();
+  /** The turns of the fork points kept → their conversation. */
+  private readonly byTurn = new Map<string, string>();
   /** (agent, agent session) → the conversation bound to it last. */
   private readonly bySession = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
@@ -125,6 +129,10 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
 
   rememberLink(conversationId: string, link: string): void {
     this.update(conversationId, { link });
+  }
+
+  conversationAsked(turn: string): string | undefined {
+    return this.byTurn.get(turn);
   }
 
   conversationMarked(marker: string): string | undefined {
@@ -203,6 +211,7 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
     this.byId.set(entry.id, entry);
     if (entry.link !== undefined) this.byLink.set(entry.link, entry.id);
     if (entry.marker !== undefined) this.byMarker.set(entry.marker, entry.id);
+    for (const point of entry.forkPoints ?? []) this.byTurn.set(point.turn, entry.id);
     if (entry.agent !== undefined && entry.agentSession !== undefined) this.bySession.set(sessionKey(entry.agent, entry.agentSession), entry.id);
     for (const [id, oldest] of this.byId) {
       if (this.byId.size <= this.capacity) break;
@@ -214,6 +223,7 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
   private unindex(entry: StoredConversation): void {
     if (entry.link !== undefined && this.byLink.get(entry.link) === entry.id) this.byLink.delete(entry.link);
     if (entry.marker !== undefined && this.byMarker.get(entry.marker) === entry.id) this.byMarker.delete(entry.marker);
+    for (const point of entry.forkPoints ?? []) if (this.byTurn.get(point.turn) === entry.id) this.byTurn.delete(point.turn);
     if (entry.agent === undefined || entry.agentSession === undefined) return;
     const key = sessionKey(entry.agent, entry.agentSession);
     if (this.bySession.get(key) === entry.id) this.bySession.delete(key);
@@ -278,6 +288,7 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
       this.byId.clear();
       this.byLink.clear();
       this.byMarker.clear();
+      this.byTurn.clear();
       this.bySession.clear();
       for (const entry of [...merged.values()].sort((a, b) => a.at - b.at)) this.put(entry);
       replaceFile(file, JSON.stringify({ version: STATE_VERSION, conversations: [...this.byId.values()] }), durable);

@@ -131,6 +131,17 @@ describe('going back, where the agent cannot fork at the point', () => {
     expect(await bridge.logged(/session\/fork of .* failed/)).toMatch(/went back \(.*\) to a point of conversation \S+, but session\/fork of \S+ failed/);
   });
 
+  test('an agent that forks only whole sessions (OpenCode 1.18 ignores the fork point) is told the transcript instead: a fork would hold what was taken back', async () => {
+    const agent = scripted(['--fork', '--fork-whole']);
+    const { u1, a1 } = await threeTurns(agent);
+    const { parts } = await ask([u1, a1, user('history')], agent, 'm4');
+    expect(JSON.parse(textOfParts(parts))).toEqual([]);
+    expect(lastPrompt()).toContain('say one');
+    expect(lastPrompt()).not.toContain('say two');
+    expect(await bridge.logged(/went back/)).toContain('(scripted-agent) is not known to fork at a point, only its whole session');
+    expect(bridge.stderr()).not.toContain('session/fork scripted');
+  });
+
   test('after a model switch the marker is another agent\'s: a conversation of its own with this agent, told the history', async () => {
     const first = scripted(['--fork']);
     const { u1, a1, u2, a2 } = await threeTurns(first);

@@ -6,7 +6,10 @@
 import { ConversationTracker, type HistoryDecision } from '../../src/history/conversations.js';
 import { STATEFUL_MARKER, statefulMarkerData } from '../../src/history/stateful-marker.js';
 import type { Message, ResponsePart } from '../../src/protocol/messages.js';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { ConversationStore } from '../../src/state/conversation-store.js';
+import { createLogger } from '../../src/log/logger.js';
 import path from 'node:path';
 
 const AGENT = 'claude';
@@ -144,4 +147,24 @@ describe("Copilot's recorded requests after going back", () => {
     expect(words(back.newMessages)[0]).toContain("let's do it differently");
     expect(back.newMessages).toHaveLength(1);
   });
+});
+
+test('after a reload (a new tracker, the state directory read again): going back finds the conversation by the fork point its agent kept', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'going-back-state-'));
+  const log = createLogger('error');
+  const store = new ConversationStore(dir, log);
+  tracker = new ConversationTracker({ index: store });
+  const t1 = answer([user('u1')], 'a1');
+  answer([user('u1'), said('a1'), user('u2')], 'a2');
+  // What the agent side keeps once the first answer ended (session/answer-ends.ts).
+  store.rememberForkPoint(t1.conversationId, { turn: t1.turnKey, session: 's1', message: 'msg-1', fingerprint: 'sha256:00', occurrence: 1 });
+  store.flush();
+
+  const reloaded = new ConversationStore(dir, log);
+  expect(reloaded.forkPointOf(t1.conversationId, t1.turnKey)).toMatchObject({ session: 's1', message: 'msg-1' });
+  tracker = new ConversationTracker({ index: reloaded, newId: () => 'after-reload' });
+  const back = decide([user('u1'), said('a1'), user('edited')]);
+  expect(back.conversationId).toBe('after-reload');
+  expect(back.goesBack).toMatchObject({ conversationId: t1.conversationId, turnKey: t1.turnKey });
+  expect(words(back.newMessages)).toEqual(['edited']);
 });

@@ -10,6 +10,15 @@ import { forkPointMeta } from './session/answer-ends.js';
 /** `session/fork` (unstable in ACP; the SDK's stable methods do not list it yet). */
 const SESSION_FORK = 'session/fork';
 
+/**
+ * The agents known to fork at the point `_meta.jetbrains.air.fork` names (JetBrains AIR's fork point, no part of
+ * ACP): claude-agent-acp 0.100 (`dist/fork-session.js`: up to that message) and codex-acp 2.6 (`resolveForkTurnId`:
+ * through the turn of that message). OpenCode 1.18 declares `fork` too but forks the whole session
+ * (`session.fork({sessionID})`, the point ignored), which would hold what the person took back: an agent not
+ * known to read the point is told the transcript instead.
+ */
+const FORKS_AT_THE_POINT: ReadonlySet<string> = new Set(['@agentclientprotocol/claude-agent-acp', '@agentclientprotocol/codex-acp']);
+
 /** What forking needs of the agent it runs on. */
 export interface ForkHost {
   readonly name: string;
@@ -42,6 +51,7 @@ export async function forkAtPoint(
   // Not in the SDK's stable types yet: read as what the agent sent.
   const capabilities = init.agentCapabilities?.sessionCapabilities as Record<string, unknown> | null | undefined;
   if (capabilities?.['fork'] == null) return told('the agent cannot fork sessions');
+  if (!FORKS_AT_THE_POINT.has(init.agentInfo?.name ?? '')) return told(`the agent (${init.agentInfo?.name ?? 'unnamed'}) is not known to fork at a point, only its whole session`);
   const point = host.agentSessions.forkPointOf(goesBack.conversationId, goesBack.turnKey);
   if (point === undefined) return told('the agent named no point after that answer (it sent no message ids, or the point is too old)');
   try {
