@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChatView, Checks, checkRefusedInOneLine, sendCommand } from './chat-view.mjs';
+import { rewindScenarios } from './claude-rewind-view.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLAUDE_AGENT_ACP = join(REPO, 'node_modules', '@agentclientprotocol', 'claude-agent-acp', 'dist', 'index.js');
@@ -95,6 +96,7 @@ export async function startAnthropicMock(workspace) {
     sessionIdOf: m.sessionIdOf,
     /** The texts of the tool results the model was given last in a request. */
     toolResultsOf: (recorded) => m.lastToolResults(m.messagesOf(recorded)).map(m.toolResultText),
+    userTextsOf: (recorded) => m.userTexts(m.messagesOf(recorded)).map((t) => t.trim()),
   });
 }
 
@@ -341,6 +343,9 @@ CLAUDE_SCENARIOS.push({
   },
 });
 
+// Going back in a chat (issue 45): Restore Checkpoint, an edited earlier request, Retry.
+CLAUDE_SCENARIOS.push(...rewindScenarios(newClaudeChat));
+
 /**
  * Opens the Chat view and sends a first message, answered by the first model listed (Claude Code): a fresh profile
  * lists other extensions' models in the picker only after its first request (Copilot's set-up).
@@ -355,9 +360,11 @@ async function setUpChat(ui) {
       if (attempt === 3) throw error;
     }
   }
-  await ui.send('hello');
-  // The model's name shows under the answer once it is complete.
-  await ui.response((t) => /Claude Code|Eliza \(built-in\)/.test(t), 'an answer to the first message, named');
+  // Not "hello", which the rewind scenarios' chats begin with: each of them must fail or pass on its own.
+  await ui.send('say ready');
+  // The model's name shows under the answer once it is complete. The first answer waits for Copilot's set-up and
+  // Claude Code's cold start, which on a loaded machine took 58 s of the usual minute: it has two.
+  await ui.response((t) => /Claude Code|Eliza \(built-in\)/.test(t), 'an answer to the first message, named', 120_000);
   await ui.idle();
 }
 

@@ -316,6 +316,39 @@ CLINE_SCENARIOS.push({
   },
 });
 
+// Going back in a task (issue 45): Cline's "Edit and regenerate from here" on an earlier message, then "Reset Chat"
+// (the conversation rewound, the code kept). Cline starts a session of its own from the messages before the edited
+// one and sends the edited words: the agent must hold only those, here by a fork of its session.
+CLINE_SCENARIOS.push({
+  name: 'cline: rewind — an earlier message edited (Reset Chat): the agent holds nothing after it',
+  async run(ui, note, ctx) {
+    if (!(await ui.frame(3000).then(() => true, () => false))) await ui.open();
+    await ui.pickModel('symposium - acp-scripted');
+    await ui.newTask();
+    for (const words of ['one', 'two', 'three']) {
+      await ui.send(`say ${words} from cline`);
+      await ui.answer((t) => t.includes(`${words} from cline`), `the answer "${words}"`);
+    }
+    const f = await ui.frame();
+    await f.locator('[title="Edit and regenerate from here"]', { hasText: 'say two from cline' }).first().click();
+    const editor = f.locator(`textarea:not(${ui.input})`).first();
+    await editor.waitFor({ timeout: 10_000 });
+    await editor.fill('history');
+    await ui.screenshot('cline-rewind-editing');
+    // The edited words show where the message was: the answer follows their first occurrence.
+    ui.sent = 'history';
+    ui.shownBefore = 0;
+    await f.getByRole('button', { name: 'Reset Chat', exact: true }).click();
+    const seen = jsonIn(note('answer', await ui.answer((t) => t.includes(']'), 'the session history')));
+    await ui.screenshot('cline-rewind-edited-answered');
+    const told = note('prompt', prompts(ctx.promptLog).at(-1) ?? '');
+    // Scripted forks (--fork): its session forked after the first answer holds that exchange as its own, and the
+    // prompt is the edited words alone.
+    check(JSON.stringify(seen) === JSON.stringify(['say one from cline']), `the agent's session holds ${JSON.stringify(seen)}, not the first exchange alone`);
+    check(told === 'history', `the agent was told more than the edited words: ${JSON.stringify(told)}`);
+  },
+});
+
 /** Runs the Cline scenarios on `page`; each result is {name, passed, ms, error, details}. */
 export async function runCline(page, ctx, log) {
   const ui = new ClineView(page, ctx.artifacts);

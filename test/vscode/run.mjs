@@ -176,8 +176,10 @@ async function serveRegistry(dirs, state) {
   await tarCreate({ gzip: true, file: archivePath, cwd: release }, ['bin']);
   const archive = readFileSync(archivePath);
   const target = `${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}`;
+  // The port is read once listening: a request that comes as the server closes (an extension host still starting
+  // when its workbench ends) must not find address() null and end the whole run.
+  let base = '';
   const server = createHttpServer((req, res) => {
-    const base = `http://127.0.0.1:${server.address().port}`;
     if (req.url === '/registry.json') {
       const entry = { archive: `${base}/packed.tar.gz`, cmd: './bin/agent', args: [], sha256: createHash('sha256').update(archive).digest('hex') };
       const registry = { version: '1.0.0', agents: [{ id: 'packed', name: 'Packed', version: '1.0.0', description: 'A download of the scripted agent', distribution: { binary: { [target]: entry } } }] };
@@ -190,7 +192,8 @@ async function serveRegistry(dirs, state) {
   });
   await new Promise((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
   state.registryServer = server;
-  dirs.registryUrl = `http://127.0.0.1:${server.address().port}/registry.json`;
+  base = `http://127.0.0.1:${server.address().port}`;
+  dirs.registryUrl = `${base}/registry.json`;
 }
 
 export function prepareRunDir() {
@@ -495,7 +498,8 @@ function runClineWorkbench(vsixPath) {
     const parrotPromptLog = join(dirs.runDir, 'parrot-prompts.jsonl');
     const agents = [
       // Scripted reports models of its own (fast, its default, and deep): the model Cline stored must stay listed.
-      { id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--models', 'fast,deep', '--modes', 'code,ask,plan'] },
+      // Scripted forks sessions as Claude Code does (issue 45: an edited earlier message forks the task's session).
+      { id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--models', 'fast,deep', '--modes', 'code,ask,plan', '--fork'] },
       { id: 'parrot', name: 'Parrot', command: process.execPath, args: [scriptedAgent(), '--prompt-log', parrotPromptLog] },
     ];
     writeClineState(dirs.home, { vendor: 'symposium', family: 'acp-scripted', version: '1.0.0', id: 'symposium-agent-scripted' });
@@ -529,7 +533,7 @@ function runClaudeWorkbench(vsixPath) {
     scriptedAgent(); // compiles dist/ (the mock with it) when missing
     const mock = await startAnthropicMock(dirs.workspace);
     const userSettings = { ...consumerSettings(claudeAgents(dirs.runDir, mock)), ...CHAT_VIEW_SETTINGS };
-    const ctx = { workspace: dirs.workspace, mock, artifacts: join(ARTIFACTS, 'claude') };
+    const ctx = { workspace: dirs.workspace, mock, requests: dirs.requests, artifacts: join(ARTIFACTS, 'claude') };
     return { userSettings, ctx, run: runClaude, close: () => mock.close() };
   });
 }

@@ -251,7 +251,7 @@ export class AcpAgent implements AgentStream, SessionHost {
             return response;
           });
     const { goesBack } = session;
-    const forked = resumed !== undefined || goesBack === undefined ? undefined : await forkAtPoint(this.forking, conversationId, goesBack, process, init, { cwd: this.options.cwd, mcpServers, ...this.editsThroughConsumer(tools?.toolNames ?? []) });
+    const forked = resumed !== undefined || goesBack === undefined ? undefined : await forkAtPoint(this.forking, conversationId, goesBack, process, init, { cwd: this.options.cwd, mcpServers, ...this.toolsThroughConsumer(tools?.toolNames ?? []) });
     let sessionId: string;
     let response: SessionResponse;
     if ((resumed !== undefined && previous !== undefined) || forked !== undefined) {
