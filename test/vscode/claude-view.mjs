@@ -213,9 +213,20 @@ export const CLAUDE_SCENARIOS = [
       // Copilot applies the rules once the person accepted its warning, the first time (a choice of Allow's menu).
       await ui.send('run echo approved-by-rule');
       c.note('opt-in', await ui.confirmation());
-      await ui.page.locator('.chat-confirmation-widget-buttons .monaco-dropdown-button').last().click();
-      await ui.page.getByText('Enable Auto Approve...', { exact: true }).last().click();
-      await ui.page.locator('.monaco-dialog-box').getByRole('button', { name: 'Enable', exact: true }).click();
+      // Copilot first assesses the command's risk ("Assessing risk…") and redraws the confirmation when it is done: a
+      // menu opened before that can be redrawn away under the click, and no dialog comes. Wait it out, and open the
+      // menu once more if the dialog still does not come.
+      const confirmationWidget = ui.page.locator('.chat-confirmation-widget-container:visible').last();
+      await confirmationWidget.getByText('Assessing risk', { exact: false }).waitFor({ state: 'detached', timeout: 30_000 }).catch(() => {});
+      const enable = ui.page.locator('.monaco-dialog-box').getByRole('button', { name: 'Enable', exact: true });
+      for (let attempt = 1; ; attempt++) {
+        await ui.page.locator('.chat-confirmation-widget-buttons .monaco-dropdown-button').last().click();
+        await ui.page.getByText('Enable Auto Approve...', { exact: true }).last().click();
+        const shown = await enable.waitFor({ timeout: 10_000 }).then(() => true, () => false);
+        if (shown || attempt === 2) break;
+        await ui.page.keyboard.press('Escape');
+      }
+      await enable.click();
       c.note('first', await ui.response((t) => /Terminal said:[^]*approved-by-rule/.test(t), "Claude's answer with the first command's output"));
       await ui.idle();
       // From then on a command the rules allow runs unasked.
