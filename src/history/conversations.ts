@@ -176,8 +176,11 @@ export class ConversationTracker {
     // The history matches no conversation (the consumer re-rendered or summarised it), but a marker names one.
     const marked = this.markedConversation(request.agentKey, request.messages);
     if (marked === undefined) return this.start(request.id, request.agentKey, messages, read, request.messages);
-    if (marked.turnKey !== undefined && this.goesBackTo(marked.conversation, marked.turnKey)) {
-      return this.goBack(request.id, marked.conversation, marked.turnKey, messages, read, answeredUpTo(messages, marked.index), 'the request carries an older marker of the conversation');
+    // The marked message may be followed by later answers (a background summary is asked before the turn it comes in):
+    // the request goes back only when it stops short of the conversation's latest turn.
+    const reached = marked.turnKey === undefined ? undefined : this.turnPoints.reachedFrom(marked.conversation, marked.turnKey, answersAfter(messages, marked.index));
+    if (reached !== undefined && this.goesBackTo(marked.conversation, reached)) {
+      return this.goBack(request.id, marked.conversation, reached, messages, read, answeredUpTo(messages, marked.index), 'the request carries an older marker of the conversation');
     }
     const discarded = marked.conversation.inFlight === undefined ? DISCARDED_NOTHING : DISCARDED_EXCHANGE;
     return this.continueWith(request.id, marked.conversation, messages, read, answeredUpTo(messages, marked.index), discarded);
@@ -611,6 +614,13 @@ function answeredUpTo(messages: readonly Message[], marked: number): number {
   let last = messages.length - 1;
   while (last > marked && messages[last]!.role !== 'assistant') last--;
   return last;
+}
+
+/** How many assistant messages follow `messages[marked]`. */
+function answersAfter(messages: readonly Message[], marked: number): number {
+  let answers = 0;
+  for (let i = marked + 1; i < messages.length; i++) if (messages[i]!.role === 'assistant') answers++;
+  return answers;
 }
 
 /** The index among the normalized messages of `raw[index]` (or of the last one before it that has content; -1 for none). */

@@ -46,6 +46,16 @@ export class TurnPoints<C> {
     return keys[keys.length - 2] === key;
   }
 
+  /**
+   * The turn reached from `key` by `answers` later answers the consumer still sends (after a summary or a re-rendered
+   * answer that carries `key`'s marker), the latest at most; undefined when `key` is not one of `conversation`'s turns.
+   */
+  reachedFrom(conversation: C, key: Link, answers: number): Link | undefined {
+    const keys = this.keysOf.get(conversation) ?? [];
+    const at = keys.indexOf(key);
+    return at < 0 ? undefined : keys[Math.min(at + answers, keys.length - 1)];
+  }
+
   forget(conversation: C): void {
     for (const key of this.keysOf.get(conversation) ?? []) if (this.byKey.get(key) === conversation) this.byKey.delete(key);
     this.keysOf.delete(conversation);

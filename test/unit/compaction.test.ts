@@ -106,6 +106,26 @@ describe("Copilot's compaction", () => {
     if (third.kind === 'turn') expect(texts(applyContextPolicy(third.newMessages, 'user'))).toEqual(['history']);
   });
 
+  test('background compaction asked before the second turn (recorded: 19 ms before it) is not going back: the third message continues the session', () => {
+    const tracker = new ConversationTracker({ newId: () => 'conv-1' });
+    const first = tracker.decide({ id: 1, agentKey: 'a', messages: fixture('background-early-first-message'), marker: 'bcaaa6dc-2262-4ea3-b9d3-96cf394ba79d' });
+    if (first.kind !== 'turn') throw new Error(first.reason);
+    tracker.recordPart(1, { type: 'text', value: 'remember the word medlar' });
+    tracker.endTurn(1, true);
+    // The summary stands for the chat up to the first answer: the second turn has not been asked yet.
+    expect(tracker.summarize({ id: 2, agentKey: 'a', messages: fixture('background-early-summary-request'), marker: '33a7b9e8-59aa-4150-80bb-5e6126f8ec9f' })).toContain('- say remember the word medlar');
+    const second = tracker.decide({ id: 3, agentKey: 'a', messages: fixture('background-early-second-message'), marker: 'm3' });
+    expect(second).toMatchObject({ kind: 'turn', conversationId: first.conversationId, isNew: false });
+    tracker.recordPart(3, { type: 'text', value: 'the second turn' });
+    tracker.endTurn(3, true);
+    // [summary (its marker: the first turn), the second request, its answer (no marker), history]: the summary's
+    // turn is older than the latest, but the second turn follows it in the request, so nothing was taken back.
+    const third = tracker.decide({ id: 4, agentKey: 'a', messages: fixture('background-early-next-message'), marker: 'm4' });
+    expect(third).toMatchObject({ kind: 'turn', conversationId: first.conversationId, isNew: false, canceled: false });
+    expect(third.kind === 'turn' && third.goesBack).toBeUndefined();
+    if (third.kind === 'turn') expect(texts(applyContextPolicy(third.newMessages, 'user'))).toEqual(['history']);
+  });
+
   test("Copilot's simple summary prompt (the history in one message, when the prompt is over budget) finds the conversation too", () => {
     const { tracker, conversationId } = afterFirstMessage();
     // As `gHe` renders it (not recorded: the fixture's system prompt and last message around it); the message being sent comes last.

@@ -81,6 +81,19 @@ test('going on is not going back: a new request after the latest answer continue
   expect(next.goesBack).toBeUndefined();
 });
 
+test('an older marker followed by later answers the consumer re-rendered without markers goes back to the last of those, not to the marker', () => {
+  answer([user('u1')], 'a1', 'm1');
+  const t2 = answer([user('u1'), marked('a1', 'm1'), user('u2')], 'a2', 'm2');
+  answer([user('u1'), marked('a1', 'm1'), user('u2'), marked('a2', 'm2'), user('u3')], 'a3', 'm3');
+  // Content the history no longer matches (re-rendered), the marker of a1, then a2 without its marker, then new words.
+  const back = decide([user('u1 re-rendered'), marked('a1', 'm1'), user('u2'), said('a2'), user('new')]);
+  expect(back.goesBack).toMatchObject({ turnKey: t2.turnKey });
+  // The same up to the latest answer is going on, not going back.
+  tracker.endTurn(back.id, false);
+  const on = decide([user('u1 re-rendered'), marked('a1', 'm1'), user('u2'), said('a2'), user('u3'), said('a3'), user('u4')]);
+  expect(on.goesBack).toBeUndefined();
+});
+
 test('two chats that began alike: the marker of the last answer kept says which one goes back (not the one that said it last)', () => {
   const a1 = answer([user('hello')], 'hi', 'mA1');
   answer([user('hello'), marked('hi', 'mA1'), user('create x')], 'done', 'mA2');
