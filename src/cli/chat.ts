@@ -42,8 +42,17 @@ const AGENT_ACTION: ToolDefinition = { name: AGENT_ACTION_TOOL, description: "As
 /** Asks the user to allow an agent's action; resolves false when there is no one to ask. */
 type Confirm = (question: string) => Promise<boolean>;
 
+/**
+ * The chat's own commands, as VS Code's buttons: every other line, `/…` included, is a message for the agent (its own
+ * slash commands among them).
+ */
+const CHAT_COMMANDS = /^\/(retry|undo|edit)(?:\s+([^]*))?$/;
+const CHAT_COMMANDS_HELP = '/retry asks the last request again in place of its answer; /undo takes the last exchange back; /edit TEXT asks TEXT in place of the last request';
+
 class ChatSession {
   private readonly history: Message[] = [];
+  /** Where each exchange of `history` begins: its request. */
+  private readonly exchanges: number[] = [];
   private running: CancellationTokenSource | undefined;
 
   constructor(
@@ -66,6 +75,7 @@ class ChatSession {
       exchange.push({ role: 'assistant', content: parts });
       const calls = parts.filter((p): p is ToolCallPart => p.type === 'tool_call');
       if (calls.length === 0) {
+        this.exchanges.push(this.history.length);
         this.history.push(...exchange);
         return 'answered';
       }
@@ -81,6 +91,30 @@ class ChatSession {
         content: calls.map((call) => ({ type: 'tool_result', toolCallId: call.toolCallId, result: [{ type: 'text', value: approvalText(actionIdOf(call.parameters) ?? '') }] })),
       });
     }
+  }
+
+  /**
+   * A chat command: going back as VS Code's Retry, Restore Checkpoint and an edited request do. The bridge sees the
+   * shorter history and takes the agent back with it.
+   */
+  async command(name: string, text: string, confirm: Confirm | undefined): Promise<Outcome | 'nothing'> {
+    const start = this.exchanges[this.exchanges.length - 1];
+    if (start === undefined) {
+      process.stderr.write(`(nothing to ${name}: no exchange yet)\n`);
+      return 'nothing';
+    }
+    if (name === 'edit' && text === '') {
+      process.stderr.write('(/edit needs the words to ask instead: /edit TEXT)\n');
+      return 'nothing';
+    }
+    const request = this.history[start]!.content.map((part) => (part.type === 'text' ? part.value : '')).join('');
+    this.exchanges.pop();
+    this.history.splice(start);
+    if (name === 'undo') {
+      process.stderr.write(`(taken back: ${request})\n`);
+      return 'nothing';
+    }
+    return this.send(name === 'retry' ? request : text, confirm);
   }
 
   /** One request: its parts, or how it ended without them. */
@@ -139,10 +173,15 @@ class ChatSession {
         }
       : undefined;
     let failed = false;
-    if (interactive) lines.prompt();
+    if (interactive) {
+      process.stdout.write(`(${CHAT_COMMANDS_HELP})\n`);
+      lines.prompt();
+    }
     for (let line = await reader.next(); line !== undefined; line = await reader.next()) {
       const text = line.trim();
-      if (text !== '') failed = (await this.send(text, confirm)) === 'failed' || failed;
+      const command = CHAT_COMMANDS.exec(text);
+      const outcome = text === '' ? 'nothing' : command !== null ? await this.command(command[1]!, command[2]?.trim() ?? '', confirm) : await this.send(text, confirm);
+      failed = outcome === 'failed' || failed;
       if (interactive) lines.prompt();
     }
     return failed ? 1 : 0;

@@ -52,6 +52,8 @@ Usage: symposium-lm chat [options] [-- AGENT_COMMAND [ARGS...]]
   --cwd DIR           The agent's working directory (default: the current directory).
   --log-level LEVEL   Passed to the vscodelm child (default: warn).
   Without -p, each line typed (or piped) is a message. Ctrl-C cancels the reply; Ctrl-C again exits.
+  /retry asks the last request again in place of its answer, /undo takes the last exchange back, /edit TEXT
+  asks TEXT in place of the last request: the agent goes back with the chat. Other /lines reach the agent.
 `;
 
 async function main(argv: string[]): Promise<number> {

@@ -5,7 +5,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { elizaRespond, initialElizaState } from '../../src/agents/eliza/engine.js';
-import { CLI } from './agent-bridge.js';
+import { CLI, SCRIPTED_AGENT } from './agent-bridge.js';
 
 const run = promisify(execFile);
 
@@ -51,3 +51,29 @@ test('in a terminal the question is asked; yes allows, no rejects', async () => 
   expect(printed).toContain('Allow the agent to delete y? [y/N]');
   expect(printed).not.toContain('Permission refused');
 }, TEST_MS);
+
+/** Pipes `lines` into `chat` with the scripted agent (forking sessions as Claude Code does), and resolves with what it printed. */
+async function chatWithScripted(lines: string[]): Promise<string> {
+  const child = spawn(process.execPath, [CLI, 'chat', '--', process.execPath, SCRIPTED_AGENT, '--fork'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const out: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => out.push(chunk));
+  child.stdin.end(lines.map((line) => `${line}\n`).join(''));
+  const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_MS);
+  await new Promise((resolve) => child.once('close', resolve));
+  clearTimeout(timer);
+  return Buffer.concat(out).toString('utf8');
+}
+
+describe("going back in chat (issue 45): the agent's session holds what the chat holds", () => {
+  test('/retry asks the last request again in place of its answer: the agent holds it once', async () => {
+    const printed = await chatWithScripted(['say one', 'say two', '/retry', 'history']);
+    expect(printed).toContain('["say one","say two"]');
+  }, TEST_MS);
+
+  test('/edit TEXT asks TEXT in place of the last request, /undo takes the last exchange back', async () => {
+    expect(await chatWithScripted(['say one', 'say two', '/edit history'])).toContain('["say one"]');
+    expect(await chatWithScripted(['say one', 'say two', '/undo', 'history'])).toMatch(/\(taken back: say two\)[^]*\["say one"\]/);
+    expect(await chatWithScripted(['/undo', 'say one'])).toMatch(/nothing to undo: no exchange yet[^]*one/);
+  }, TEST_MS);
+});
