@@ -15,10 +15,14 @@ const CALL_ID_PREFIX = 'symposium-completion-';
 
 /**
  * The call's `result`. The consumer shows it under "Task Completed", below the answer it streamed as text: the
- * answer streams as it is written (a tool call arrives whole), so `result` does not repeat it.
+ * answer streams as it is written (a tool call arrives whole), so `result` does not repeat it. It names the time
+ * of the answer, to the second: Roo Code stops a task at the fourth call in a row of one tool with the same
+ * parameters ("Roo is having trouble… stuck in a loop"), and never resets that count when the person replies.
  */
-export const ANSWERED_ABOVE = 'Answered above. Reply to go on, or start a new task.';
-export const NOTHING_TO_ADD = 'The agent had nothing to add. Reply to go on, or start a new task.';
+export const answeredAbove = (at: Date): string => `Answered above at ${clock(at)}. Reply to go on, or start a new task.`;
+export const nothingToAdd = (at: Date): string => `The agent had nothing to add (${clock(at)}). Reply to go on, or start a new task.`;
+
+const clock = (at: Date): string => [at.getHours(), at.getMinutes(), at.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
 
 /** Whether the request offers a completion tool of this family: `attempt_completion` taking a `result`. */
 export function offersCompletionTool(tools: readonly ToolDefinition[]): boolean {
@@ -31,8 +35,8 @@ function takesResult(schema: unknown): boolean {
 }
 
 /** The call that ends a turn: `answered` when the turn streamed text (the answer is above it). */
-export function completionCall(answered: boolean): ToolCallPart {
-  return { type: 'tool_call', toolCallId: `${CALL_ID_PREFIX}${randomUUID()}`, toolName: COMPLETION_TOOL, parameters: { result: answered ? ANSWERED_ABOVE : NOTHING_TO_ADD } };
+export function completionCall(answered: boolean, at = new Date()): ToolCallPart {
+  return { type: 'tool_call', toolCallId: `${CALL_ID_PREFIX}${randomUUID()}`, toolName: COMPLETION_TOOL, parameters: { result: answered ? answeredAbove(at) : nothingToAdd(at) } };
 }
 
 /**

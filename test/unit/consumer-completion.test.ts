@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ANSWERED_ABOVE, COMPLETION_TOOL, NOTHING_TO_ADD, completionCall, completionRepliesAsSaid, offersCompletionTool } from '../../src/tools/consumer-completion.js';
+import { COMPLETION_TOOL, answeredAbove, completionCall, nothingToAdd, completionRepliesAsSaid, offersCompletionTool } from '../../src/tools/consumer-completion.js';
 import { applyContextPolicy } from '../../src/history/context-policy.js';
 import type { Message, ToolDefinition } from '../../src/protocol/messages.js';
 
@@ -23,13 +23,21 @@ describe('offersCompletionTool', () => {
 
 describe('completionCall', () => {
   test('says whether the answer is above it, each call with an id of its own', () => {
-    const [one, two] = [completionCall(true), completionCall(false)];
-    expect(one).toMatchObject({ type: 'tool_call', toolName: COMPLETION_TOOL, parameters: { result: ANSWERED_ABOVE } });
-    expect(two).toMatchObject({ parameters: { result: NOTHING_TO_ADD } });
+    const at = new Date(2026, 10, 28, 9, 5, 7);
+    const [one, two] = [completionCall(true, at), completionCall(false, at)];
+    expect(one).toMatchObject({ type: 'tool_call', toolName: COMPLETION_TOOL, parameters: { result: 'Answered above at 09:05:07. Reply to go on, or start a new task.' } });
+    expect(two).toMatchObject({ parameters: { result: nothingToAdd(at) } });
     expect(one.toolCallId).not.toBe(two.toolCallId);
     // Roo Code sanitises ids to this alphabet before it gives them back.
     expect(one.toolCallId).toMatch(/^[\w-]+$/);
   });
+});
+
+test("two answers a second apart end with calls of different parameters: Roo stops a task at the fourth identical call in a row", () => {
+  const first = new Date(2026, 10, 28, 12, 51, 50);
+  const next = new Date(first.getTime() + 1000);
+  expect(completionCall(true, first).parameters).not.toEqual(completionCall(true, next).parameters);
+  expect(answeredAbove(first)).not.toBe(answeredAbove(next));
 });
 
 describe('completionRepliesAsSaid', () => {
