@@ -328,6 +328,35 @@ export const ROO_SCENARIOS = [
     },
   },
   {
+    name: 'roo: going back — an earlier reply edited (Edit message, Proceed): the agent holds nothing after it',
+    async run(ui, note, ctx) {
+      await ui.newTask();
+      // Four answers in one task: with one completion text for all, Roo stopped at the fourth ("stuck in a loop").
+      for (const words of ['one', 'two', 'three']) await completedTask(ui, note, ctx, `say ${words} from roo`);
+      const f = await ui.frame();
+      // Roo shows a reply after "Task Completed" as "You said", with its edit icon on hover.
+      const row = f.locator('.group', { hasText: 'say two from roo' }).last();
+      await row.hover();
+      await row.locator('[aria-label="Edit message icon"]').first().click();
+      // The reply becomes an input of its own, above the main one.
+      const editor = f.locator('textarea:visible').first();
+      await editor.waitFor({ timeout: 10_000 });
+      await editor.fill('history');
+      await ui.screenshot('roo-rewind-editing');
+      ui.sent = 'history';
+      ui.shownBefore = 0;
+      await editor.press('Enter');
+      // Roo asks first: "Editing this message will delete all subsequent messages in the conversation."
+      await f.getByRole('button', { name: 'Proceed', exact: true }).click({ timeout: 10_000 });
+      note('answer', await ui.completed());
+      await ui.screenshot('roo-rewind-edited-answered');
+      // Scripted does not fork here: a new session told the chat up to the edited reply, then the edited words.
+      const told = note('prompt', prompts(ctx.promptLog).at(-1) ?? '');
+      check(told.includes('say one from roo') && told.includes('history'), `the agent was not told the chat up to the edited reply: ${JSON.stringify(told)}`);
+      check(!told.includes('say two from roo') && !told.includes('say three from roo'), `the agent was told what the edit took back: ${JSON.stringify(told)}`);
+    },
+  },
+  {
     name: 'roo: a task with Eliza completes in one request, and a reply continues her conversation',
     async run(ui, note, ctx) {
       await ui.pickProfile('scripted', 'eliza');
