@@ -225,6 +225,30 @@ export function describeCatalogAgent(setup: AgentSetup): void {
   );
 
   test(
+    "going back (issue 45): after an edited earlier request the model's next request holds the exchange before it and nothing after; forked where the agent forks at a point, else told",
+    async () => {
+      const FIRST = `Going back with ${setup.id}: first words.`;
+      scripts.set(FIRST, (view) => textReply(`answered: ${userTexts(view).at(-1)?.split('\n').at(-1) ?? ''}`));
+      const first = await chat([user(FIRST)], { marker: `${setup.id}-gb1` });
+      const second = await chat([user(FIRST), assistantOf(first), user('Now two.')], { marker: `${setup.id}-gb2` });
+      await chat([user(FIRST), assistantOf(first), user('Now two.'), assistantOf(second), user('Now three.')], { marker: `${setup.id}-gb3` });
+      // The second request edited (or a checkpoint before it restored, then new words): the first answer's marker is older.
+      expect(textOfParts(await chat([user(FIRST), assistantOf(first), user('Instead, four.')], { marker: `${setup.id}-gb4` }))).toContain('Instead, four.');
+      const asked = conversationOf(FIRST).filter((r) => saidTimes(viewOf(r), 'Instead, four.') > 0);
+      expect(asked.length).toBeGreaterThanOrEqual(1);
+      const seen = JSON.stringify(viewOf(asked[0]!));
+      expect(seen).toContain('first words');
+      expect(seen).not.toContain('Now two.');
+      expect(seen).not.toContain('Now three.');
+      const route = /went back \(.*\)(: ACP session \S+, forked from| to a point of conversation \S+, but )/.exec(bridge.stderr());
+      expect(route?.[1].startsWith(': ACP session') ? 'fork' : route === null ? 'none' : 'told').toBe(setup.forksAtAPoint === true ? 'fork' : 'told');
+      // Forked, the model holds the first exchange as its own messages; told, as a transcript in the new prompt.
+      if (setup.forksAtAPoint === true) expect(assistantTexts(viewOf(asked[0]!)).join('\n')).toContain(`answered: ${FIRST}`);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
     "a file the person attached in the Chat view reaches the model (its text, or its path to read), Copilot's own blocks do not",
     async () => {
       const KEY = 'What does the attached file say?';

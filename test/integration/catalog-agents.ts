@@ -48,6 +48,8 @@ export interface AgentSetup {
   readonly embeddedContext?: boolean;
   /** It reads a file a prompt links (`resource_link`) into its model's request by itself. */
   readonly readsLinkedFiles?: boolean;
+  /** It forks a session at a message (`session/fork` with the AIR fork point): going back forks, else it is told. */
+  readonly forksAtAPoint?: boolean;
   /**
    * Starts the mock and prepares HOME; `root` is a fresh folder the test removes. `signInServer`: the URL of an
    * MCP server of the person's own (Streamable HTTP) to configure, its tool allowed where the agent asks first.
@@ -121,6 +123,7 @@ export const CODEX: AgentSetup = {
   asksQuestions: true,
   relaysSignInPages: true,
   embeddedContext: true,
+  forksAtAPoint: true,
   async prepare({ home, signInServer }, options) {
     const mock = await OpenAiResponsesMock.start(options);
     const codexHome = path.join(home, '.codex');
