@@ -3,7 +3,7 @@ import type { AcpAgentOptions } from '../acp/acp-agent.js';
 import { LazyAgentStream } from './lazy.js';
 import { ElizaAgent } from '../eliza/eliza-agent.js';
 import { canonicalJson } from '../../protocol/canonical-json.js';
-import type { AgentDefinition, AgentInfo, AgentSlashCommand } from '../../protocol/messages.js';
+import type { AgentCommand, AgentDefinition, AgentInfo, AgentSlashCommand } from '../../protocol/messages.js';
 import { SessionPool } from './session-pool.js';
 import type { RecentAgentSession } from '../../state/conversation-store.js';
 import { agentIndexKey } from '../acp/agent-index-key.js';
@@ -131,6 +131,13 @@ export class AgentRegistry {
     const key = this.keyOf(definition);
     const room = { spare: (evict: () => void) => this.pool.holdSpare(key, evict), ahead: (conversationId: string, evict: () => void) => this.pool.holdAhead(key, conversationId, evict) };
     const onCommands = (commands: readonly AgentSlashCommand[]) => this.options.onAgentCommands?.(definition, commands);
-    return new LazyAgentStream(async () => new (await import('../acp/acp-agent.js')).AcpAgent(command, this.options.acp, onInfo, room, onCommands));
+    return new LazyAgentStream(async () => {
+      const { AcpAgent } = await import('../acp/acp-agent.js');
+      const start = (spawned: AgentCommand) => new AcpAgent(spawned, this.options.acp, onInfo, room, onCommands);
+      const { shellOff } = command;
+      // An agent whose shell is off only per process runs a second process for conversations offered a command tool.
+      if (shellOff === undefined || this.options.acp.consumerTerminal === false) return start(command);
+      return new (await import('../acp/shell-off-variant.js')).ShellOffVariant(command, shellOff, this.options.acp, start);
+    });
   }
 }
