@@ -247,7 +247,8 @@ export const QWEN: AgentSetup = {
       name: 'Qwen Code',
       mock,
       definition,
-      shellTools: ['run_shell_command'],
+      // Its monitor runs a command whose output lines are events; it goes with the shell.
+      shellTools: ['run_shell_command', 'monitor'],
       shell: (_view, command) => ({ type: 'tool_call', id: callId(), name: 'run_shell_command', input: { command, is_background: false, description: `Run ${command}` } }),
       writeFile: (file, content) => ({ type: 'tool_call', id: callId(), name: 'write_file', input: { file_path: file, content } }),
       bridgedToolName: findTool,
