@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { lastValueFrom, of, toArray } from 'rxjs';
 import { agentIndexKey } from '../../src/agents/acp/agent-index-key.js';
-import { shellOffCommand, writeSettingsFiles } from '../../src/agents/acp/shell-off.js';
+import { indexKeysOf, shellOffCommand, writeSettingsFiles } from '../../src/agents/acp/shell-off.js';
 import { ShellOffVariant } from '../../src/agents/acp/shell-off-variant.js';
 import type { AgentSession, AgentStream, TurnInput } from '../../src/agents/agent-stream.js';
 import { BUILTIN_AGENTS } from '../../src/extension/agents/agent-catalog.js';
@@ -58,17 +58,20 @@ test('arguments are added after the agent\'s own; a file is written under the fo
 });
 
 /** Agents that answer a turn with which of them it was, and record what they started and disposed of. */
-function fakeAgents(): { started: AgentCommand[]; disposed: AgentCommand[]; start: (command: AgentCommand) => AgentStream } {
+function fakeAgents(): { started: AgentCommand[]; disposed: AgentCommand[]; resumed: [string, string[]][]; start: (command: AgentCommand) => AgentStream } {
   const started: AgentCommand[] = [];
   const disposed: AgentCommand[] = [];
+  const resumed: [string, string[]][] = [];
   const start = (command: AgentCommand): AgentStream => {
     started.push(command);
+    const which = command.env.some((v) => v.name === 'CODEX_CONFIG') ? 'shell off' : 'own';
     return {
-      openSession: (): AgentSession => ({ turn: () => of<ResponsePart>({ type: 'text', value: command.env.some((v) => v.name === 'CODEX_CONFIG') ? 'shell off' : 'own' }), close: () => {} }),
+      openSession: (): AgentSession => ({ turn: () => of<ResponsePart>({ type: 'text', value: which }), close: () => {} }),
+      resumeAhead: (conversations) => void resumed.push([which, conversations.map((c) => c.conversationId)]),
       dispose: () => void disposed.push(command),
     };
   };
-  return { started, disposed, start };
+  return { started, disposed, resumed, start };
 }
 
 const RUN_IN_TERMINAL: ToolDefinition = { name: 'run_in_terminal', description: 'Runs a command' };
@@ -102,4 +105,23 @@ test("a conversation offered a command tool runs in a second process, started wh
 
   variant.dispose();
   expect(agents.disposed).toEqual(agents.started);
+});
+
+test("after a reload, each conversation resumes ahead in the process its session is of; the bridge finds both processes' conversations by the agent's index keys", () => {
+  const agents = fakeAgents();
+  const switches = { json: { CODEX_CONFIG: { features: { shell_tool: false } } } };
+  const command: AgentCommand = { ...CODEX, shellOff: switches };
+  const [ownKey, shellOffKey] = indexKeysOf(command, true);
+  expect(indexKeysOf(command, false)).toEqual([ownKey]);
+  const variant = new ShellOffVariant(command, switches, { agentSessions: new ConversationStore(undefined, log), cwd: '/w', log }, agents.start);
+
+  variant.resumeAhead([{ conversationId: 'a', agent: ownKey!, agentSession: 's1' }]);
+  expect(agents.started).toHaveLength(1);
+  variant.resumeAhead([
+    { conversationId: 'b', agent: shellOffKey!, agentSession: 's2' },
+    { conversationId: 'c', agent: ownKey!, agentSession: 's3' },
+  ]);
+  expect(agents.resumed).toEqual([['own', ['a']], ['own', ['c']], ['shell off', ['b']]]);
+  expect(agentIndexKey(agents.started[1]!)).toBe(shellOffKey);
+  variant.dispose();
 });

@@ -62,9 +62,12 @@ export class ShellOffVariant implements AgentStream {
     (offersCommandTool(used.map((tool) => tool.name)) ? this.variant() : this.own).prepare?.();
   }
 
-  /** The conversations the bridge chooses are those of the agent's own process (its index key): they resume there. */
+  /** Each conversation resumes ahead in the process its session is of (by its index key); a process with none is not started. */
   resumeAhead(conversations: readonly RecentAgentSession[]): void {
-    this.own.resumeAhead?.(conversations);
+    const withShellOff = conversations.filter((conversation) => conversation.agent === this.keys.shellOff);
+    const own = conversations.filter((conversation) => conversation.agent !== this.keys.shellOff);
+    if (own.length > 0) this.own.resumeAhead?.(own);
+    if (withShellOff.length > 0) this.variant().resumeAhead?.(withShellOff);
   }
 
   async authenticate(methodId: string): Promise<void> {

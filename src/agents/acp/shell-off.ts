@@ -3,6 +3,7 @@ import { lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AgentCommand, ShellOff } from '../../protocol/messages.js';
+import { agentIndexKey } from './agent-index-key.js';
 
 type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
 
@@ -35,6 +36,20 @@ export function shellOffCommand(command: AgentCommand, shellOff: ShellOff, inher
   const env = [...command.env.filter(({ name }) => !set.has(name)), ...[...set].map(([name, value]) => ({ name, value }))];
   const args = [...command.args, ...(shellOff.args ?? []), ...files.flatMap((file) => [file.flag, file.path])];
   return { command: { name: command.name, command: command.command, args, env }, files };
+}
+
+/**
+ * The index keys of the agent's conversations: its own process's, and its second one's where its shell is switched
+ * off per process (`consumerTerminal`) and the command of that one can be made.
+ */
+export function indexKeysOf(command: AgentCommand, consumerTerminal: boolean): string[] {
+  const own = agentIndexKey(command);
+  if (command.shellOff === undefined || !consumerTerminal) return [own];
+  try {
+    return [own, agentIndexKey(shellOffCommand(command, command.shellOff, process.env, shellOffDir).command)];
+  } catch {
+    return [own];
+  }
 }
 
 /** Writes the files (again: one another run of the bridge wrote has the same content). */

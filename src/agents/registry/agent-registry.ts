@@ -6,7 +6,7 @@ import { canonicalJson } from '../../protocol/canonical-json.js';
 import type { AgentCommand, AgentDefinition, AgentInfo, AgentSlashCommand } from '../../protocol/messages.js';
 import { SessionPool } from './session-pool.js';
 import type { RecentAgentSession } from '../../state/conversation-store.js';
-import { agentIndexKey } from '../acp/agent-index-key.js';
+import { indexKeysOf } from '../acp/shell-off.js';
 
 export interface AgentRegistryOptions {
   /** Pause between Eliza's streamed words. */
@@ -75,10 +75,12 @@ export class AgentRegistry {
    * on soon: their agents start and resume their sessions ahead. Returns how many were chosen.
    */
   resumeRecent(agents: readonly AgentDefinition[], recent: readonly RecentAgentSession[], count: number): number {
-    const byIndexKey = new Map(agents.flatMap((agent) => ('mcp_server' in agent ? [[agentIndexKey(agent.mcp_server), agent] as const] : [])));
-    const chosen = recent.filter((conversation) => byIndexKey.has(conversation.agent)).slice(0, count);
-    for (const [indexKey, definition] of byIndexKey) {
-      const conversations = chosen.filter((conversation) => conversation.agent === indexKey);
+    // An agent's conversations are under the index key of its own process, and of its second one, its shell off.
+    const indexKeys = new Map(agents.flatMap((agent) => ('mcp_server' in agent ? [[agent, indexKeysOf(agent.mcp_server, this.options.acp.consumerTerminal !== false)] as const] : [])));
+    const ours = new Set([...indexKeys.values()].flat());
+    const chosen = recent.filter((conversation) => ours.has(conversation.agent)).slice(0, count);
+    for (const [definition, keys] of indexKeys) {
+      const conversations = chosen.filter((conversation) => keys.includes(conversation.agent));
       if (conversations.length > 0) this.streamOf(definition).stream.resumeAhead?.(conversations);
     }
     return chosen.length;
