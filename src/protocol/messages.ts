@@ -48,8 +48,24 @@ export type Message = t.TypeOf<typeof Message>;
 export const EnvVariable = t.type({ name: t.string, value: t.string }, 'EnvVariable');
 
 /** A spawned ACP agent; the seed calls it `mcp_server` after ACP's stdio server shape. */
-export const AgentCommand = t.type(
-  { name: t.string, command: t.string, args: t.array(t.string), env: t.array(EnvVariable) },
+/**
+ * How an agent's own shell is switched off for a whole process (its switch is per process, not per session):
+ * arguments added after its own; JSON merged into what environment variables hold (CODEX_CONFIG,
+ * OPENCODE_CONFIG_CONTENT); files the bridge writes, each given as `flag path` (Gemini CLI's `--admin-policy`).
+ * Conversations offered a consumer's command tool run in a second process of the agent started so (shell-off-variant.ts).
+ */
+export const ShellOff = t.partial(
+  {
+    args: t.array(t.string),
+    json: t.record(t.string, boundedDepth(t.UnknownRecord)),
+    files: t.array(t.type({ flag: t.string, name: t.string, content: t.string })),
+  },
+  'ShellOff',
+);
+export type ShellOff = t.TypeOf<typeof ShellOff>;
+
+export const AgentCommand = t.intersection(
+  [t.type({ name: t.string, command: t.string, args: t.array(t.string), env: t.array(EnvVariable) }), t.partial({ shellOff: ShellOff })],
   'AgentCommand',
 );
 export type AgentCommand = t.TypeOf<typeof AgentCommand>;

@@ -20,7 +20,7 @@ import { processesWithHome } from '../fixtures/home-processes.js';
 import { SignInMcpServer } from '../fixtures/sign-in-mcp-server.js';
 import { waitUntil } from '../fixtures/wait-until.js';
 import { allToolResults, assistantTexts, lastToolResults, textReply, userTexts, type ChatView, type RecordedRequest, type Reply, type Script } from '../fixtures/model-api-mock.js';
-import { AGENT_ACTION as CONFIRMATION_TOOL, ASK_QUESTIONS, AgentBridge, CREATE_FILE, REPLACE_STRING, edited, picking, questionsOf, resultOf, approvals, assistantOf, rejection, sleep, toolCallsOf, user } from './agent-bridge.js';
+import { AGENT_ACTION as CONFIRMATION_TOOL, ASK_QUESTIONS, AgentBridge, CREATE_FILE, REPLACE_STRING, RUN_IN_TERMINAL, edited, picking, questionsOf, resultOf, approvals, assistantOf, rejection, sleep, toolCallsOf, user } from './agent-bridge.js';
 import type { AgentSetup, AgentUnderTest } from './catalog-agents.js';
 
 const TEST_TIMEOUT_MS = 120_000;
@@ -310,6 +310,43 @@ export function describeCatalogAgent(setup: AgentSetup): void {
       expect(toolCallsOf(second)).toEqual([]);
       expect(textOfParts(second).endsWith('I created approved.txt.')).toBe(true);
       expect(existsSync(path.join(workspace, 'approved.txt'))).toBe(true);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "offered the consumer's run_in_terminal, the agent runs its command through it (a second process of the agent, its shell off): its model has no shell tool, the call reaches the consumer as run_in_terminal, its output reaches the model; without it the agent keeps its shell",
+    async () => {
+      const KEY = 'Run echo proof in the terminal, please.';
+      const input = { command: 'echo proof', explanation: 'Shows the proof', goal: 'Show the proof', isBackground: false, timeout: 10_000 };
+      const offered: string[][] = [];
+      scripts.set(KEY, (view): Reply => {
+        if (view.tools.length > 0) offered.push([...view.tools]);
+        const results = allToolResults(view);
+        if (results.length > 0) return textReply(`Output: ${results.map((r) => r.text).join(' ')}`);
+        const name = agent.bridgedToolName(view, RUN_IN_TERMINAL.name);
+        return name === undefined ? textReply('I have no run_in_terminal tool.') : { content: [{ type: 'tool_call', id: `call_terminal_${Date.now()}`, name, input }] };
+      });
+      const tools = [CREATE_FILE, REPLACE_STRING, RUN_IN_TERMINAL];
+
+      const asked = await chat([user(KEY)], { tools });
+      expect(offered[0]?.filter((name) => agent.shellTools.includes(name))).toEqual([]);
+      expect(toolCallsOf(asked)).toEqual([{ type: 'tool_call', toolCallId: expect.any(String), toolName: RUN_IN_TERMINAL.name, parameters: input }]);
+      // What Copilot's run_in_terminal answers once the command ran in VS Code's terminal.
+      const [run] = toolCallsOf(asked);
+      const last = await chat([user(KEY), assistantOf(asked), resultOf(run!.toolCallId, 'proof\n')], { tools });
+      expect(toolCallsOf(last)).toEqual([]);
+      // The model's answer says the result it was given (agents wrap it: Gemini CLI in JSON, Codex after its wall time).
+      expect(textOfParts(last)).toMatch(/Output: [\s\S]*proof/);
+
+      const PLAIN = 'Which tools do you have, with no terminal offered?';
+      const plain: string[][] = [];
+      scripts.set(PLAIN, (view) => {
+        if (view.tools.length > 0) plain.push([...view.tools]);
+        return textReply('Some.');
+      });
+      expect(textOfParts(await chat([user(PLAIN)], { tools: [WEATHER] }))).toContain('Some.');
+      expect(plain[0]?.filter((name) => agent.shellTools.includes(name))).not.toEqual([]);
     },
     TEST_TIMEOUT_MS,
   );

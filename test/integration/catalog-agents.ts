@@ -18,6 +18,8 @@ export interface AgentUnderTest {
   readonly name: string;
   readonly mock: ModelApiMock;
   readonly definition: AgentDefinition;
+  /** The names of the agent's own tools that run commands, as its model's tool list has them. */
+  readonly shellTools: readonly string[];
   /** The tool call that runs a shell command, as this agent's model would make it. */
   shell(view: ChatView, command: string): ReplyBlock;
   /** The name under which the agent offers its model the bridged tool `tool`, if it does in this request. */
@@ -75,6 +77,7 @@ async function definitionOf(id: string, bin: string, env: Record<string, string>
       command: path.join(dir, 'node_modules', '.bin', bin),
       args: agentArgs,
       env: Object.entries({ ...launch.env, ...env, PATH: process.env.PATH ?? '' }).map(([n, value]) => ({ name: n, value })),
+      ...(launch.shellOff === undefined ? {} : { shellOff: launch.shellOff }),
     },
   };
 }
@@ -110,6 +113,7 @@ export const GEMINI: AgentSetup = {
       definition,
       // Reported through the older `models` field, picked with session/set_model.
       pickableModel: 'gemini-3-flash-preview',
+      shellTools: ['run_shell_command'],
       shell: (_view, command) => ({ type: 'tool_call', id: callId(), name: 'run_shell_command', input: { command, description: `Run ${command}` } }),
       writeFile: (file, content) => ({ type: 'tool_call', id: callId(), name: 'write_file', input: { file_path: file, content } }),
       bridgedToolName: findTool,
@@ -153,6 +157,7 @@ export const CODEX: AgentSetup = {
       name: 'Codex',
       mock,
       definition,
+      shellTools: ['shell', 'shell_command', 'exec_command', 'write_stdin'],
       shell: (view, command) => {
         const name = ['exec_command', 'shell_command', 'shell'].find((n) => view.tools.includes(n)) ?? 'shell';
         // In the workspace a sandboxed command runs without asking; one that asks to leave the sandbox asks the user.
@@ -213,6 +218,7 @@ export const OPENCODE: AgentSetup = {
       name: 'OpenCode',
       mock,
       definition,
+      shellTools: ['bash'],
       shell: (_view, command) => ({ type: 'tool_call', id: callId(), name: 'bash', input: { command, description: `Run ${command}` } }),
       editFile: (_view, file, before, after) => ({ type: 'tool_call', id: callId(), name: 'edit', input: { filePath: file, oldString: before, newString: after } }),
       bridgedToolName: findTool,
@@ -244,6 +250,8 @@ export const QWEN: AgentSetup = {
       name: 'Qwen Code',
       mock,
       definition,
+      // Its monitor runs a command whose output lines are events; it goes with the shell.
+      shellTools: ['run_shell_command', 'monitor'],
       shell: (_view, command) => ({ type: 'tool_call', id: callId(), name: 'run_shell_command', input: { command, is_background: false, description: `Run ${command}` } }),
       writeFile: (file, content) => ({ type: 'tool_call', id: callId(), name: 'write_file', input: { file_path: file, content } }),
       bridgedToolName: findTool,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { textOfParts } from '../../src/client/lm-client.js';
 import type { AgentDefinition, Message, ToolDefinition } from '../../src/protocol/messages.js';
-import { AgentBridge, SCRIPTED_AGENT, replied, user } from './agent-bridge.js';
+import { AgentBridge, RUN_IN_TERMINAL, SCRIPTED_AGENT, replied, user } from './agent-bridge.js';
 
 const LOOKUP: ToolDefinition = { name: 'lookup', description: 'Looks a tag up', inputSchema: { type: 'object', properties: {} } };
 const loads = (log: string): string[] => [...log.matchAll(/scripted-agent: session\/load (\S+) \(/g)].map((m) => m[1]!);
@@ -95,6 +95,34 @@ test("the latest chat's first message goes while the older chats' resumes and th
   expect(loads(log)).toHaveLength(2);
   b.push(user('say b2'));
   expect(textOfParts(await bridge.chat(b, scripted, [LOOKUP]))).toBe('b2');
+  expect(loads(bridge.stderr())).toHaveLength(2);
+}, 60_000);
+
+test('an agent whose shell is off per process: each conversation resumes ahead in the process its session was of, the one with the shell off started for it', async () => {
+  const stateDir = tmp();
+  // The scripted agent ignores the variable; the second process is told apart by it, and by the bridge's log.
+  const scripted: AgentDefinition = {
+    mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, '--mcp-http', '--load-session', '--state-dir', tmp()], env: [], shellOff: { json: { SCRIPTED_SHELL: { off: true } } } },
+  };
+  const before = start(['--state-dir', stateDir]);
+  const inTerminal = [user('say t1')];
+  inTerminal.push(replied(await before.chat(inTerminal, scripted, [RUN_IN_TERMINAL])));
+  const plain = [user('say p1')];
+  plain.push(replied(await before.chat(plain, scripted, [LOOKUP])));
+  expect(before.stderr().match(/a second process, with its own shell off/g)).toHaveLength(1);
+  await before.close();
+
+  const bridge = start(['--state-dir', stateDir]);
+  bridge.client.resumeRecent({ agents: [scripted], sessions: 2, withinHours: 1 });
+  const log = await bridge.logged(/resumed ahead of its next turn[\s\S]*resumed ahead of its next turn/, 20_000);
+  expect(log).toMatch(/2 conversation\(s\) of the last 1 h in \S+ resume ahead/);
+  expect(log).toMatch(/a second process, with its own shell off/);
+  expect(loads(log)).toHaveLength(2);
+  // Each goes on in the session resumed for it, in its own process: no other load.
+  inTerminal.push(user('say t2'));
+  expect(textOfParts(await bridge.chat(inTerminal, scripted, [RUN_IN_TERMINAL]))).toBe('t2');
+  plain.push(user('say p2'));
+  expect(textOfParts(await bridge.chat(plain, scripted, [LOOKUP]))).toBe('p2');
   expect(loads(bridge.stderr())).toHaveLength(2);
 }, 60_000);
 

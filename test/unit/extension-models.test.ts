@@ -183,7 +183,7 @@ describe('modelsOf', () => {
     expect(gemini!.model.name).toBe('Gemini (work)');
     expect(gemini!.model.tooltip).toBe(`${findBuiltin('gemini')!.description}: npx --yes --package=@google/gemini-cli@0.61.0 -- gemini --acp\nReady.`);
     expect(gemini!.agent).toEqual({
-      mcp_server: { name: 'Gemini (work)', command: 'npx', args: ['--yes', '--package=@google/gemini-cli@0.61.0', '--', 'gemini', '--acp'], env: [{ name: 'GEMINI_CLI_TRUST_WORKSPACE', value: 'true' }, { name: 'GEMINI_API_KEY', value: 'k' }] },
+      mcp_server: { name: 'Gemini (work)', command: 'npx', args: ['--yes', '--package=@google/gemini-cli@0.61.0', '--', 'gemini', '--acp'], env: [{ name: 'GEMINI_CLI_TRUST_WORKSPACE', value: 'true' }, { name: 'GEMINI_API_KEY', value: 'k' }], shellOff: findBuiltin('gemini')!.shellOff! },
     });
   });
 

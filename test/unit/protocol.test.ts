@@ -79,6 +79,11 @@ describe('ProvideChatResponseParams', () => {
     expect(errorPath({ ...valid, agent })).toMatch(/^params\.agent\.mcp_server\.args: /);
   });
 
+  test("names a bad field of how the agent's shell is switched off", () => {
+    const agent = { mcp_server: { name: 'a', command: 'x', args: [], env: [], shellOff: { files: [{ flag: '--admin-policy', name: 'p.toml' }] } } };
+    expect(errorPath({ ...valid, agent })).toMatch(/^params\.agent\.mcp_server\.shellOff\.files\[0\]\.content: /);
+  });
+
   test('names a bad tool option', () => {
     expect(errorPath({ ...valid, options: { tools: [{ name: 'x' }] } })).toMatch(/^params\.options\.tools\[0\]\.description: /);
   });

@@ -3,10 +3,10 @@ import type { AcpAgentOptions } from '../acp/acp-agent.js';
 import { LazyAgentStream } from './lazy.js';
 import { ElizaAgent } from '../eliza/eliza-agent.js';
 import { canonicalJson } from '../../protocol/canonical-json.js';
-import type { AgentDefinition, AgentInfo, AgentSlashCommand } from '../../protocol/messages.js';
+import type { AgentCommand, AgentDefinition, AgentInfo, AgentSlashCommand } from '../../protocol/messages.js';
 import { SessionPool } from './session-pool.js';
 import type { RecentAgentSession } from '../../state/conversation-store.js';
-import { agentIndexKey } from '../acp/agent-index-key.js';
+import { indexKeysOf } from '../acp/shell-off.js';
 
 export interface AgentRegistryOptions {
   /** Pause between Eliza's streamed words. */
@@ -75,10 +75,12 @@ export class AgentRegistry {
    * on soon: their agents start and resume their sessions ahead. Returns how many were chosen.
    */
   resumeRecent(agents: readonly AgentDefinition[], recent: readonly RecentAgentSession[], count: number): number {
-    const byIndexKey = new Map(agents.flatMap((agent) => ('mcp_server' in agent ? [[agentIndexKey(agent.mcp_server), agent] as const] : [])));
-    const chosen = recent.filter((conversation) => byIndexKey.has(conversation.agent)).slice(0, count);
-    for (const [indexKey, definition] of byIndexKey) {
-      const conversations = chosen.filter((conversation) => conversation.agent === indexKey);
+    // An agent's conversations are under the index key of its own process, and of its second one, its shell off.
+    const indexKeys = new Map(agents.flatMap((agent) => ('mcp_server' in agent ? [[agent, indexKeysOf(agent.mcp_server, this.options.acp.consumerTerminal !== false)] as const] : [])));
+    const ours = new Set([...indexKeys.values()].flat());
+    const chosen = recent.filter((conversation) => ours.has(conversation.agent)).slice(0, count);
+    for (const [definition, keys] of indexKeys) {
+      const conversations = chosen.filter((conversation) => keys.includes(conversation.agent));
       if (conversations.length > 0) this.streamOf(definition).stream.resumeAhead?.(conversations);
     }
     return chosen.length;
@@ -131,6 +133,13 @@ export class AgentRegistry {
     const key = this.keyOf(definition);
     const room = { spare: (evict: () => void) => this.pool.holdSpare(key, evict), ahead: (conversationId: string, evict: () => void) => this.pool.holdAhead(key, conversationId, evict) };
     const onCommands = (commands: readonly AgentSlashCommand[]) => this.options.onAgentCommands?.(definition, commands);
-    return new LazyAgentStream(async () => new (await import('../acp/acp-agent.js')).AcpAgent(command, this.options.acp, onInfo, room, onCommands));
+    return new LazyAgentStream(async () => {
+      const { AcpAgent } = await import('../acp/acp-agent.js');
+      const start = (spawned: AgentCommand) => new AcpAgent(spawned, this.options.acp, onInfo, room, onCommands);
+      const { shellOff } = command;
+      // An agent whose shell is off only per process runs a second process for conversations offered a command tool.
+      if (shellOff === undefined || this.options.acp.consumerTerminal === false) return start(command);
+      return new (await import('../acp/shell-off-variant.js')).ShellOffVariant(command, shellOff, this.options.acp, start);
+    });
   }
 }

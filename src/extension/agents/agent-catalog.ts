@@ -12,6 +12,7 @@ import os from 'node:os';
 import { archiveProgram, type ArchiveDownload } from './archive-install.js';
 import { catalogOfRegistry, type CatalogEntry, type Distribution } from './registry.js';
 import { CATALOG_OVERLAY, REGISTRY_SNAPSHOT } from './registry-snapshot.js';
+import type { ShellOff } from '../../protocol/messages.js';
 import path from 'node:path';
 
 /** Agents the registry does not distribute for every platform, run as programs the user installs. */
@@ -75,6 +76,8 @@ export interface LaunchCommand {
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** How the agent's own shell is switched off for a process of conversations offered a command tool. */
+  readonly shellOff?: ShellOff;
 }
 
 export type Resolution =
@@ -87,15 +90,16 @@ export type Resolution =
  */
 export function launchOf(entry: CatalogEntry, overrides: BuiltinOverrides = {}): LaunchCommand {
   const env = { ...entry.env, ...overrides.env };
+  const shellOff = entry.shellOff === undefined ? {} : { shellOff: entry.shellOff };
   const d = entry.distribution;
   const extra = overrides.args ?? [];
-  if (d.kind === 'binary') return { command: d.executable, args: [...d.args, ...extra], env };
-  if (d.kind === 'archive') return { command: d.cmd, args: [...d.args, ...extra], env };
-  if (d.kind === 'uvx') return { command: 'uvx', args: [...(d.bin === undefined ? [d.package] : ['--from', d.package, d.bin]), ...d.args, ...extra], env };
+  if (d.kind === 'binary') return { command: d.executable, args: [...d.args, ...extra], env, ...shellOff };
+  if (d.kind === 'archive') return { command: d.cmd, args: [...d.args, ...extra], env, ...shellOff };
+  if (d.kind === 'uvx') return { command: 'uvx', args: [...(d.bin === undefined ? [d.package] : ['--from', d.package, d.bin]), ...d.args, ...extra], env, ...shellOff };
   const version = overrides.version ?? d.version;
   const spec = version === undefined ? d.package : `${d.package}@${version}`;
   const npxArgs = d.bin === undefined ? ['--yes', '--', spec] : ['--yes', `--package=${spec}`, '--', d.bin];
-  return { command: 'npx', args: [...npxArgs, ...d.args, ...extra], env };
+  return { command: 'npx', args: [...npxArgs, ...d.args, ...extra], env, ...shellOff };
 }
 
 /**

@@ -4,7 +4,7 @@
  * `vscode`): the adapter reads the settings and hands them in, with `which` and the environment.
  */
 import { ELIZA_MODEL } from '../../agents/eliza/eliza-model.js';
-import type { AgentConfigOption, AgentDefinition, AgentInfo, ModelInformation, SessionConfig, SignInMethod } from '../../protocol/messages.js';
+import type { AgentConfigOption, AgentDefinition, AgentInfo, ModelInformation, SessionConfig, ShellOff, SignInMethod } from '../../protocol/messages.js';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../protocol/canonical-json.js';
 import type { ArchiveDownload } from './archive-install.js';
@@ -21,6 +21,8 @@ export interface AgentSetting {
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** How the built-in's own shell is switched off for the conversations offered a command tool (a second process). */
+  readonly shellOff?: ShellOff;
   /** The built-in agent this one is (when named by id), for the tooltip. */
   readonly description?: string;
   /** Why it cannot run here (a built-in whose program is missing): its model says so and fails at once. */
@@ -89,7 +91,8 @@ export interface ModelSettings {
  * the digest: a key set or changed in the secret storage must not make the agent's models unknown again.
  */
 export function agentKey(agent: AgentDefinition): string {
-  const keyed = 'mcp_server' in agent ? { mcp_server: { ...agent.mcp_server, env: [] } } : agent;
+  // Nor how its shell is switched off: what was learned of the agent holds either way.
+  const keyed = 'mcp_server' in agent ? { mcp_server: { name: agent.mcp_server.name, command: agent.mcp_server.command, args: agent.mcp_server.args, env: [] } } : agent;
   return createHash('sha256').update(canonicalJson(keyed)).digest('hex');
 }
 
@@ -230,7 +233,13 @@ export function modelsOf(settings: ModelSettings): ModelWithAgent[] {
  */
 function agentModels(agent: AgentSetting, learned: ModelSettings['learned']): ModelWithAgent[] {
   const definition: AgentDefinition = {
-    mcp_server: { name: agent.name, command: agent.command, args: [...agent.args], env: Object.entries(agent.env).map(([name, value]) => ({ name, value })) },
+    mcp_server: {
+      name: agent.name,
+      command: agent.command,
+      args: [...agent.args],
+      env: Object.entries(agent.env).map(([name, value]) => ({ name, value })),
+      ...(agent.shellOff === undefined ? {} : { shellOff: agent.shellOff }),
+    },
   };
   const info = learned?.get(agentKey(definition));
   const state = stateOf(agent, info);

@@ -4,6 +4,7 @@
  * npm package's version and bin, and that the command answers ACP `initialize` on stdio), and what the
  * registry does not say: how each agent signs in and which API keys it reads.
  */
+import type { ShellOff } from '../../protocol/messages.js';
 import type { CatalogOverlay } from './registry.js';
 
 export const REGISTRY_SNAPSHOT = {
@@ -54,17 +55,35 @@ export const REGISTRY_SNAPSHOT = {
   ],
 } as const;
 
+/**
+ * How each agent's own shell is switched off, read from its sources; each switch holds for a whole process, so
+ * the conversations offered a consumer's command tool get a second process of the agent (shell-off-variant.ts).
+ * Claude Code's is per session (`disallowedTools`, session/edit-tools.ts) and needs none.
+ */
+const SHELL_OFF: Readonly<Record<'codex' | 'gemini' | 'qwen' | 'opencode', ShellOff>> = {
+  // codex-acp 2.6 hands CODEX_CONFIG (JSON) to every thread it starts; Codex 0.166's features `shell_tool` (its
+  // shell and shell_command tools) and `unified_exec` (exec_command and write_stdin).
+  codex: { json: { CODEX_CONFIG: { features: { shell_tool: false, unified_exec: false } } } },
+  // Gemini CLI 0.61 reads settings of the system scopes only from root-owned folders; a policy file given with
+  // `--admin-policy` is read from anywhere, added to the others, and a tool it denies leaves the model's list.
+  gemini: { files: [{ flag: '--admin-policy', name: 'no-shell.toml', content: '[[rule]]\ntoolName = "run_shell_command"\ndecision = "deny"\npriority = 999\n' }] },
+  // Added to the tools the person's settings exclude.
+  qwen: { args: ['--exclude-tools', 'run_shell_command'] },
+  // OPENCODE_CONFIG_CONTENT is merged over the person's config files; a tool denied outright leaves the model's list.
+  opencode: { json: { OPENCODE_CONFIG_CONTENT: { permission: { bash: 'deny' } } } },
+};
+
 export const CATALOG_OVERLAY: CatalogOverlay = {
   'claude-code': { auth: 'Uses your Claude Code sign-in (`claude`, then `/login`), or an ANTHROPIC_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['ANTHROPIC_API_KEY'], },
   // Its default mode ("Auto review") has a model review approvals and deny them before VS Code can ask the
   // user; in this mode they come to the client (`session/request_permission`), which asks the user.
-  'codex': { auth: 'Signs in with a CODEX_API_KEY or OPENAI_API_KEY (**Symposium: Set Agent API Key**), or with ChatGPT.', apiKeys: ['CODEX_API_KEY', 'OPENAI_API_KEY'], env: { INITIAL_AGENT_MODE: 'workspace-write' } },
+  'codex': { auth: 'Signs in with a CODEX_API_KEY or OPENAI_API_KEY (**Symposium: Set Agent API Key**), or with ChatGPT.', apiKeys: ['CODEX_API_KEY', 'OPENAI_API_KEY'], env: { INITIAL_AGENT_MODE: 'workspace-write' }, shellOff: SHELL_OFF.codex },
   // In a folder it does not trust, Gemini CLI starts no MCP server, so VS Code's tools would vanish. The
   // extension runs only in workspaces VS Code trusts (it declares no `untrustedWorkspaces` support).
-  'gemini': { auth: 'Sign in once by running `gemini` in a terminal, or set a GEMINI_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['GEMINI_API_KEY'], env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' } },
+  'gemini': { auth: 'Sign in once by running `gemini` in a terminal, or set a GEMINI_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['GEMINI_API_KEY'], env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' }, shellOff: SHELL_OFF.gemini },
   // Qwen Code 0.24's MCP pool (on by default in ACP mode) lists the servers of `session/new` and never offers
   // their tools to the session, and its background MCP discovery races the first prompts (3 of 9 runs).
-  'qwen-code': { auth: 'Sign in once by running `qwen` in a terminal, or set an OPENAI_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['OPENAI_API_KEY'], env: { QWEN_SERVE_NO_MCP_POOL: '1', QWEN_CODE_LEGACY_MCP_BLOCKING: '1' } },
+  'qwen-code': { auth: 'Sign in once by running `qwen` in a terminal, or set an OPENAI_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['OPENAI_API_KEY'], env: { QWEN_SERVE_NO_MCP_POOL: '1', QWEN_CODE_LEGACY_MCP_BLOCKING: '1' }, shellOff: SHELL_OFF.qwen },
   'copilot-cli': { auth: 'Sign in once with `copilot login` (a GitHub account with Copilot).', },
-  'opencode': { auth: 'Sign in once with `opencode auth login`.', },
+  'opencode': { auth: 'Sign in once with `opencode auth login`.', shellOff: SHELL_OFF.opencode },
 };

@@ -7,6 +7,7 @@
  */
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
+import type { ShellOff } from '../../protocol/messages.js';
 
 /** How an agent of the catalogue is launched: what a registry entry's distribution comes to. */
 export type Distribution =
@@ -34,6 +35,8 @@ export interface CatalogEntry {
   readonly apiKeys?: readonly string[];
   /** Environment variables the agent always gets (the user's `env` overrides them). */
   readonly env?: Readonly<Record<string, string>>;
+  /** How its own shell is switched off, per process, for conversations offered a consumer's command tool. */
+  readonly shellOff?: ShellOff;
 }
 
 const StringArray = t.array(t.string);
@@ -57,7 +60,7 @@ export const RegistryAgent = t.intersection(
 export type RegistryAgent = t.TypeOf<typeof RegistryAgent>;
 
 /** What the catalogue adds to a registry entry: how the agent signs in, which keys it reads. */
-export type CatalogOverlay = Readonly<Record<string, Partial<Pick<CatalogEntry, 'auth' | 'apiKeys' | 'install' | 'env'>>>>;
+export type CatalogOverlay = Readonly<Record<string, Partial<Pick<CatalogEntry, 'auth' | 'apiKeys' | 'install' | 'env' | 'shellOff'>>>>;
 
 /** The registry's name of a platform, e.g. `darwin-aarch64`, `windows-x86_64`; undefined for others. */
 export function platformTarget(platform: NodeJS.Platform, arch: string): string | undefined {
@@ -97,6 +100,7 @@ export function catalogOfRegistry(raw: unknown, target: string | undefined, over
       ...(extra.apiKeys === undefined ? {} : { apiKeys: extra.apiKeys }),
       ...(extra.install === undefined ? {} : { install: extra.install }),
       ...(extra.env === undefined ? {} : { env: extra.env }),
+      ...(extra.shellOff === undefined ? {} : { shellOff: extra.shellOff }),
     });
   });
   return { entries, problems };
