@@ -19,8 +19,8 @@ const COMPILED_MOCK = join(REPO, 'dist', 'test', 'fixtures', 'anthropic-mock.js'
 const COMPILED_MOCK_BASE = join(REPO, 'dist', 'test', 'fixtures', 'model-api-mock.js');
 /** Copilot's create_file as Claude Code sees it: a tool of the bridge's MCP server. */
 const BRIDGED_CREATE_FILE = /mcp__vscode-tools-[0-9a-f]+__create_file/;
-/** Copilot's run_in_terminal likewise. */
-const BRIDGED_RUN_IN_TERMINAL = /mcp__vscode-tools-[0-9a-f]+__run_in_terminal/;
+/** The consumer's command tool likewise: Copilot's run_in_terminal, Cline's run_commands, Roo's execute_command. */
+const BRIDGED_COMMAND_TOOL = /mcp__vscode-tools-[0-9a-f]+__(?:run_in_terminal|run_commands|execute_command)/;
 /** The dummy key the mock's `claudeEnv` gives Claude Code; the mock records it (`x-api-key`) and checks none. */
 const MOCK_API_KEY = 'dummy';
 
@@ -38,9 +38,9 @@ export async function startAnthropicMock(workspace) {
     if (results.length > 0) {
       const used = m.toolUses(request).at(-1);
       if (used.name === 'Bash') return results[0].is_error ? textReply('I left ', 'the file alone, ', 'as you asked.') : textReply('Done: ', `${used.input.command} ran.`);
-      if (used.name === 'ToolSearch' && BRIDGED_RUN_IN_TERMINAL.test(used.input.query)) return m.toolUseReply(used.input.query.replace(/^select:/, ''), pendingCommand(request));
+      if (used.name === 'ToolSearch' && BRIDGED_COMMAND_TOOL.test(used.input.query)) return m.toolUseReply(used.input.query.replace(/^select:/, ''), pendingCommand(request));
       if (used.name === 'ToolSearch') return m.toolUseReply(BRIDGED_CREATE_FILE.exec(JSON.stringify(request.messages))[0], pendingCreate(request));
-      if (BRIDGED_RUN_IN_TERMINAL.test(used.name)) {
+      if (BRIDGED_COMMAND_TOOL.test(used.name)) {
         const output = m.toolResultText(results[0]);
         return /skip/i.test(output) ? textReply('I left ', 'it alone, ', 'as you asked.') : textReply('Terminal said: ', output.trim());
       }
@@ -49,7 +49,7 @@ export async function startAnthropicMock(workspace) {
     const said = m.lastUserText(request).trim();
     const command = /^run (.+)$/.exec(said);
     if (command) {
-      const terminal = BRIDGED_RUN_IN_TERMINAL.exec(JSON.stringify(request.messages))?.[0];
+      const terminal = BRIDGED_COMMAND_TOOL.exec(JSON.stringify(request.messages))?.[0];
       if (terminal !== undefined) return m.toolUseReply('ToolSearch', { query: `select:${terminal}`, max_results: 1 });
       return m.toolUseReply('Bash', { command: command[1], description: `Run ${command[1]}` });
     }
@@ -73,17 +73,19 @@ export async function startAnthropicMock(workspace) {
     return { filePath: join(workspace, file), content: `written by Claude into ${file}\n` };
   };
   /**
-   * The run_in_terminal input for the last `run COMMAND` the person typed, by the schema Copilot gave the tool (it
-   * changes with VS Code's version and the person's shell): the command, and each other required field filled.
+   * The command tool's input for the last `run COMMAND` the person typed, by the schema the consumer gave the tool (it
+   * changes with VS Code's version and the person's shell): the command (a list of one for Cline's `commands`), and
+   * each other required field filled.
    */
   const pendingCommand = (request) => {
     const command = m.userTexts(request).map((t) => /^run (.+)$/.exec(t.trim())?.[1]).filter(Boolean).at(-1);
-    const schema = (request.tools ?? []).find((t) => BRIDGED_RUN_IN_TERMINAL.test(t.name))?.input_schema ?? {};
-    const input = { command };
+    const schema = (request.tools ?? []).find((t) => BRIDGED_COMMAND_TOOL.test(t.name))?.input_schema ?? {};
+    const input = schema.properties?.command === undefined && schema.properties !== undefined ? {} : { command };
     for (const field of schema.required ?? []) {
       const property = schema.properties?.[field] ?? {};
       if (field === 'command') continue;
-      if (Array.isArray(property.enum)) input[field] = property.enum.includes('sync') ? 'sync' : property.enum[0];
+      if (property.type === 'array') input[field] = [command];
+      else if (Array.isArray(property.enum)) input[field] = property.enum.includes('sync') ? 'sync' : property.enum[0];
       else if (property.type === 'boolean') input[field] = false;
       else if (property.type === 'number' || property.type === 'integer') input[field] = 30_000;
       else input[field] = `Run ${command}`;
