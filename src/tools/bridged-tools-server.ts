@@ -55,7 +55,7 @@ export class BridgedToolsServer {
         });
         server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
           const { name, arguments: args = {} } = request.params;
-          if (tools?.tools.some((t) => t.name === name) !== true) return { content: [{ type: 'text', text: `There is no tool named ${name}.` }], isError: true };
+          if (tools?.tools.some((t) => t.name === name) !== true) return { content: [{ type: 'text', text: notOfferedText(name) }], isError: true };
           // VS Code would hand them back in the next request, which the bridge would refuse: the call never leaves.
           if (nestedDeeperThan(args, MAX_JSON_DEPTH)) return { content: [{ type: 'text', text: `The arguments of ${name} are nested deeper than ${MAX_JSON_DEPTH} levels, which VS Code tools cannot take.` }], isError: true };
           return onCall({ name, arguments: args, signal: extra.signal });
@@ -104,6 +104,11 @@ export class BridgedToolsServer {
   close(): Promise<void> {
     return this.mcp.close();
   }
+}
+
+/** Why a call of a tool the consumer does not offer now cannot run: the agent may have listed it before the chat's mode or tools changed. */
+function notOfferedText(name: string): string {
+  return `The tool ${name} is not offered in this chat now (its mode or its tools changed since you listed it), so it cannot run.`;
 }
 
 /** MCP requires an object schema; VS Code tools may come with none. */

@@ -24,6 +24,17 @@ export function declinedResult(toolName: string): CallToolResult {
   return { content: [{ type: 'text', text: `The user declined or cancelled the ${toolName} tool call.` }], isError: true };
 }
 
+/**
+ * Copilot Chat's result for a tool call it cancelled: the person pressed stop while the tool ran (a command in
+ * the terminal). Its next request carries it before their next words; the turn it belonged to is over.
+ */
+const COPILOT_CANCELLED = 'The user cancelled the tool call.';
+
+/** Whether VS Code's result says the call was stopped before it ended, rather than what the tool gave. */
+export function isCancelledCall(part: ToolResultPart): boolean {
+  return part.result.length === 1 && part.result[0]!.type === 'text' && part.result[0]!.value.trim() === COPILOT_CANCELLED;
+}
+
 function isTextual(mimeType: string): boolean {
   return mimeType.startsWith('text/') || /[/+]json$/.test(mimeType) || /[/+]xml$/.test(mimeType);
 }

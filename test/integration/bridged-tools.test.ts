@@ -174,6 +174,17 @@ describe('bridged tools over HTTP', () => {
     expect(await bridge.logged(DECLINED('search_workspace'))).toMatch(DECLINED('search_workspace'));
   });
 
+  test("a call stopped while it ran (Copilot's \"The user cancelled the tool call.\", then the person's next words): its turn is over, nothing more of it shows, the words are answered", async () => {
+    const first = user('mcp-call search_workspace {"query":"x"}', 'say the rest of the stopped turn');
+    const asked = await bridge.chat([first], HTTP_AGENT, [SEARCH]);
+    const call = endsOnOneCall(asked);
+    // What Copilot's next request carries after stop was pressed while its tool ran (recorded in the real Chat view).
+    const stopped = results([call.toolCallId, [text('The user cancelled the tool call.')]]);
+    const next = await bridge.chat([first, replied(asked), stopped, user('say next')], HTTP_AGENT, [SEARCH]);
+    expect(textOfParts(next)).toBe('next');
+    expect(await bridge.logged(DECLINED('search_workspace'))).toMatch(DECLINED('search_workspace'));
+  });
+
   test('a call whose response is cancelled with $/cancelRequest ends as declined', async () => {
     await bridge.close();
     // A long settle keeps the response open after the tool call, so that the cancel lands during it.

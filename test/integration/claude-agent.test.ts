@@ -714,6 +714,108 @@ test(
   TEST_TIMEOUT_MS,
 );
 
+/**
+ * A chat whose model runs each "Run COMMAND." the person types through the consumer's run_in_terminal (loaded with
+ * ToolSearch once) and answers "Output: " with what the call returned ("Output (error): " for an error result), and
+ * any other words with "Heard: " and them.
+ */
+function scriptCommands(key: string): void {
+  const bridged = /mcp__vscode-tools-[0-9a-f]+__run_in_terminal/;
+  scripts.set(key, (request): Reply => {
+    const results = lastToolResults(request);
+    const calledLast = toolUses(request).at(-1)?.name;
+    const name = bridged.exec(JSON.stringify(request.messages))?.[0];
+    const command = userTexts(request).map((text) => /^Run (.+)\.$/.exec(text.trim())?.[1]).filter((c) => c !== undefined).at(-1);
+    const input = { command, explanation: `Runs ${command}`, goal: `Run ${command}`, isBackground: false, timeout: 10_000 };
+    if (results.length > 0 && calledLast === 'ToolSearch' && name !== undefined) return toolUseReply(name, input);
+    // Words the person typed, after any note of Claude Code's ("[Request interrupted by user]") in the same message.
+    const said = lastUserText(request).trim().split('\n').at(-1)!;
+    if (said !== '' && !said.startsWith('Run ')) return textReply(`Heard: ${said}`);
+    if (results.length > 0) return textReply(`Output${results[0]!.is_error === true ? ' (error)' : ''}: ${toolResultText(results[0]!)}`);
+    if (name === undefined || command === undefined) return textReply('I have no run_in_terminal tool.');
+    // Loaded once (an earlier turn's ToolSearch): called by its name from then on.
+    return toolUses(request).some((u) => u.name === 'ToolSearch') ? toolUseReply(name, input) : toolUseReply('ToolSearch', { query: `select:${name}`, max_results: 1 });
+  });
+}
+
+/** The last tool result Claude's model was given in the chat that began with `first`. */
+function lastResultSeen(first: string): ApiToolResultBlock | undefined {
+  return conversationOf(first).flatMap((r) => toolResultsIn(messagesOf(r))).at(-1);
+}
+
+test(
+  "bad input: the consumer's command tool gone in the next request of the same chat (Agent mode, then Ask): Claude's call of it gets a clear refusal and the turn ends with its answer",
+  async () => {
+    const KEY = 'Run echo first.';
+    scriptCommands(KEY);
+    const agentMode = [AGENT_ACTION_DEFINITION, RUN_IN_TERMINAL];
+    const asked = await chat([user(KEY)], { tools: agentMode });
+    const [run] = toolCallsOf(asked);
+    expect(run?.toolName).toBe('run_in_terminal');
+    const ran = [user(KEY), assistantOf(asked), resultOf(run!.toolCallId, 'first\n')];
+    const first = await chat(ran, { tools: agentMode });
+    expect(textOfParts(first)).toContain('Output: first');
+
+    // Ask mode offers no run_in_terminal; Claude's Bash stays off for the session (fixed when it opened).
+    const askMode = [AGENT_ACTION_DEFINITION];
+    const asking = [...ran, assistantOf(first), user('Run echo second.')];
+    const second = await chat(asking, { tools: askMode });
+    // Claude Code drops the tool once told the list changed; a call made before that asks for its permission first
+    // (the bridge approves only tools offered now), which the person allows: the server refuses it all the same.
+    const [confirmation] = toolCallsOf(second);
+    if (confirmation !== undefined) expect(confirmation.toolName).toBe(AGENT_ACTION);
+    const answer = confirmation === undefined ? second : await chat([...asking, assistantOf(second), approve(confirmation)], { tools: askMode });
+    expect(toolCallsOf(answer)).toEqual([]);
+    expect(textOfParts(answer)).toMatch(/^Output \(error\): .*run_in_terminal/);
+    const refusal = lastResultSeen(KEY);
+    expect(refusal?.is_error).toBe(true);
+    expect(conversationOf(KEY).every((r) => !toolsSeen(messagesOf(r)).includes('Bash'))).toBe(true);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "bad input: the consumer's command tool failing (its error as the result) reaches Claude's model, and the turn ends with its answer",
+  async () => {
+    const KEY = 'Run make build.';
+    scriptCommands(KEY);
+    const tools = [AGENT_ACTION_DEFINITION, RUN_IN_TERMINAL];
+    const asked = await chat([user(KEY)], { tools });
+    const [run] = toolCallsOf(asked);
+    // What Copilot answers when the tool throws (a terminal that could not start).
+    const failure = 'ERROR while calling tool: The terminal process failed to launch: Path to shell executable "/bin/nosh" does not exist.';
+    const last = await chat([user(KEY), assistantOf(asked), resultOf(run!.toolCallId, failure)], { tools });
+    expect(toolCallsOf(last)).toEqual([]);
+    expect(textOfParts(last)).toContain(`Output: ${failure}`);
+    expect(toolResultText(lastResultSeen(KEY)!)).toBe(failure);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "bad input: a command that never ends, stopped by the person while it runs: Claude's call is declined, its turn ends showing nothing more, and the next message is answered in the same session",
+  async () => {
+    const KEY = 'Run sleep infinity.';
+    scriptCommands(KEY);
+    const tools = [AGENT_ACTION_DEFINITION, RUN_IN_TERMINAL];
+    const asked = await chat([user(KEY)], { tools });
+    const [run] = toolCallsOf(asked);
+    expect(run?.parameters).toMatchObject({ command: 'sleep infinity' });
+    // Stopped while it ran: Copilot's next request carries its result for the cancelled call (recorded in the real
+    // Chat view), then the person's next message.
+    const next = await chat([user(KEY), assistantOf(asked), resultOf(run!.toolCallId, 'The user cancelled the tool call.'), user('Say hi.')], { tools });
+    expect(toolCallsOf(next)).toEqual([]);
+    // The stopped turn shows nothing more: Claude's answer to the cancelled call is not the next answer's start.
+    expect(textOfParts(next)).toBe('Heard: Say hi.');
+    const requests = conversationOf(KEY);
+    expect(sequential(requests)).toBe(true);
+    expect(new Set(requests.map(sessionIdOf)).size).toBe(1);
+    // Claude's model read the call as refused, not as the command's output.
+    expect(lastResultSeen(KEY)?.is_error).toBe(true);
+  },
+  TEST_TIMEOUT_MS,
+);
+
 test(
   "--consumer-terminal off (setting symposium.runAgentCommandsInTerminal off): offered run_in_terminal, Claude keeps its own Bash",
   async () => {

@@ -7,6 +7,7 @@
 // `create FILE` by loading Copilot's create_file (ToolSearch, as Claude Code loads MCP tools) and calling it, `run
 // COMMAND` likewise with Copilot's run_in_terminal where Claude Code names it (agent mode: its Bash is off), else Bash.
 // Each scenario leaves a screenshot in the artifacts dir.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,8 +20,8 @@ const COMPILED_MOCK = join(REPO, 'dist', 'test', 'fixtures', 'anthropic-mock.js'
 const COMPILED_MOCK_BASE = join(REPO, 'dist', 'test', 'fixtures', 'model-api-mock.js');
 /** Copilot's create_file as Claude Code sees it: a tool of the bridge's MCP server. */
 const BRIDGED_CREATE_FILE = /mcp__vscode-tools-[0-9a-f]+__create_file/;
-/** Copilot's run_in_terminal likewise. */
-const BRIDGED_RUN_IN_TERMINAL = /mcp__vscode-tools-[0-9a-f]+__run_in_terminal/;
+/** The consumer's command tool likewise: Copilot's run_in_terminal, Cline's run_commands, Roo's execute_command. */
+const BRIDGED_COMMAND_TOOL = /mcp__vscode-tools-[0-9a-f]+__(?:run_in_terminal|run_commands|execute_command)/;
 /** The dummy key the mock's `claudeEnv` gives Claude Code; the mock records it (`x-api-key`) and checks none. */
 const MOCK_API_KEY = 'dummy';
 
@@ -35,21 +36,25 @@ export async function startAnthropicMock(workspace) {
   const respond = (_view, recorded) => {
     const request = m.messagesOf(recorded);
     const results = m.lastToolResults(request);
-    if (results.length > 0) {
+    // After a stopped turn Claude Code sends the stopped call's result with the person's next words, in one message:
+    // those words are what the model answers.
+    const lastText = m.blocksOf(m.lastUserMessage(request) ?? { content: [] }).filter(m.isTextBlock).at(-1)?.text.trim() ?? '';
+    const typedAnew = /^(say|run|create|which mode)\b/.test(lastText);
+    if (results.length > 0 && !typedAnew) {
       const used = m.toolUses(request).at(-1);
       if (used.name === 'Bash') return results[0].is_error ? textReply('I left ', 'the file alone, ', 'as you asked.') : textReply('Done: ', `${used.input.command} ran.`);
-      if (used.name === 'ToolSearch' && BRIDGED_RUN_IN_TERMINAL.test(used.input.query)) return m.toolUseReply(used.input.query.replace(/^select:/, ''), pendingCommand(request));
+      if (used.name === 'ToolSearch' && BRIDGED_COMMAND_TOOL.test(used.input.query)) return m.toolUseReply(used.input.query.replace(/^select:/, ''), pendingCommand(request));
       if (used.name === 'ToolSearch') return m.toolUseReply(BRIDGED_CREATE_FILE.exec(JSON.stringify(request.messages))[0], pendingCreate(request));
-      if (BRIDGED_RUN_IN_TERMINAL.test(used.name)) {
+      if (BRIDGED_COMMAND_TOOL.test(used.name)) {
         const output = m.toolResultText(results[0]);
         return /skip/i.test(output) ? textReply('I left ', 'it alone, ', 'as you asked.') : textReply('Terminal said: ', output.trim());
       }
       return textReply('Created it: ', m.toolResultText(results[0]));
     }
-    const said = m.lastUserText(request).trim();
+    const said = typedAnew ? lastText : m.lastUserText(request).trim();
     const command = /^run (.+)$/.exec(said);
     if (command) {
-      const terminal = BRIDGED_RUN_IN_TERMINAL.exec(JSON.stringify(request.messages))?.[0];
+      const terminal = BRIDGED_COMMAND_TOOL.exec(JSON.stringify(request.messages))?.[0];
       if (terminal !== undefined) return m.toolUseReply('ToolSearch', { query: `select:${terminal}`, max_results: 1 });
       return m.toolUseReply('Bash', { command: command[1], description: `Run ${command[1]}` });
     }
@@ -73,17 +78,19 @@ export async function startAnthropicMock(workspace) {
     return { filePath: join(workspace, file), content: `written by Claude into ${file}\n` };
   };
   /**
-   * The run_in_terminal input for the last `run COMMAND` the person typed, by the schema Copilot gave the tool (it
-   * changes with VS Code's version and the person's shell): the command, and each other required field filled.
+   * The command tool's input for the last `run COMMAND` the person typed, by the schema the consumer gave the tool (it
+   * changes with VS Code's version and the person's shell): the command (a list of one for Cline's `commands`), and
+   * each other required field filled.
    */
   const pendingCommand = (request) => {
     const command = m.userTexts(request).map((t) => /^run (.+)$/.exec(t.trim())?.[1]).filter(Boolean).at(-1);
-    const schema = (request.tools ?? []).find((t) => BRIDGED_RUN_IN_TERMINAL.test(t.name))?.input_schema ?? {};
-    const input = { command };
+    const schema = (request.tools ?? []).find((t) => BRIDGED_COMMAND_TOOL.test(t.name))?.input_schema ?? {};
+    const input = schema.properties?.command === undefined && schema.properties !== undefined ? {} : { command };
     for (const field of schema.required ?? []) {
       const property = schema.properties?.[field] ?? {};
       if (field === 'command') continue;
-      if (Array.isArray(property.enum)) input[field] = property.enum.includes('sync') ? 'sync' : property.enum[0];
+      if (property.type === 'array') input[field] = [command];
+      else if (Array.isArray(property.enum)) input[field] = property.enum.includes('sync') ? 'sync' : property.enum[0];
       else if (property.type === 'boolean') input[field] = false;
       else if (property.type === 'number' || property.type === 'integer') input[field] = 30_000;
       else input[field] = `Run ${command}`;
@@ -363,6 +370,63 @@ CLAUDE_SCENARIOS.push({
     await ui.send('which mode now?');
     c.note('agent', await ui.response((t) => t.includes('Claude may act.'), "Claude's answer out of its plan mode"));
     await ui.idle();
+  },
+});
+
+// Stop while a command runs (issue 46): the person stops the turn while Copilot's run_in_terminal runs a long command
+// for Claude; the turn ends at once, the command ends with it, and Claude's session takes the next message.
+/** The processes running `args` exactly, as `ps` lists them. */
+function processesRunning(args) {
+  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').map((line) => line.trim()).filter((line) => line.endsWith(` ${args}`));
+}
+
+/** Polls `ok` every 200 ms until it holds or `timeoutMs` passed; whether it held. */
+async function eventually(ok, timeoutMs) {
+  for (const deadline = Date.now() + timeoutMs; ; await new Promise((r) => setTimeout(r, 200))) {
+    if (ok()) return true;
+    if (Date.now() > deadline) return false;
+  }
+}
+
+CLAUDE_SCENARIOS.push({
+  name: "claude: stop while a command runs through run_in_terminal: the turn ends at once, the command ends, and the next message is answered in the same Claude session",
+  async run(ui, c, ctx) {
+    await newClaudeChat(ui);
+    // An odd duration, so that the process list names this command alone.
+    const sleeping = 'sleep 47.3';
+    await ui.send(`run ${sleeping}; echo slept-through`);
+    // Copilot asks, unless the person's rules allow the command (`sleep` is among its defaults, `echo` theirs, once
+    // an earlier scenario accepted its auto-approve warning): Allow when it asks, until the command runs.
+    const asking = ui.page.locator('.chat-confirmation-widget-container:visible').last();
+    const deadline = Date.now() + 60_000;
+    for (let allowed = false; processesRunning(sleeping).length === 0; ) {
+      c.ok(Date.now() < deadline, `the command did not start in VS Code's terminal (no "${sleeping}" process)`);
+      if (!allowed && (await asking.count()) > 0 && unwrapped(await asking.innerText()).includes(unwrapped(sleeping)) && (await ui.page.locator('.chat-confirmation-widget-buttons a.monaco-text-button', { hasText: /^Allow$/ }).count()) > 0) {
+        c.note('confirmation', await asking.innerText());
+        await ui.click('Allow');
+        allowed = true;
+      }
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    await ui.screenshot('claude-terminal-running');
+    const stoppedAt = Date.now();
+    await ui.stop();
+    await ui.idle(10_000);
+    c.note('turn ended after ms', Date.now() - stoppedAt);
+    c.equal(await ui.page.locator('.chat-execute-toolbar a.action-label.codicon-stop-circle').count(), 0, 'stop buttons shown 10 s after the stop');
+    c.ok(await eventually(() => processesRunning(sleeping).length === 0, 10_000), `the command still runs after the stop: ${JSON.stringify(processesRunning(sleeping))}`);
+    await ui.screenshot('claude-terminal-stopped');
+    await ui.send('say answered after the stop');
+    const text = c.note('answer', await ui.response((t) => t.includes('answered after the stop'), 'the answer to the next message'));
+    await ui.idle();
+    // The stopped turn shows nothing more: not the command's output, nor Claude's reply to the cancelled call.
+    c.excludes(text, 'slept-through', 'the answer to the next message');
+    c.excludes(text, 'Terminal said', 'the answer to the next message');
+    const before = requestsFor(ctx, `run ${sleeping}; echo slept-through`);
+    // Claude Code sends the words after its note of the interrupt ("[Request interrupted by user for tool use]").
+    const after = ctx.mock.conversation().filter((r) => ctx.mock.lastUserTextOf(r).endsWith('say answered after the stop'));
+    c.ok(after.length === 1, `the model was asked ${after.length} times for the next message`);
+    c.ok(before.length > 0 && ctx.mock.sessionIdOf(after[0]) === ctx.mock.sessionIdOf(before[0]), 'the next message went to another Claude session');
   },
 });
 

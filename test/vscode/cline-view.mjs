@@ -3,7 +3,7 @@
 // press Enter, read the answer, press New Task, Cancel, pick another model in its settings. Its provider "VS Code LM
 // API" talks to our models through vscode.lm: its system prompt as a first Assistant message, its own tools offered
 // natively, a note appended after tool results. Each scenario leaves a screenshot in the artifacts dir.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promptBlocks, textOnceShown } from './chat-view.mjs';
@@ -346,6 +346,56 @@ CLINE_SCENARIOS.push({
     // prompt is the edited words alone.
     check(JSON.stringify(seen) === JSON.stringify(['say one from cline']), `the agent's session holds ${JSON.stringify(seen)}, not the first exchange alone`);
     check(told === 'history', `the agent was told more than the edited words: ${JSON.stringify(told)}`);
+  },
+});
+
+// Commands through Cline's own tool (issue 46): the real Claude Code, whose Bash the bridge turns off where the request
+// offers Cline's run_commands, runs a command through it; Cline asks the person with its own approval.
+/** Picks Claude Code in Cline's settings and starts a new task in Act mode (where Cline runs commands). */
+async function newClaudeTask(ui) {
+  if (!(await ui.frame(3000).then(() => true, () => false))) await ui.open();
+  await ui.pickModel('symposium - acp-claude');
+  await ui.newTask();
+  await ui.switchMode('Act');
+}
+
+/** The names of the terminals the panel shows (its tabs, or the one terminal's title). */
+async function terminalNames(page) {
+  return page.locator('.part.panel .single-terminal-tab, .part.panel .terminal-tabs-entry').allInnerTexts().catch(() => []);
+}
+
+CLINE_SCENARIOS.push({
+  name: "cline: a command Claude Code runs goes through Cline's run_commands: Cline's approval, Run Command, VS Code's terminal runs it, and its output reaches Claude",
+  async run(ui, note, ctx) {
+    await newClaudeTask(ui);
+    const file = join(ctx.workspace, 'cline-terminal.txt');
+    const said = 'run touch cline-terminal.txt && echo made-in-cline';
+    await ui.send(said);
+    const f = await ui.frame();
+    const runCommand = f.getByRole('button', { name: 'Run Command', exact: true });
+    await runCommand.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    // Cline's own approval names the command; Symposium asked nothing of its own.
+    const approval = note('approval', await ui.answer((t) => t.includes('touch cline-terminal.txt && echo made-in-cline'), "Cline's approval of the command", 10_000));
+    check(!approval.includes('Allow agent action'), `Symposium asked for the command as well: ${JSON.stringify(approval.slice(0, 600))}`);
+    check(await ui.page.locator('.monaco-dialog-box').count() === 0, 'a VS Code dialog asks as well');
+    await ui.screenshot('cline-command-approval');
+    check(!existsSync(file), 'the command ran before the person approved it');
+    await runCommand.click();
+    const answer = note('answer', await ui.answer((t) => /Terminal said:[^]*made-in-cline/.test(t), "Claude's answer with the command's output"));
+    check(existsSync(file), 'the command did not run after Run Command');
+    check(!/Run Command/.test(answer.slice(answer.indexOf('Terminal said:'))), 'Cline asks for a command again after the answer');
+    // The output reached Claude's model as the tool's result, and its model had no Bash: the command went through Cline.
+    const results = note('results', ctx.mock.conversation().flatMap((r) => ctx.mock.toolResultsOf(r)));
+    check(results.some((t) => t.includes('made-in-cline')), `the command's output did not reach Claude's model: ${JSON.stringify(results)}`);
+    const asked = ctx.mock.conversation().filter((r) => ctx.mock.userTextsOf(r).includes(said));
+    check(asked.length > 0 && asked.every((r) => !(r.body.tools ?? []).some((t) => t.name === 'Bash')), "Claude's model was given its Bash");
+    // It ran in VS Code's terminal, Cline's, where the person sees it (the terminal draws on a canvas: its text is in
+    // the screenshot, not in the page).
+    const terminals = note('terminals', await terminalNames(ui.page));
+    check(terminals.some((name) => name.includes('Cline')), `VS Code's panel shows no terminal of Cline's: ${JSON.stringify(terminals)}`);
+    await ui.screenshot('cline-command-ran');
+    const errors = ctx.mock.errors.splice(0);
+    check(errors.length === 0, `the scripted Anthropic API failed: ${errors.join('; ')}`);
   },
 });
 

@@ -490,11 +490,12 @@ function consumerSettings(agents) {
 }
 
 /**
- * Cline's scenarios (cline-view.mjs): two scripted agents (Scripted, and Parrot to switch to), Cline set up on
- * Scripted in the run's HOME.
+ * Cline's scenarios (cline-view.mjs): two scripted agents (Scripted, and Parrot to switch to), and the real Claude
+ * Code against a scripted Anthropic API that this run starts and closes (its commands through Cline's run_commands);
+ * Cline set up on Scripted in the run's HOME.
  */
 function runClineWorkbench(vsixPath) {
-  return runConsumerWorkbench('Cline', vsixPath, (dirs) => {
+  return runConsumerWorkbench('Cline', vsixPath, async (dirs) => {
     const parrotPromptLog = join(dirs.runDir, 'parrot-prompts.jsonl');
     const agents = [
       // Scripted reports models of its own (fast, its default, and deep): the model Cline stored must stay listed.
@@ -502,9 +503,11 @@ function runClineWorkbench(vsixPath) {
       { id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--models', 'fast,deep', '--modes', 'code,ask,plan', '--fork'] },
       { id: 'parrot', name: 'Parrot', command: process.execPath, args: [scriptedAgent(), '--prompt-log', parrotPromptLog] },
     ];
+    const mock = await startAnthropicMock(dirs.workspace);
+    agents.push(claudeAgents(dirs.runDir, mock).find((agent) => agent.id === 'claude'));
     writeClineState(dirs.home, { vendor: 'symposium', family: 'acp-scripted', version: '1.0.0', id: 'symposium-agent-scripted' });
-    const ctx = { workspace: dirs.workspace, promptLog: dirs.promptLog, parrotPromptLog, requests: dirs.requests, artifacts: join(ARTIFACTS, 'cline') };
-    return { vsix: clineVsix(), userSettings: consumerSettings(agents), ctx, run: runCline };
+    const ctx = { workspace: dirs.workspace, promptLog: dirs.promptLog, parrotPromptLog, mock, requests: dirs.requests, artifacts: join(ARTIFACTS, 'cline') };
+    return { vsix: clineVsix(), userSettings: consumerSettings(agents), ctx, run: runCline, close: () => mock.close() };
   });
 }
 

@@ -6,7 +6,7 @@ import type { ResponsePart, ToolDefinition, ToolResultPart } from '../../../prot
 import { AGENT_ACTION_TOOL, isApprovalOf, newActionId } from '../../../protocol/agent-action.js';
 import { announcesBridgedCall, isBridgedToolPermission } from '../../../tools/bridged-permission.js';
 import { BRIDGED_TOOLS_SERVER_NAME, type BridgedToolsServer, type BridgedCall } from '../../../tools/bridged-tools-server.js';
-import { declinedResult, toCallToolResult } from '../../../tools/tool-results.js';
+import { declinedResult, isCancelledCall, toCallToolResult } from '../../../tools/tool-results.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
@@ -287,7 +287,7 @@ export class AcpSession implements AgentSession {
     const id = `vscode-tool-${randomUUID()}`;
     const answered = this.waitForVsCode(prompt, id, call.signal, {
       event: { kind: 'tool', call: { toolCallId: id, name: call.name, arguments: call.arguments } },
-      goesAhead: (result) => result !== undefined,
+      goesAhead: (result) => result !== undefined && !isCancelledCall(result),
       answered: (result) => (result !== undefined ? toCallToolResult(result) : declinedResult(call.name)),
       cancelled: () => declinedResult(call.name),
     });
