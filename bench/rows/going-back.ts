@@ -27,8 +27,6 @@ const BAR_MS = 100;
 
 /** How an agent is reached and what it is expected to hold after going back. */
 interface Side extends Program {
-  /** The bridge forks (the agent reads the fork point) or tells the transcript. */
-  readonly route: 'fork' | 'told';
   /** The new words after going back. */
   readonly words: (run: number) => string;
   /** After the going-back answer `said`: throws unless the agent held the exchange before the point and nothing after. */
@@ -40,14 +38,14 @@ export async function goingBack(): Promise<Row[]> {
   tools.setTools([SEARCH]);
   const mcpServers: McpServer[] = [{ type: 'http', name: BRIDGED_TOOLS_SERVER_NAME, url: tools.url, headers: [{ name: 'Authorization', value: tools.authorization }] }];
   try {
-    // The scripted agent's `history` answers the prompts its session held before: the first exchange alone when forked.
+    // The bridge forks (the agent reads the fork point) or tells the transcript. The scripted agent's `history` answers
+    // the prompts its session held before: the first exchange alone when forked.
     const scripted = (route: 'fork' | 'told'): Side => ({
       label: `scripted agent, ${route === 'fork' ? 'forked (--fork)' : 'told the transcript (no fork)'}`,
       args: [AGENT, '--mcp-http', ...(route === 'fork' ? ['--fork'] : [])],
       env: {},
       reply: (said) => said,
       settleMs: 1_000,
-      route,
       words: () => 'history',
       check: (said) => {
         const expected = route === 'fork' ? '["say one"]' : '[]';
@@ -57,7 +55,7 @@ export async function goingBack(): Promise<Row[]> {
     const [forked, told, directScripted] = await inTurn([bridged(scripted('fork')), bridged(scripted('told')), direct(scripted('fork'), mcpServers)]);
     const rows = [...judged(forked!, directScripted!), ...judged(told!, directScripted!).filter((row) => row !== directScripted)];
     await withClaude(async (claude, mock) => {
-      const side: Side = { ...claude, route: 'fork', words: (run) => `say back ${run}`, check: (_said, words) => claudeHolds(mock, words) };
+      const side: Side = { ...claude, words: (run) => `say back ${run}`, check: (_said, words) => claudeHolds(mock, words) };
       const [bridgedClaude, directClaude] = await inTurn([bridged(side), direct(side, mcpServers)]);
       rows.push(...judged(bridgedClaude!, directClaude!));
     });
