@@ -15,6 +15,7 @@ import { FrameReader } from '../src/transport/frame-reader.js';
 import { FrameWriter } from '../src/transport/frame-writer.js';
 import { LmClient } from '../src/client/lm-client.js';
 import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../src/protocol/messages.js';
+import { STATEFUL_MARKER, statefulMarkerData } from '../src/history/stateful-marker.js';
 
 /** The repository root (this file runs from dist/bench/). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -105,6 +106,11 @@ export function consume(x: number): void {
 
 export const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', value: text }] });
 export const replied = (parts: readonly ResponsePart[]): Message => ({ role: 'assistant', content: [...parts] });
+/** The reply as Copilot sends it back: its round's stateful marker first, then what the model said. */
+export const withMarker = (parts: readonly ResponsePart[], marker: string): Message => ({
+  role: 'assistant',
+  content: [{ type: 'data', mimeType: STATEFUL_MARKER, data: Buffer.from(statefulMarkerData('bench', marker)).toString('base64') }, ...parts],
+});
 
 export function scriptedAgent(...flags: string[]): AgentDefinition {
   return { mcp_server: { name: 'scripted', command: process.execPath, args: [AGENT, ...flags], env: [] } };
@@ -135,6 +141,17 @@ export const SEARCH: ToolDefinition = {
   inputSchema: { type: 'object', properties: { query: { type: 'string' } } },
 };
 
+/** Copilot Chat's command tool, shaped as it offers it (the bridge forwards whatever schema the request gives). */
+export const RUN_IN_TERMINAL: ToolDefinition = {
+  name: 'run_in_terminal',
+  description: 'Runs a shell command in a terminal of VS Code and returns its output.',
+  inputSchema: {
+    type: 'object',
+    properties: { command: { type: 'string' }, explanation: { type: 'string' }, goal: { type: 'string' }, isBackground: { type: 'boolean' }, timeout: { type: 'number' } },
+    required: ['command', 'explanation', 'goal', 'isBackground', 'timeout'],
+  },
+};
+
 // ---------------------------------------------------------------------------------------------------
 // The bridge.
 
@@ -143,9 +160,11 @@ export class Bridge {
   readonly child: ChildProcess;
 
   constructor(args: readonly string[] = [], cliPath = CLI) {
-    // BENCH_BRIDGE_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) goes to the bridge's Node, for profiling.
+    // BENCH_BRIDGE_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) goes to the bridge's Node, for profiling;
+    // BENCH_BRIDGE_LOG_LEVEL (e.g. `debug`) sets its log's level (timestamped lines on stderr), to see where time goes.
     const nodeArgs = (process.env.BENCH_BRIDGE_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-    this.child = spawn(process.execPath, [...nodeArgs, cliPath, 'vscodelm', '--log-level', 'warn', ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const logLevel = process.env.BENCH_BRIDGE_LOG_LEVEL ?? 'warn';
+    this.child = spawn(process.execPath, [...nodeArgs, cliPath, 'vscodelm', '--log-level', logLevel, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
     this.client = new LmClient(new FrameReader(this.child.stdout!, Number.POSITIVE_INFINITY), new FrameWriter(this.child.stdin!));
   }
 
@@ -153,17 +172,21 @@ export class Bridge {
     return this.child.pid!;
   }
 
-  /** One response; `firstAt` is when its first part arrived, `endAt` when the request resolved. */
+  /**
+   * One response; `firstAt` is when its first part arrived, `endAt` when the request resolved. `marker`: the stateful
+   * marker the consumer gives the response, as Copilot does (see `withMarker`).
+   */
   async turn(
     messages: Message[],
     agent: AgentDefinition,
     tools?: ToolDefinition[],
     onPart?: (part: ResponsePart, at: number) => void,
+    marker?: string,
   ): Promise<{ parts: ResponsePart[]; startAt: number; firstAt: number; endAt: number }> {
     const parts: ResponsePart[] = [];
     let firstAt = NaN;
     const startAt = now();
-    await this.client.provideChatResponse({ modelId: 'bench', messages, agent, ...(tools ? { options: { tools } } : {}) }, (part) => {
+    await this.client.provideChatResponse({ modelId: 'bench', messages, agent, ...(tools ? { options: { tools } } : {}), ...(marker === undefined ? {} : { marker }) }, (part) => {
       const at = now();
       if (parts.length === 0) firstAt = at;
       parts.push(part);
@@ -199,6 +222,8 @@ export class DirectAcp {
   readonly connection: acp.ClientConnection;
   /** Called with every session/update, on arrival. */
   onUpdate: (n: acp.SessionNotification, at: number) => void = () => undefined;
+  /** Permissions the agent asked; each is allowed at once (the first allow option), as a person who allows does. */
+  permissionsAsked = 0;
   private initialized: Promise<acp.InitializeResponse> | undefined;
   /** The agent leads its own process group. */
   private readonly grouped: boolean;
@@ -221,6 +246,11 @@ export class DirectAcp {
     );
     this.connection = acp
       .client({ name: 'bench' })
+      .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+        this.permissionsAsked++;
+        const allow = params.options.find((o) => o.kind === 'allow_once') ?? params.options.find((o) => o.kind === 'allow_always') ?? params.options[0]!;
+        return { outcome: { outcome: 'selected' as const, optionId: allow.optionId } };
+      })
       .onNotification(acp.methods.client.session.update, ({ params }) => this.onUpdate(params, now()))
       .connect(stream);
   }
@@ -238,6 +268,19 @@ export class DirectAcp {
     else await this.connection.agent.request(acp.methods.agent.session.load, params);
   }
 
+  /** `session/fork` of `sessionId` (unstable in ACP: sent by name), with the fork point's `_meta`; the new session's id. */
+  async fork(sessionId: string, meta: Record<string, unknown>, mcpServers: acp.McpServer[] = []): Promise<string> {
+    await this.initialize();
+    const response = (await this.connection.agent.request('session/fork', { sessionId, cwd: ROOT, mcpServers, _meta: meta })) as { sessionId: string };
+    return response.sessionId;
+  }
+
+  /** `session/close` of `sessionId` where the agent offers it (each of Claude Code's sessions is a process). */
+  async closeSession(sessionId: string): Promise<void> {
+    const init = await this.initialize();
+    if (init.agentCapabilities?.sessionCapabilities?.close != null) await this.connection.agent.request(acp.methods.agent.session.close, { sessionId });
+  }
+
   private initialize(): Promise<acp.InitializeResponse> {
     this.initialized ??= this.connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
     return this.initialized;
@@ -247,11 +290,17 @@ export class DirectAcp {
    * One prompt; resolves once the response came and `expectedChars` characters of agent_message_chunk text
    * arrived (the SDK may deliver a turn's last updates after its response).
    */
-  async prompt(sessionId: string, text: string, expectedChars: number): Promise<{ startAt: number; firstAt: number; endAt: number; chunks: number; chars: number }> {
+  async prompt(
+    sessionId: string,
+    text: string,
+    expectedChars: number,
+  ): Promise<{ startAt: number; firstAt: number; endAt: number; chunks: number; chars: number; said: string; messageId: string | undefined }> {
     let firstAt = NaN;
     let chunks = 0;
     let chars = 0;
     let lastAt = NaN;
+    let said = '';
+    let messageId: string | undefined;
     let allThere: () => void = () => undefined;
     const arrived = new Promise<void>((resolve) => (allThere = resolve));
     this.onUpdate = ({ sessionId: id, update }, at) => {
@@ -259,6 +308,10 @@ export class DirectAcp {
       if (chunks === 0) firstAt = at;
       chunks++;
       chars += update.content.text.length;
+      // The text of the answer's last message, and its id where the agent names its messages (a fork point needs both).
+      if (update.messageId != null && update.messageId !== messageId) said = '';
+      messageId = update.messageId ?? messageId;
+      said += update.content.text;
       lastAt = at;
       if (chars >= expectedChars) allThere();
     };
@@ -266,7 +319,7 @@ export class DirectAcp {
     await this.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
     const respondedAt = now();
     await arrived;
-    return { startAt, firstAt, endAt: Math.max(respondedAt, lastAt), chunks, chars };
+    return { startAt, firstAt, endAt: Math.max(respondedAt, lastAt), chunks, chars, said, messageId };
   }
 
   async close(): Promise<void> {

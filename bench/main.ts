@@ -15,6 +15,8 @@ import { toolRoundTrip } from './rows/tools.js';
 import { vscodeHost } from './rows/vscode-host.js';
 import { newChat } from './rows/new-chat.js';
 import { afterReload } from './rows/after-reload.js';
+import { goingBack } from './rows/going-back.js';
+import { commands } from './rows/commands.js';
 import { now, type Row } from './lib.js';
 
 const ROWS: [string, () => Row[] | Promise<Row[]>][] = [
@@ -28,6 +30,8 @@ const ROWS: [string, () => Row[] | Promise<Row[]>][] = [
   ['8', vscodeHost],
   ['9', newChat],
   ['10', afterReload],
+  ['11', goingBack],
+  ['12', commands],
 ];
 /** Rows that run only when named: they need more than Node (the VS Code host). */
 const ON_REQUEST = new Set(['8']);

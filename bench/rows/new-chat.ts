@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import { AnthropicMock } from '../../test/fixtures/anthropic-mock.js';
-import { textReply } from '../../test/fixtures/model-api-mock.js';
+import { textReply, type Script } from '../../test/fixtures/model-api-mock.js';
 import { createLogger } from '../../src/log/logger.js';
 import { BRIDGED_TOOLS_SERVER_NAME, BridgedToolsServer } from '../../src/tools/bridged-tools-server.js';
 import type { AgentDefinition } from '../../src/protocol/messages.js';
@@ -106,14 +106,21 @@ async function direct(program: Program, mcpServers: McpServer[]): Promise<Row> {
   return againstFollowUp('9', `first prompt of a session opened ahead, ${program.label}, direct ACP: the agent's own (ms); baseline a follow-up's first part`, firsts, followed, `${NEW_CHATS} new chats (+${WARMUP} warm-up) per agent, a spare's opening apart, each followed by one follow-up ${GAP_MS} ms later; direct ACP likewise`);
 }
 
-/** claude-agent-acp (a devDependency) offline against a mock of the Anthropic API, in a fresh HOME. */
-export async function withClaude(run: (claude: Program) => Promise<void>): Promise<void> {
+/**
+ * claude-agent-acp (a devDependency) offline against a mock of the Anthropic API, in a fresh HOME; its model says
+ * `hello` unless `respond` scripts it otherwise (then `reply` says what it answers `say …` with).
+ */
+export async function withClaude(
+  run: (claude: Program, mock: AnthropicMock) => Promise<void>,
+  respond: Script = () => textReply('hello'),
+  reply: (said: string) => string = () => 'hello',
+): Promise<void> {
   const home = mkdtempSync(path.join(tmpdir(), 'bench-claude-'));
   mkdirSync(path.join(home, '.claude'), { recursive: true });
-  const mock = await AnthropicMock.start({ respond: () => textReply('hello') });
+  const mock = await AnthropicMock.start({ respond });
   try {
     const env = Object.fromEntries(mock.claudeEnv({ home, configDir: path.join(home, '.claude') }).map(({ name, value }) => [name, value]));
-    await run({ label: 'claude-agent-acp against a mock of its API', args: [path.join(ROOT, 'node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js')], env, reply: () => 'hello', settleMs: 8_000 });
+    await run({ label: 'claude-agent-acp against a mock of its API', args: [path.join(ROOT, 'node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js')], env, reply, settleMs: 8_000 }, mock);
   } finally {
     await mock.close();
     removeHome(home);
