@@ -16,6 +16,7 @@ import { FrameWriter } from '../src/transport/frame-writer.js';
 import { LmClient } from '../src/client/lm-client.js';
 import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../src/protocol/messages.js';
 import { STATEFUL_MARKER, statefulMarkerData } from '../src/history/stateful-marker.js';
+export { RUN_IN_TERMINAL } from '../test/fixtures/run-in-terminal.js';
 
 /** The repository root (this file runs from dist/bench/). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -141,16 +142,6 @@ export const SEARCH: ToolDefinition = {
   inputSchema: { type: 'object', properties: { query: { type: 'string' } } },
 };
 
-/** Copilot Chat's command tool, shaped as it offers it (the bridge forwards whatever schema the request gives). */
-export const RUN_IN_TERMINAL: ToolDefinition = {
-  name: 'run_in_terminal',
-  description: 'Runs a shell command in a terminal of VS Code and returns its output.',
-  inputSchema: {
-    type: 'object',
-    properties: { command: { type: 'string' }, explanation: { type: 'string' }, goal: { type: 'string' }, isBackground: { type: 'boolean' }, timeout: { type: 'number' } },
-    required: ['command', 'explanation', 'goal', 'isBackground', 'timeout'],
-  },
-};
 
 // ---------------------------------------------------------------------------------------------------
 // The bridge.

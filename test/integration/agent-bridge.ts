@@ -9,6 +9,7 @@ import { ResponseError, type CancellationTokenSource } from 'vscode-jsonrpc/node
 import { LmClient, textOfParts } from '../../src/client/lm-client.js';
 import { AGENT_ACTION_TOOL, actionIdOf, approvalText } from '../../src/protocol/agent-action.js';
 import type { AgentDefinition, Message, ResponsePart, ToolCallPart, ToolDefinition } from '../../src/protocol/messages.js';
+export { RUN_IN_TERMINAL } from '../fixtures/run-in-terminal.js';
 
 /** The built CLI; SYMPOSIUM_LM_CLI points the tests at another build (as in harness.ts). */
 export const CLI = path.resolve(process.env.SYMPOSIUM_LM_CLI ?? 'dist/src/cli/main.js');
@@ -37,19 +38,6 @@ export const REPLACE_STRING: ToolDefinition = {
   inputSchema: { type: 'object', properties: { filePath: { type: 'string' }, oldString: { type: 'string' }, newString: { type: 'string' } } },
 };
 
-/**
- * A command tool as Copilot Chat offers it (`run_in_terminal`; the real schema and description change with the
- * person's shell and VS Code's version, and the bridge forwards whatever the request gives).
- */
-export const RUN_IN_TERMINAL: ToolDefinition = {
-  name: 'run_in_terminal',
-  description: 'Runs a shell command in a terminal of VS Code and returns its output.',
-  inputSchema: {
-    type: 'object',
-    properties: { command: { type: 'string' }, explanation: { type: 'string' }, goal: { type: 'string' }, isBackground: { type: 'boolean' }, timeout: { type: 'number' } },
-    required: ['command', 'explanation', 'goal', 'isBackground', 'timeout'],
-  },
-};
 
 /** VS Code's question tool, offered in Copilot's agent and Ask modes. */
 export const ASK_QUESTIONS: ToolDefinition = { name: 'vscode_askQuestions', description: 'Asks the user questions', inputSchema: { type: 'object', properties: { questions: { type: 'array' } } } };
