@@ -47,7 +47,6 @@ export type Message = t.TypeOf<typeof Message>;
 
 export const EnvVariable = t.type({ name: t.string, value: t.string }, 'EnvVariable');
 
-/** A spawned ACP agent; the seed calls it `mcp_server` after ACP's stdio server shape. */
 /**
  * How an agent's own shell is switched off for a whole process (its switch is per process, not per session):
  * arguments added after its own; JSON merged into what environment variables hold (CODEX_CONFIG,
@@ -64,6 +63,7 @@ export const ShellOff = t.partial(
 );
 export type ShellOff = t.TypeOf<typeof ShellOff>;
 
+/** A spawned ACP agent; the seed calls it `mcp_server` after ACP's stdio server shape. */
 export const AgentCommand = t.intersection(
   [t.type({ name: t.string, command: t.string, args: t.array(t.string), env: t.array(EnvVariable) }), t.partial({ shellOff: ShellOff })],
   'AgentCommand',
