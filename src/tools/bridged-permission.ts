@@ -8,8 +8,10 @@ export interface PermissionEvidence {
 }
 
 /**
- * Whether a permission request is for one of the bridged VS Code tools offered now. Those are approved
- * without asking: VS Code confirms its own tools when the call reaches it, and asking twice is wrong.
+ * Whether a permission request is for a tool of the bridged VS Code tools server: `offered`, one it offers now;
+ * `not offered`, one it no longer offers. Both are approved without asking: VS Code confirms its own tools when
+ * the call reaches it, and asking twice is wrong; and a tool no longer offered could only be refused, which the
+ * server does itself, in words the agent's model reads (a rejected permission reads to it as the person refusing).
  *
  * The bridge's MCP server has a name unique to the bridge process (`server`), which no other MCP
  * server and no tool of the agent's own carries; a request counts only when a field the agent builds
@@ -24,10 +26,15 @@ export interface PermissionEvidence {
  *
  * Anything not clearly one of them goes to the user.
  */
-export function isBridgedToolPermission(evidence: PermissionEvidence, server: string, offered: readonly string[]): boolean {
+export function bridgedToolPermission(evidence: PermissionEvidence, server: string, offered: readonly string[]): 'offered' | 'not offered' | undefined {
+  if (isServerPermission(evidence, server, offered)) return 'offered';
+  return isServerPermission(evidence, server, 'any') ? 'not offered' : undefined;
+}
+
+function isServerPermission(evidence: PermissionEvidence, server: string, tools: ToolNames): boolean {
   const { toolCall, announced } = evidence;
-  if (namesBridgedTool(toolCall, server, offered) || (announced !== undefined && namesBridgedTool(announced, server, offered))) return true;
-  return evidence.requestMeta?.is_mcp_tool_approval === true && announced !== undefined && isCodexBridgedCall(announced, server, offered);
+  if (namesBridgedTool(toolCall, server, tools) || (announced !== undefined && namesBridgedTool(announced, server, tools))) return true;
+  return evidence.requestMeta?.is_mcp_tool_approval === true && announced !== undefined && isCodexBridgedCall(announced, server, tools);
 }
 
 /**

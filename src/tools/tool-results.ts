@@ -35,6 +35,16 @@ export function isCancelledCall(part: ToolResultPart): boolean {
   return part.result.length === 1 && part.result[0]!.type === 'text' && part.result[0]!.value.trim() === COPILOT_CANCELLED;
 }
 
+/**
+ * Whether the consumer's answer to a tool call lets the agent's turn go on. A consumer's tool loop goes on by
+ * itself: its request carries the results and nothing of the person. A result that comes with the person's new
+ * words (`withWords`) is that of a call they stopped, whatever it says (consumers word it differently, or send
+ * nothing); Copilot's own sentence for a stopped call says so too.
+ */
+export function callGoesOn(result: ToolResultPart | undefined, withWords: boolean): boolean {
+  return !withWords && (result === undefined || !isCancelledCall(result));
+}
+
 function isTextual(mimeType: string): boolean {
   return mimeType.startsWith('text/') || /[/+]json$/.test(mimeType) || /[/+]xml$/.test(mimeType);
 }

@@ -140,8 +140,8 @@ describe('nothing approves a permission request on the user\'s behalf, except br
     ['tools offered', 'permission rm -rf build', [SEARCH, DELETE, AGENT_ACTION]],
     ['a title equal to an offered tool\'s name', 'permission search_workspace', [SEARCH, AGENT_ACTION]],
     ['a title naming a bridged tool that is not offered', 'permission mcp__vscode-tools__delete_everything', [SEARCH, AGENT_ACTION]],
-    ['an MCP-style request for a bridged tool that is not offered', 'permission-mcp delete_everything', [SEARCH, AGENT_ACTION]],
-    ['an MCP-style request for a tool of another server', 'permission-mcp search_workspace', [AGENT_ACTION]],
+    ['an MCP-style request for a tool of another server', 'permission-mcp search_workspace other-server', [SEARCH, AGENT_ACTION]],
+    ['an MCP-style request for a tool of a server named like ours', 'permission-mcp search_workspace vscode-tools', [SEARCH, AGENT_ACTION]],
   ])('%s: `%s` surfaces as a symposium-agent-action tool call; a result that is not its approval rejects it', async (_name, line, tools) => {
     const b = bridge();
     const { messages, parts, call } = await confirmationFor(b, line, tools);
@@ -189,6 +189,18 @@ describe('nothing approves a permission request on the user\'s behalf, except br
     const parts = await b.chat([user('permission-mcp search_workspace')], HTTP_AGENT, [SEARCH]);
     expect(toolCallsOf(parts)).toEqual([]);
     expect(textOfParts(parts)).toContain('permission-mcp search_workspace: allow_once');
+  });
+
+  // Asking could only end in a refusal; a rejected permission reads to the agent's model as the person refusing.
+  test("a permission that can only end in a refusal never reaches the person: a tool of the bridge's server no longer offered is let through, and the server refuses it in words the agent reads", async () => {
+    const b = bridge();
+    const parts = await b.chat([user('permission-mcp delete_everything', 'mcp-call delete_everything {}')], HTTP_AGENT, [SEARCH, AGENT_ACTION]);
+    expect(toolCallsOf(parts)).toEqual([]);
+    expect(textOfParts(parts)).toMatch(/permission-mcp delete_everything: allow_once.*The tool delete_everything is not offered in this chat now/s);
+    // Also where the chat offers none of them now (only the confirmation).
+    const alone = await b.chat([user('permission-mcp search_workspace')], HTTP_AGENT, [AGENT_ACTION]);
+    expect(toolCallsOf(alone)).toEqual([]);
+    expect(await b.logged(/of the bridged tools, not offered now: let through to the tool server/)).toMatch(/Use delete_everything of the bridged tools, not offered now/);
   });
 });
 

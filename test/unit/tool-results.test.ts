@@ -2,7 +2,7 @@
  * What an agent's MCP call of a bridged VS Code tool returns: the consumer's tool result converted
  * (`toCallToolResult`), or the error of a call the user never let run (`declinedResult`).
  */
-import { declinedResult, isCancelledCall, toCallToolResult } from '../../src/tools/tool-results.js';
+import { callGoesOn, declinedResult, isCancelledCall, toCallToolResult } from '../../src/tools/tool-results.js';
 import type { ToolResultPart } from '../../src/protocol/messages.js';
 
 type Item = ToolResultPart['result'][number];
@@ -85,5 +85,19 @@ describe('isCancelledCall', () => {
     // A command whose output merely says so is its output.
     expect(isCancelledCall(resultOf({ type: 'text', value: 'The user cancelled the tool call.' }, { type: 'text', value: 'and more' }))).toBe(false);
     expect(isCancelledCall(resultOf({ type: 'text', value: 'echo: The user cancelled the tool call.' }))).toBe(false);
+  });
+});
+
+describe('callGoesOn', () => {
+  const output = resultOf({ type: 'text', value: 'built in 3 s' });
+  test("a result the consumer's tool loop sends by itself goes on; Copilot's word for a stopped call does not", () => {
+    expect(callGoesOn(output, false)).toBe(true);
+    expect(callGoesOn(undefined, false)).toBe(true);
+    expect(callGoesOn(resultOf({ type: 'text', value: 'The user cancelled the tool call.' }), false)).toBe(false);
+  });
+  test("a result that comes with the person's new words is a stopped call's, whatever it says", () => {
+    for (const result of [output, resultOf({ type: 'text', value: 'Stopped by the user.' }), resultOf({ type: 'text', value: '' }), resultOf(), undefined]) {
+      expect(callGoesOn(result, true)).toBe(false);
+    }
   });
 });

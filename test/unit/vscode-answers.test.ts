@@ -4,7 +4,7 @@ import { VsCodeAnswers, type AnswerRule } from '../../src/agents/acp/session/vsc
 import { allowing, rejecting } from '../../src/agents/acp/session/permission-choice.js';
 
 const result = (toolCallId: string, value = 'ok'): ToolResultPart => ({ type: 'tool_result', toolCallId, result: [{ type: 'text', value }] });
-/** A tool's rule: any result goes ahead; the answer says what came. */
+/** A rule for tests: any result goes ahead; the answer says what came. */
 const tool: AnswerRule<string> = {
   goesAhead: (r) => r !== undefined,
   answered: (r) => (r === undefined ? 'declined' : `result ${r.toolCallId}`),
@@ -42,7 +42,7 @@ describe('VsCodeAnswers', () => {
     answers.markShown(new Set(['a']));
     answers.answerShown(new Map());
     expect(await settled(held)).toBe('pending');
-    expect(answers.holdsBack(new Map())).toBe(false);
+    expect(answers.holdsBack(new Map(), true)).toBe(false);
     answers.markShown();
     answers.answerShown(new Map([['a', result('a')]]));
     await expect(held).resolves.toBe('result a');
@@ -51,10 +51,10 @@ describe('VsCodeAnswers', () => {
   test('holds back while something shown would not go ahead with the results', () => {
     const answers = new VsCodeAnswers();
     void answers.wait('a', new AbortController().signal, tool);
-    expect(answers.holdsBack(new Map())).toBe(false);
+    expect(answers.holdsBack(new Map(), true)).toBe(false);
     answers.markShown();
-    expect(answers.holdsBack(new Map())).toBe(true);
-    expect(answers.holdsBack(new Map([['a', result('a')]]))).toBe(false);
+    expect(answers.holdsBack(new Map(), true)).toBe(true);
+    expect(answers.holdsBack(new Map([['a', result('a')]]), true)).toBe(false);
   });
 
   test('a withdrawn request is owed nothing; cancelAll answers the rest as cancelled', async () => {
@@ -64,7 +64,7 @@ describe('VsCodeAnswers', () => {
     const b = answers.wait('b', new AbortController().signal, tool);
     answers.markShown();
     withdrawn.abort();
-    expect(answers.holdsBack(new Map([['b', result('b')]]))).toBe(false);
+    expect(answers.holdsBack(new Map([['b', result('b')]]), true)).toBe(false);
     answers.cancelAll();
     await expect(b).resolves.toBe('cancelled');
     expect(await settled(a)).toBe('pending');

@@ -4,9 +4,9 @@ import type { Logger } from '../../../log/logger.js';
 import { acpTurnToParts } from '../updates/acp-turn-to-parts.js';
 import type { ResponsePart, ToolDefinition, ToolResultPart } from '../../../protocol/messages.js';
 import { AGENT_ACTION_TOOL, isApprovalOf, newActionId } from '../../../protocol/agent-action.js';
-import { announcesBridgedCall, isBridgedToolPermission } from '../../../tools/bridged-permission.js';
+import { announcesBridgedCall, bridgedToolPermission } from '../../../tools/bridged-permission.js';
 import { BRIDGED_TOOLS_SERVER_NAME, type BridgedToolsServer, type BridgedCall } from '../../../tools/bridged-tools-server.js';
-import { declinedResult, isCancelledCall, toCallToolResult } from '../../../tools/tool-results.js';
+import { callGoesOn, declinedResult, toCallToolResult } from '../../../tools/tool-results.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
@@ -253,7 +253,9 @@ export class AcpSession implements AgentSession {
     const prompt = this.prompt;
     if (prompt === undefined || prompt.state === 'cancelling') return { outcome: { outcome: 'cancelled' } };
     const evidence = { toolCall: request.toolCall, requestMeta: request._meta, announced: this.announced.get(request.toolCall.toolCallId) };
-    if (isBridgedToolPermission(evidence, BRIDGED_TOOLS_SERVER_NAME, this.offered)) return { outcome: allowing(request.options) };
+    const bridged = bridgedToolPermission(evidence, BRIDGED_TOOLS_SERVER_NAME, this.offered);
+    if (bridged === 'not offered') this.host.log.info(`conversation ${this.conversationId}: a permission for ${request.toolCall.title ?? 'a tool'} of the bridged tools, not offered now: let through to the tool server, which refuses it`);
+    if (bridged !== undefined) return { outcome: allowing(request.options) };
     // What the request leaves out (its input, its title) is taken from the tool call's announcement.
     const permission = { toolCall: this.announced.complete(request.toolCall), options: request.options, actionId: newActionId() };
     if (!this.canAsk) {
@@ -263,7 +265,8 @@ export class AcpSession implements AgentSession {
     }
     const outcome = await this.waitForVsCode(prompt, request.toolCall.toolCallId, signal, {
       event: { kind: 'permission', permission },
-      goesAhead: (result) => isApprovalOf(permission.actionId, result),
+      // The person's words along with the answer: only their approval lets the agent go on.
+      goesAhead: (result, withWords) => !withWords || isApprovalOf(permission.actionId, result),
       answered: (result) => {
         if (isApprovalOf(permission.actionId, result)) return allowing(request.options);
         this.rendering.refusedByPerson(request.toolCall.toolCallId);
@@ -287,7 +290,7 @@ export class AcpSession implements AgentSession {
     const id = `vscode-tool-${randomUUID()}`;
     const answered = this.waitForVsCode(prompt, id, call.signal, {
       event: { kind: 'tool', call: { toolCallId: id, name: call.name, arguments: call.arguments } },
-      goesAhead: (result) => result !== undefined && !isCancelledCall(result),
+      goesAhead: callGoesOn,
       answered: (result) => (result !== undefined ? toCallToolResult(result) : declinedResult(call.name)),
       cancelled: () => declinedResult(call.name),
     });
@@ -331,7 +334,7 @@ export class AcpSession implements AgentSession {
         const id = `vscode-${randomUUID()}`;
         return this.waitForVsCode(prompt, id, signal, {
           event: { kind: 'tool', call: { toolCallId: id, name, arguments: args } },
-          goesAhead: (result) => result !== undefined,
+          goesAhead: callGoesOn,
           answered: (result): ToolResultPart | undefined => result,
           cancelled: () => undefined,
         });
@@ -562,14 +565,13 @@ export class AcpSession implements AgentSession {
 
   /**
    * Whether the person went on to say something new without letting the paused turn go ahead: stopped
-   * it while a confirmation showed, skipped and typed, or left a request unanswered. That turn is over
-   * (cancelled, nothing of it shown later); the new words start a fresh one. A turn whose calls all got
-   * what they need continues, with the new words queued behind it.
+   * it while a confirmation showed or a call ran, skipped and typed, or left a request unanswered (see each
+   * rule's `goesAhead`). That turn is over (cancelled, nothing of it shown later); the new words start a fresh
+   * one. A turn the person only approved continues, with the new words queued behind it.
    */
   private movedOn(ask: TurnAsk): boolean {
     const paused = this.prompt;
-    if (paused?.state !== 'paused' || !ask.saysSomething) return false;
-    return paused.pending.holdsBack(ask.results);
+    return paused?.state === 'paused' && paused.pending.holdsBack(ask.results, ask.saysSomething);
   }
 
   /**

@@ -2,8 +2,11 @@ import type { ToolResultPart } from '../../../protocol/messages.js';
 
 /** How one thing the agent waits on is answered, once VS Code has (or has not) answered it. */
 export interface AnswerRule<T> {
-  /** Whether this answer lets the agent go on: the person's approval for a permission, any result for a tool. */
-  goesAhead(result: ToolResultPart | undefined): boolean;
+  /**
+   * Whether this answer lets the agent's turn go on; `withWords`: the request that carries it also carries new words
+   * of the person (they moved on, unless they only approved).
+   */
+  goesAhead(result: ToolResultPart | undefined, withWords: boolean): boolean;
   /** The agent's answer, from VS Code's tool result or its absence (the person did not let it run). */
   answered(result: ToolResultPart | undefined): T;
   /** The agent's answer when the turn was cancelled. */
@@ -13,7 +16,7 @@ export interface AnswerRule<T> {
 interface Waiting {
   /** VS Code was shown it: it reached a response that then completed. */
   shown: boolean;
-  readonly goesAhead: (result: ToolResultPart | undefined) => boolean;
+  readonly goesAhead: (result: ToolResultPart | undefined, withWords: boolean) => boolean;
   readonly resolve: (result: ToolResultPart | undefined) => void;
   readonly cancel: () => void;
 }
@@ -42,9 +45,9 @@ export class VsCodeAnswers {
     for (const [id, entry] of this.waiting) if (!heldBack.has(id)) entry.shown = true;
   }
 
-  /** Whether something shown would not go ahead with these results (a refusal, a missing result). */
-  holdsBack(results: ReadonlyMap<string, ToolResultPart>): boolean {
-    return [...this.waiting].some(([id, entry]) => entry.shown && !entry.goesAhead(results.get(id)));
+  /** Whether something shown would not go ahead with these results, and the person's new words if `withWords`. */
+  holdsBack(results: ReadonlyMap<string, ToolResultPart>, withWords: boolean): boolean {
+    return [...this.waiting].some(([id, entry]) => entry.shown && !entry.goesAhead(results.get(id), withWords));
   }
 
   /** Answers what VS Code was shown: with its tool result, or as declined when `results` has none. */
