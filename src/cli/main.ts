@@ -21,6 +21,9 @@ Options for vscodelm:
   --start-notice-ms N        A response that waits this long for its agent to start begins by saying it is starting
                              (default: never; the extension passes 3000).
   --cancel-timeout-ms N      How long a cancelled prompt may take to end before its session is replaced (default: 10000).
+  --tool-call-timeout-ms N   How long an agent's call of a consumer's tool (a command in VS Code's terminal, any tool
+                             of the chat) waits for its result; then the agent is told the call was given up
+                             (default: 1800000, 30 minutes; 0: no limit).
   --permission-settle-ms N   How long to wait for further permission requests before asking VS Code (default: 50).
   --tool-settle-ms N         The same for further calls of VS Code's tools, sent together by the agent (default: 20).
   --context POLICY           What of the consumer's messages reaches agents: user (the person's words and what they
@@ -68,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
           'eliza-pace-ms': { type: 'string', default: '15' },
           'agent-timeout-ms': { type: 'string', default: '30000' },
           'cancel-timeout-ms': { type: 'string', default: '10000' },
+          'tool-call-timeout-ms': { type: 'string', default: '1800000' },
           'start-notice-ms': { type: 'string' },
           'permission-settle-ms': { type: 'string', default: '50' },
           'tool-settle-ms': { type: 'string', default: '20' },
@@ -105,6 +109,7 @@ async function main(argv: string[]): Promise<number> {
           startupTimeoutMs: nonNegative(values['agent-timeout-ms'], '--agent-timeout-ms'),
           ...(values['start-notice-ms'] === undefined ? {} : { startNoticeMs: nonNegative(values['start-notice-ms'], '--start-notice-ms') }),
           cancelTimeoutMs: nonNegative(values['cancel-timeout-ms'], '--cancel-timeout-ms'),
+          toolCallTimeoutMs: nonNegative(values['tool-call-timeout-ms'], '--tool-call-timeout-ms'),
           permissionSettleMs: nonNegative(values['permission-settle-ms'], '--permission-settle-ms'),
           toolSettleMs: nonNegative(values['tool-settle-ms'], '--tool-settle-ms'),
           lateUpdateGraceMs: 50,

@@ -13,7 +13,7 @@ export const ENABLE_SETTING = 'enableExperimentalLM';
 /** An agent that takes this long to start (npx downloading it) says so in the response. */
 const START_NOTICE_MS = 3000;
 /** Settings the bridge takes as arguments: a change applies from its next start. */
-const BRIDGE_START_SETTINGS = ['logLevel', 'contextPolicy', 'reviewAgentEdits', 'askAgentQuestionsInChat', 'runAgentCommandsInTerminal'];
+const BRIDGE_START_SETTINGS = ['logLevel', 'contextPolicy', 'reviewAgentEdits', 'askAgentQuestionsInChat', 'runAgentCommandsInTerminal', 'agentToolCallTimeoutMinutes'];
 
 export const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration(SECTION);
 
@@ -52,6 +52,7 @@ export function bridgeLaunch(stateDir: string): BridgeLaunch {
     agentQuestions: config().get<boolean>('askAgentQuestionsInChat', true),
     consumerTerminal: config().get<boolean>('runAgentCommandsInTerminal', true),
     ...(config().get<boolean>('startNotice', true) ? { startNoticeMs: START_NOTICE_MS } : {}),
+    toolCallTimeoutMs: Math.max(0, config().get<number>('agentToolCallTimeoutMinutes', 30)) * 60_000,
   };
 }
 

@@ -25,6 +25,15 @@ export function declinedResult(toolName: string): CallToolResult {
 }
 
 /**
+ * The result of a call VS Code never answered (the consumer's tool did not return: its terminal closed, the chat
+ * was left): the agent may go on, knowing nothing of what the tool did.
+ */
+export function unansweredResult(toolName: string, afterMs: number): CallToolResult {
+  const waited = afterMs >= 60_000 ? `${Math.round(afterMs / 60_000)} min` : afterMs >= 1000 ? `${Math.round(afterMs / 1000)} s` : `${afterMs} ms`;
+  return { content: [{ type: 'text', text: `The ${toolName} tool call got no answer from VS Code within ${waited} and was given up: whether it ran, and what it did, is unknown.` }], isError: true };
+}
+
+/**
  * Copilot Chat's result for a tool call it cancelled: the person pressed stop while the tool ran (a command in
  * the terminal). Its next request carries it before their next words; the turn it belonged to is over.
  */

@@ -193,6 +193,23 @@ describe('bridged tools over HTTP', () => {
     expect(await bridge.logged(DECLINED('run_in_terminal'))).toMatch(DECLINED('run_in_terminal'));
   });
 
+  // The consumer's tool never returned (its terminal closed, the chat left): the agent is not left waiting for ever.
+  test('a call VS Code never answers is given up after --tool-call-timeout-ms: the agent is told so and goes on, and the next message answers', async () => {
+    await bridge.close();
+    bridge = new Bridge(['--tool-call-timeout-ms', '300']);
+    const RUN = tool('run_in_terminal', 'Runs a command in the terminal', { command: { type: 'string' } });
+    const first = user('mcp-call run_in_terminal {"command":"sleep 60"}', 'say the rest of the turn');
+    const asked = await bridge.chat([first], HTTP_AGENT, [RUN]);
+    endsOnOneCall(asked);
+    const GIVEN_UP = /result run_in_terminal: error run_in_terminal: The run_in_terminal tool call got no answer from VS Code within 300 ms and was given up/;
+    expect(await bridge.logged(GIVEN_UP)).toMatch(GIVEN_UP);
+    expect(bridge.stderr()).toMatch(/VS Code did not answer the agent's run_in_terminal call within 300 ms/);
+    // What the agent did after it shows first, then the answer to the person's next words.
+    const next = await bridge.chat([first, replied(asked), user('say next')], HTTP_AGENT, [RUN]);
+    expect(toolCallsOf(next)).toEqual([]);
+    expect(textOfParts(next)).toMatch(/was given up.*the rest of the turnnext$/s);
+  });
+
   test('a call whose response is cancelled with $/cancelRequest ends as declined', async () => {
     await bridge.close();
     // A long settle keeps the response open after the tool call, so that the cancel lands during it.

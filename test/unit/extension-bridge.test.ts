@@ -74,6 +74,12 @@ test("the settings that turn off edits through VS Code, questions in the chat an
   expect(on.lines.find((l) => l.startsWith('bridge started'))).toContain('--eliza-pace-ms 40 --eliza-pace-ms 0');
 });
 
+test('how long an agent\'s tool call waits (setting symposium.agentToolCallTimeoutMinutes) reaches the bridge as --tool-call-timeout-ms', async () => {
+  const { bridge, lines } = makeBridge({ launch: { toolCallTimeoutMs: 5 * 60_000 } });
+  expect(await collect(bridge, 'hello')).toMatch(/\S/);
+  expect(lines.find((l) => l.startsWith('bridge started'))).toContain('--eliza-pace-ms 40 --tool-call-timeout-ms 300000 --eliza-pace-ms 0');
+});
+
 test('passes the storage folder and the context policy on, and the bridge keeps its index there', async () => {
   const stateDir = mkdtempSync(path.join(os.tmpdir(), 'symposium-state-'));
   try {

@@ -382,6 +382,7 @@ describe('package.json, the extension manifest', () => {
     ]);
     const settings = pkg.contributes.configuration.properties;
     expect(Object.keys(settings).sort()).toEqual([
+      'symposium.agentToolCallTimeoutMinutes',
       'symposium.agents',
       'symposium.askAgentQuestionsInChat',
       'symposium.consumerTools',

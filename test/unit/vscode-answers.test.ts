@@ -1,4 +1,5 @@
 /** `VsCodeAnswers`: what a prompt's agent waits on VS Code for, answered only once VS Code was shown it. */
+import { jest } from '@jest/globals';
 import type { ToolResultPart } from '../../src/protocol/messages.js';
 import { VsCodeAnswers, type AnswerRule } from '../../src/agents/acp/session/vscode-answers.js';
 import { allowing, rejecting } from '../../src/agents/acp/session/permission-choice.js';
@@ -68,6 +69,29 @@ describe('VsCodeAnswers', () => {
     answers.cancelAll();
     await expect(b).resolves.toBe('cancelled');
     expect(await settled(a)).toBe('pending');
+  });
+
+  test('what VS Code leaves unanswered for its rule\'s time is answered as given up; what it answered first keeps its answer', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate'] });
+    try {
+      const answers = new VsCodeAnswers();
+      const limited = { ...tool, unanswered: { afterMs: 1000, answer: () => 'given up' } };
+      const left = answers.wait('a', new AbortController().signal, limited);
+      const answered = answers.wait('b', new AbortController().signal, limited);
+      // The response showed b; a came after it, and waits for the next.
+      answers.markShown(new Set(['a']));
+      answers.answerShown(new Map([['b', result('b')]]));
+      jest.advanceTimersByTime(999);
+      expect(await settled(left)).toBe('pending');
+      jest.advanceTimersByTime(1);
+      await expect(left).resolves.toBe('given up');
+      await expect(answered).resolves.toBe('result b');
+      // Given up, it is no longer waited on: a late result answers nothing, and nothing is held back for it.
+      expect(answers.holdsBack(new Map(), true)).toBe(false);
+      expect(jest.getTimerCount()).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
 

@@ -32,6 +32,8 @@ export interface BridgeLaunch {
   readonly agentQuestions?: boolean;
   /** Agents run commands through the chat's command tool where it offers one (`vscodelm --consumer-terminal`); default: they do. */
   readonly consumerTerminal?: boolean;
+  /** How long an agent's call of the chat's tools waits for its result (`vscodelm --tool-call-timeout-ms`); none: the bridge's default. */
+  readonly toolCallTimeoutMs?: number;
 }
 
 export interface BridgeProcessOptions {
@@ -174,7 +176,7 @@ export class BridgeProcess {
 
   private spawn(): Running {
     const { bridgePath, log } = this.options;
-    const { cwd, logLevel, stateDir, contextPolicy, startNoticeMs, clientFiles, agentQuestions, consumerTerminal } = this.options.launch();
+    const { cwd, logLevel, stateDir, contextPolicy, startNoticeMs, clientFiles, agentQuestions, consumerTerminal, toolCallTimeoutMs } = this.options.launch();
     // VS Code hands a provider's parts on in batches about 30 ms apart: slower words let Eliza be seen streaming.
     const args = [
       ...['--cwd', cwd, '--log-level', logLevel, '--eliza-pace-ms', '40'],
@@ -184,6 +186,7 @@ export class BridgeProcess {
       ...(clientFiles === false ? ['--client-files', 'off'] : []),
       ...(agentQuestions === false ? ['--agent-questions', 'off'] : []),
       ...(consumerTerminal === false ? ['--consumer-terminal', 'off'] : []),
+      ...(toolCallTimeoutMs === undefined ? [] : ['--tool-call-timeout-ms', String(toolCallTimeoutMs)]),
       ...(this.options.extraArgs ?? []),
     ];
     const env = { ...(this.options.env ?? process.env), ELECTRON_RUN_AS_NODE: '1' };

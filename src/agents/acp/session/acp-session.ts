@@ -3,10 +3,11 @@ import { defaultIfEmpty, defer, EMPTY, from, identity, mergeMap, Observable, of,
 import type { Logger } from '../../../log/logger.js';
 import { acpTurnToParts } from '../updates/acp-turn-to-parts.js';
 import type { ResponsePart, ToolDefinition, ToolResultPart } from '../../../protocol/messages.js';
-import { AGENT_ACTION_TOOL, isApprovalOf, newActionId } from '../../../protocol/agent-action.js';
+import { AGENT_ACTION_TOOL, newActionId } from '../../../protocol/agent-action.js';
 import { announcesBridgedCall, bridgedToolPermission } from '../../../tools/bridged-permission.js';
 import { BRIDGED_TOOLS_SERVER_NAME, type BridgedToolsServer, type BridgedCall } from '../../../tools/bridged-tools-server.js';
-import { callGoesOn, declinedResult, toCallToolResult } from '../../../tools/tool-results.js';
+import { callGoesOn, declinedResult } from '../../../tools/tool-results.js';
+import { bridgedCallRule, permissionRule } from './answer-rules.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
@@ -88,6 +89,8 @@ export interface AcpSessionOptions {
   readonly toolSettleMs: number;
   /** How long a cancelled prompt may take to end before its ACP session is abandoned for a fresh one. */
   readonly cancelTimeoutMs: number;
+  /** How long the agent's call of a bridged VS Code tool waits for VS Code's answer; none or 0: as long as it takes. */
+  readonly toolCallTimeoutMs?: number;
   /** Updates still trickling in after a cancelled prompt ended are waited out this long. */
   readonly lateUpdateGraceMs: number;
 }
@@ -263,17 +266,8 @@ export class AcpSession implements AgentSession {
       prompt.events.push({ kind: 'refused', permission });
       return { outcome: rejecting(request.options) };
     }
-    const outcome = await this.waitForVsCode(prompt, request.toolCall.toolCallId, signal, {
-      event: { kind: 'permission', permission },
-      // The person's words along with the answer: only their approval lets the agent go on.
-      goesAhead: (result, withWords) => !withWords || isApprovalOf(permission.actionId, result),
-      answered: (result) => {
-        if (isApprovalOf(permission.actionId, result)) return allowing(request.options);
-        this.rendering.refusedByPerson(request.toolCall.toolCallId);
-        return rejecting(request.options);
-      },
-      cancelled: (): acp.RequestPermissionOutcome => ({ outcome: 'cancelled' }),
-    });
+    const refused = (): void => this.rendering.refusedByPerson(request.toolCall.toolCallId);
+    const outcome = await this.waitForVsCode(prompt, request.toolCall.toolCallId, signal, { event: { kind: 'permission', permission }, ...permissionRule(permission.actionId, request.options, refused) });
     return { outcome };
   }
 
@@ -288,12 +282,8 @@ export class AcpSession implements AgentSession {
     if (prompt === undefined) return this.host.toolCallOutsideTurns(call);
     if (prompt.state === 'cancelling') return declinedResult(call.name);
     const id = `vscode-tool-${randomUUID()}`;
-    const answered = this.waitForVsCode(prompt, id, call.signal, {
-      event: { kind: 'tool', call: { toolCallId: id, name: call.name, arguments: call.arguments } },
-      goesAhead: callGoesOn,
-      answered: (result) => (result !== undefined ? toCallToolResult(result) : declinedResult(call.name)),
-      cancelled: () => declinedResult(call.name),
-    });
+    const rule = bridgedCallRule(call.name, this.host.options.toolCallTimeoutMs, (why) => this.host.log.warn(`conversation ${this.conversationId}: ${why}`));
+    const answered = this.waitForVsCode(prompt, id, call.signal, { event: { kind: 'tool', call: { toolCallId: id, name: call.name, arguments: call.arguments } }, ...rule });
     if (prompt.arrivals.arrive()) prompt.events.push({ kind: 'announced-calls-arrived' });
     return answered;
   }

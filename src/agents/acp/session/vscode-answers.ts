@@ -11,6 +11,8 @@ export interface AnswerRule<T> {
   answered(result: ToolResultPart | undefined): T;
   /** The agent's answer when the turn was cancelled. */
   cancelled(): T;
+  /** The agent's answer once VS Code has not answered for `afterMs`; none: it waits as long as it takes. */
+  readonly unanswered?: { readonly afterMs: number; answer(): T };
 }
 
 interface Waiting {
@@ -31,12 +33,18 @@ export class VsCodeAnswers {
   /** Resolves with the agent's answer; an agent that withdraws its request first is owed nothing. */
   wait<T>(id: string, withdrawn: AbortSignal, rule: AnswerRule<T>): Promise<T> {
     return new Promise((resolve) => {
-      const answer = (value: T): void => {
+      const { unanswered } = rule;
+      const timer = unanswered === undefined ? undefined : setTimeout(() => answer(unanswered.answer()), unanswered.afterMs);
+      const forget = (): void => {
+        clearTimeout(timer);
         this.waiting.delete(id);
+      };
+      const answer = (value: T): void => {
+        forget();
         resolve(value);
       };
       this.waiting.set(id, { shown: false, goesAhead: rule.goesAhead, resolve: (result) => answer(rule.answered(result)), cancel: () => answer(rule.cancelled()) });
-      withdrawn.addEventListener('abort', () => this.waiting.delete(id), { once: true });
+      withdrawn.addEventListener('abort', forget, { once: true });
     });
   }
 
