@@ -126,6 +126,35 @@ test('an agent whose shell is off per process: each conversation resumes ahead i
   expect(loads(bridge.stderr())).toHaveLength(2);
 }, 60_000);
 
+test("an agent whose shell is off per process: the latest chat's first message goes while the other process's resume and the spares wait; they follow", async () => {
+  const stateDir = tmp();
+  const scripted: AgentDefinition = {
+    mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, '--mcp-http', '--load-session', '--state-dir', tmp(), '--load-delay', '300'], env: [], shellOff: { json: { SCRIPTED_SHELL: { off: true } } } },
+  };
+  const before = start(['--state-dir', stateDir]);
+  const plain = [user('say p1')];
+  plain.push(replied(await before.chat(plain, scripted, [LOOKUP])));
+  // Used last: in the process with its shell off.
+  const inTerminal = [user('say t1')];
+  inTerminal.push(replied(await before.chat(inTerminal, scripted, [RUN_IN_TERMINAL])));
+  await before.close();
+
+  const bridge = start(['--state-dir', stateDir]);
+  bridge.client.resumeRecent({ agents: [scripted], sessions: 2, withinHours: 1 });
+  await bridge.logged(/resumed ahead of its next turn/, 20_000);
+  // The person answers the restored chat at once: the agent's other process has nothing opened meanwhile.
+  inTerminal.push(user('say t2'));
+  expect(textOfParts(await bridge.chat(inTerminal, scripted, [RUN_IN_TERMINAL]))).toBe('t2');
+  expect(loads(bridge.stderr())).toHaveLength(1);
+  expect(bridge.stderr()).not.toMatch(/spare session \S+ is ready/);
+  // After the person's reading, the older chat resumes ahead in the agent's own process all the same.
+  const log = await bridge.logged(/resumed ahead of its next turn[\s\S]*resumed ahead of its next turn[\s\S]*spare session \S+ is ready/, 30_000);
+  expect(loads(log)).toHaveLength(2);
+  plain.push(user('say p2'));
+  expect(textOfParts(await bridge.chat(plain, scripted, [LOOKUP]))).toBe('p2');
+  expect(loads(bridge.stderr())).toHaveLength(2);
+}, 60_000);
+
 test('nothing resumes ahead for another workspace, for agents not named, or with no room in the session pool', async () => {
   const stateDir = tmp();
   const scripted: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, '--load-session', '--state-dir', tmp()], env: [] } };

@@ -1,5 +1,6 @@
 import { createLogger } from '../../src/log/logger.js';
 import { SessionsResumedAhead, type AheadHost } from '../../src/agents/acp/resumed-ahead.js';
+import { ResumeSchedule } from '../../src/agents/acp/resume-schedule.js';
 import type { NewAgentSession } from '../../src/agents/acp/spare-session.js';
 import type { BridgedToolsServer } from '../../src/tools/bridged-tools-server.js';
 import { waitUntil } from '../fixtures/wait-until.js';
@@ -56,7 +57,7 @@ const askedUntil = async (host: Host, expected: readonly string[]) => {
 
 test('resumes go one after the other, latest first, each with the tools last offered', async () => {
   const host = new Host();
-  const ahead = new SessionsResumedAhead(host, 0);
+  const ahead = new SessionsResumedAhead(host, new ResumeSchedule(0));
   expect(ahead.resume('latest', 's1', [LOOKUP])).toBe(true);
   expect(ahead.resume('older', 's2', [LOOKUP])).toBe(true);
   expect(ahead.resume('latest', 's1', [LOOKUP])).toBe(false);
@@ -75,7 +76,7 @@ test('resumes go one after the other, latest first, each with the tools last off
 
 test('a conversation that takes its session holds back the resumes not yet begun from the take on, until its first prompt ends', async () => {
   const host = new Host();
-  const ahead = new SessionsResumedAhead(host, 0);
+  const ahead = new SessionsResumedAhead(host, new ResumeSchedule(0));
   ahead.resume('first', 's1', []);
   ahead.resume('second', 's2', []);
   ahead.resume('third', 's3', []);
@@ -104,7 +105,7 @@ test('a conversation that takes its session holds back the resumes not yet begun
 test("after the latest conversation's resume, the others and the spare wait for the person's reading; one taken meanwhile begins at once", async () => {
   const host = new Host();
   // Longer than the test: the reading never ends here.
-  const ahead = new SessionsResumedAhead(host, 60_000);
+  const ahead = new SessionsResumedAhead(host, new ResumeSchedule(60_000));
   ahead.resume('latest', 's1', []);
   ahead.resume('older', 's2', []);
   ahead.resume('oldest', 's3', []);
@@ -131,11 +132,34 @@ test("after the latest conversation's resume, the others and the spare wait for 
 test('a resume dropped while it waits is never asked; no room in the pool, none is queued', async () => {
   const host = new Host();
   host.room = 1;
-  const ahead = new SessionsResumedAhead(host, 0);
+  const ahead = new SessionsResumedAhead(host, new ResumeSchedule(0));
   expect(ahead.resume('first', 's1', [])).toBe(true);
   expect(ahead.resume('second', 's2', [])).toBe(false);
   await ahead.drop('first');
   await ahead.settled();
   expect(host.asked).toEqual([]);
   expect(host.room).toBe(1);
+});
+
+test("two processes of one agent keep one schedule: the other's first resume waits for the latest's and the reading", async () => {
+  const own = new Host();
+  const shellOff = new Host();
+  // Longer than the test: the reading never ends here.
+  const schedule = new ResumeSchedule(60_000);
+  const inShellOff = new SessionsResumedAhead(shellOff, schedule);
+  const inOwn = new SessionsResumedAhead(own, schedule);
+  inShellOff.resume('latest', 's1', []);
+  inOwn.resume('older', 's2', []);
+  await askedUntil(shellOff, ['latest']);
+  shellOff.answer('latest');
+  await ticks(10);
+  expect(own.asked).toEqual([]);
+  // The person went to the older chat: it resumes at once, in its own process.
+  const taken = await inOwn.take('older', [], noCall, prompted);
+  await askedUntil(own, ['older']);
+  own.answer('older');
+  await taken!.session;
+  await inShellOff.drop();
+  await inOwn.drop();
+  await taken!.tools.close();
 });

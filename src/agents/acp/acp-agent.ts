@@ -21,6 +21,7 @@ import { clientCapabilitiesOf } from './session/client-capabilities.js';
 import { HeldToolServer, holdsMcpServersPerWorkspace } from './workspace-mcp-servers.js';
 import { LiveSessions, SessionIdInUse } from './live-sessions.js';
 import { SessionsResumedAhead } from './resumed-ahead.js';
+import type { ResumeSchedule } from './resume-schedule.js';
 import { agentIndexKey } from './agent-index-key.js';
 import { closeSessionRequest } from './close-session.js';
 import { forkAtPoint, type ForkHost } from './fork-session.js';
@@ -59,6 +60,8 @@ export interface AcpAgentOptions extends AcpSessionOptions {
 export interface PoolRoom {
   readonly spare?: (evict: () => void) => SpareRoom | undefined;
   readonly ahead?: (conversationId: string, evict: () => void) => SpareRoom | undefined;
+  /** When sessions resume ahead; shared by the processes of one agent, which share its room. */
+  readonly resumes?: ResumeSchedule;
 }
 
 /** An ACP session the agent opened for a new conversation, and what it runs on. */
@@ -160,7 +163,7 @@ export class AcpAgent implements AgentStream, SessionHost {
       resume: (conversationId, agentSession, tools) => this.resumeAheadSession(conversationId, agentSession, tools),
       hold: room.ahead ?? (() => undefined),
       toolCallOutsideTurns: (call) => this.toolCallOutsideTurns(call),
-    });
+    }, room.resumes);
   }
 
   /**

@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../log/logger.js';
 import type { ToolDefinition } from '../../protocol/messages.js';
 import { BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
+import { ResumeSchedule } from './resume-schedule.js';
 import type { NewAgentSession, SpareRoom, TakenSpare } from './spare-session.js';
 
 /** What sessions resumed ahead need from their agent. */
@@ -28,17 +29,6 @@ interface Ahead<S extends NewAgentSession> {
   dropped: boolean;
 }
 
-/** A conversation that took its session but never prompted holds the other resumes back this long at most. */
-const QUIET_MS = 30_000;
-
-/**
- * After the latest conversation's session resumed, the person reads that chat for about this long before its
- * first message: the other resumes and the spare session wait it out. Each makes the agent start a session (Claude
- * Code: a process of its own, about a second of CPU), which the first message would otherwise compete with (the
- * first answer after a reload came 100–250 ms later on two cores: issue 48).
- */
-export const READING_MS = 5_000;
-
 /**
  * The ACP sessions of conversations used lately, resumed before they go on: after a window reload the bridge
  * and its agents start afresh, and the first message of a restored chat would wait for the agent to start and
@@ -47,38 +37,28 @@ export const READING_MS = 5_000;
  */
 export class SessionsResumedAhead<S extends NewAgentSession> {
   private readonly ahead = new Map<string, Ahead<S>>();
-  /** The resume asked last: each waits for the one before, so that the latest conversation's competes with none. */
-  private queue: Promise<unknown> = Promise.resolve();
-  /** What resumes not yet begun wait for: the first prompts of conversations that took theirs. */
-  private quiet: Promise<void> = Promise.resolve();
-  /** The person's reading after the first resume asked (the latest conversation's) ended: what the others wait for, and the spare. */
-  private reading: Promise<void> | undefined;
 
-  /** `readingMs`: see READING_MS. */
+  /** `schedule`: when each resume begins (see ResumeSchedule); shared by the processes of one agent. */
   constructor(
     private readonly host: AheadHost<S>,
-    private readonly readingMs = READING_MS,
+    private readonly schedule = new ResumeSchedule(),
   ) {}
 
   /**
    * Resumes `agentSession` for `conversationId` ahead, offering `offered`, unless it is ahead already or the pool is
-   * full. The first asked begins at once; each other one after the one asked before it, once the person read a while
-   * (`readingMs` after the first resumed) and no conversation's first prompt in a session it took runs, or at once
-   * when its conversation takes it.
+   * full. It begins when the schedule says, or at once when its conversation takes it.
    */
   resume(conversationId: string, agentSession: string, offered: readonly ToolDefinition[]): boolean {
     if (this.ahead.has(conversationId)) return false;
     const slot = this.host.hold(conversationId, () => this.drop(conversationId, 'the session pool needed its room, or it stayed unused'));
     if (slot === undefined) return false;
-    const before = this.queue;
     const tools = BridgedToolsServer.start((call) => ahead.onCall(call), this.host.log).then((server) => {
       server.setTools(offered);
       return server;
     });
-    const reading = this.reading;
     let wanted: () => void = () => {};
     const taken = new Promise<void>((resolve) => (wanted = resolve));
-    const turn = reading === undefined ? Promise.resolve() : before.then(() => reading).then(() => this.quiet);
+    const turn = this.schedule.turn();
     const ahead: Ahead<S> = {
       tools,
       wanted,
@@ -103,34 +83,13 @@ export class SessionsResumedAhead<S extends NewAgentSession> {
       dropped: false,
     };
     this.ahead.set(conversationId, ahead);
-    this.queue = ahead.session;
-    this.reading ??= ahead.session.then(() => delay(this.readingMs));
+    this.schedule.asked(ahead.session);
     return true;
   }
 
-  /**
-   * A conversation took its session and prompts in it: the resumes not yet begun wait until `prompted` settles
-   * (at most QUIET_MS), not to compete with that prompt for the agent.
-   */
-  private quietWhile(prompted: Promise<void>): void {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, QUIET_MS).unref()));
-    const over = Promise.race([prompted, late]).finally(() => clearTimeout(timer));
-    this.quiet = Promise.all([this.quiet, over]).then(() => {});
-  }
-
-  /**
-   * Settles once every resume asked so far has ended, resumed or not, and the person's reading after the first is
-   * over, with no conversation's first prompt running: when the agent may open a spare without competing with either.
-   */
+  /** Settles once the resumes asked so far ended and the person read (see ResumeSchedule.settled). */
   settled(): Promise<void> {
-    return this.queue
-      .then(() => this.reading)
-      .then(() => this.quiet)
-      .then(
-        () => {},
-        () => {},
-      );
+    return this.schedule.settled();
   }
 
   /**
@@ -145,7 +104,7 @@ export class SessionsResumedAhead<S extends NewAgentSession> {
     ahead.slot.free();
     ahead.onCall = onCall;
     ahead.wanted();
-    this.quietWhile(prompted());
+    this.schedule.quietWhile(prompted());
     return ahead.tools.then((tools) => {
       tools.setTools(offered);
       return { tools, session: ahead.session.then((s) => (s?.alive() === true ? s : undefined)) };
@@ -169,8 +128,4 @@ export class SessionsResumedAhead<S extends NewAgentSession> {
     }
     return Promise.all(closed).then(() => {});
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

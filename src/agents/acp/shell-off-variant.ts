@@ -62,12 +62,16 @@ export class ShellOffVariant implements AgentStream {
     (offersCommandTool(used.map((tool) => tool.name)) ? this.variant() : this.own).prepare?.();
   }
 
-  /** Each conversation resumes ahead in the process its session is of (by its index key); a process with none is not started. */
+  /**
+   * Each conversation resumes ahead in the process its session is of (by its index key); a process with none is not
+   * started. The process of the latest conversation is asked first: both keep one schedule (they share their room in
+   * the pool), whose first resume goes at once and the others, the other process's start among them, after it.
+   */
   resumeAhead(conversations: readonly RecentAgentSession[]): void {
-    const withShellOff = conversations.filter((conversation) => conversation.agent === this.keys.shellOff);
-    const own = conversations.filter((conversation) => conversation.agent !== this.keys.shellOff);
-    if (own.length > 0) this.own.resumeAhead?.(own);
-    if (withShellOff.length > 0) this.variant().resumeAhead?.(withShellOff);
+    const ofShellOff = (conversation: RecentAgentSession): boolean => conversation.agent === this.keys.shellOff;
+    const groups = [conversations.filter((conversation) => !ofShellOff(conversation)), conversations.filter(ofShellOff)];
+    if (conversations[0] !== undefined && ofShellOff(conversations[0])) groups.reverse();
+    for (const group of groups) if (group[0] !== undefined) (ofShellOff(group[0]) ? this.variant() : this.own).resumeAhead?.(group);
   }
 
   async authenticate(methodId: string): Promise<void> {

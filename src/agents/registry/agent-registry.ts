@@ -131,10 +131,14 @@ export class AgentRegistry {
     const command = definition.mcp_server;
     const onInfo = (info: AgentInfo) => this.options.onAgentInfo?.(definition, info);
     const key = this.keyOf(definition);
-    const room = { spare: (evict: () => void) => this.pool.holdSpare(key, evict), ahead: (conversationId: string, evict: () => void) => this.pool.holdAhead(key, conversationId, evict) };
     const onCommands = (commands: readonly AgentSlashCommand[]) => this.options.onAgentCommands?.(definition, commands);
     return new LazyAgentStream(async () => {
-      const { AcpAgent } = await import('../acp/acp-agent.js');
+      const [{ AcpAgent }, { ResumeSchedule }] = await Promise.all([import('../acp/acp-agent.js'), import('../acp/resume-schedule.js')]);
+      const room = {
+        spare: (evict: () => void) => this.pool.holdSpare(key, evict),
+        ahead: (conversationId: string, evict: () => void) => this.pool.holdAhead(key, conversationId, evict),
+        resumes: new ResumeSchedule(),
+      };
       const start = (spawned: AgentCommand) => new AcpAgent(spawned, this.options.acp, onInfo, room, onCommands);
       const { shellOff } = command;
       // An agent whose shell is off only per process runs a second process for conversations offered a command tool.
