@@ -459,4 +459,25 @@ describe("a command's huge output (issue 54)", () => {
     const seen = textOfParts(await bridge.chat([...answered, replied(restParts), user('history')], HTTP_AGENT, tools));
     expect(JSON.parse(seen)).toEqual([command]);
   }, 60000);
+
+  test('a request still over the limit is refused in words that say what to do; the chat edited before it goes on', async () => {
+    await bridge.close();
+    bridge = new Bridge(['--max-message-mb', '1']);
+    const tools = [RUN_IN_TERMINAL];
+    const hello = [user('say hello')];
+    const greeted = await bridge.chat(hello, HTTP_AGENT, tools);
+    const first = [...hello, replied(greeted), user('mcp-call run_in_terminal {"command":"cat *.log"}')];
+    const asked = await bridge.chat(first, HTTP_AGENT, tools);
+    const call = endsOnOneCall(asked);
+    // Twelve outputs, each under the cut: 1.2 MB together, over this bridge's 1 MB.
+    const outputs = Array.from({ length: 12 }, (_, i) => text(`log ${i}: ${'.'.repeat(99_000)}`));
+    const refused = await rejection(bridge.chat([...first, replied(asked), results([call.toolCallId, outputs])], HTTP_AGENT, tools));
+    expect(refused.code).toBe(ProtocolErrorCodes.InvalidRequest);
+    expect(refused.message).toMatch(/^The request is too large: \d+ bytes, over the limit of 1048576 bytes \(1 MB\)\. .*start a new chat, or edit an earlier message/);
+    // The person edits their last message: the call waiting for the refused result ends declined, and the
+    // new words are answered in the same agent session.
+    const edited = await bridge.chat([...hello, replied(greeted), user('history')], HTTP_AGENT, tools);
+    expect(JSON.parse(textOfParts(edited))).toEqual(['say hello', 'mcp-call run_in_terminal {"command":"cat *.log"}']);
+    expect(await bridge.logged(DECLINED('run_in_terminal'))).toMatch(DECLINED('run_in_terminal'));
+  }, 60000);
 });
