@@ -168,6 +168,7 @@ export async function hugeOutput(): Promise<Row[]> {
     const rssIdle = median(runs.map((r) => r.rssIdle)) / MB;
     const peakAdded = median(runs.map((r) => r.peak - r.rssIdle)) / MB;
     const kept = median(runs.map((r) => r.heapAfter - r.heapBefore)) / MB;
+    const heapBefore = median(runs.map((r) => r.heapBefore)) / MB;
     const judged = route !== 'whole';
     const counts = `${HUGE_RUNS} × 2 bridges (one for RSS, one for the heap), each one chat after a warm-up chat (the command, a ${(output.length / MB).toFixed(0)} MB output, the next message); used heap after a heap snapshot, ${SETTLE_MS} ms after the chat`;
     rows.push(
@@ -186,8 +187,9 @@ export async function hugeOutput(): Promise<Row[]> {
         row: '4',
         metric: `50 MB command output ${label}: used heap after the chat over before it (MB); baseline: used heap before (MB)`,
         median: kept,
-        baseline: median(runs.map((r) => r.heapBefore)) / MB,
+        baseline: heapBefore,
         unit: 'MB',
+        ratio: (heapBefore + kept) / heapBefore,
         bar: `${judged ? `< ${KEPT_BAR_MB} MB ` : '— '}(${runs.map((r) => ((r.heapAfter - r.heapBefore) / MB).toFixed(2)).join(', ')})`,
         met: judged ? kept < KEPT_BAR_MB : undefined,
         counts,
