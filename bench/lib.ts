@@ -4,7 +4,7 @@
  * LmClient) and directly over ACP with the SDK's client side (the baseline).
  */
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Readable, Writable } from 'node:stream';
@@ -150,12 +150,12 @@ export class Bridge {
   readonly client: LmClient;
   readonly child: ChildProcess;
 
-  constructor(args: readonly string[] = [], cliPath = CLI) {
+  constructor(args: readonly string[] = [], cliPath = CLI, env: NodeJS.ProcessEnv = process.env) {
     // BENCH_BRIDGE_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) goes to the bridge's Node, for profiling;
     // BENCH_BRIDGE_LOG_LEVEL (e.g. `debug`) sets its log's level (timestamped lines on stderr), to see where time goes.
     const nodeArgs = (process.env.BENCH_BRIDGE_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
     const logLevel = process.env.BENCH_BRIDGE_LOG_LEVEL ?? 'warn';
-    this.child = spawn(process.execPath, [...nodeArgs, cliPath, 'vscodelm', '--log-level', logLevel, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.child = spawn(process.execPath, [...nodeArgs, cliPath, 'vscodelm', '--log-level', logLevel, ...args], { stdio: ['pipe', 'pipe', 'inherit'], env });
     this.client = new LmClient(new FrameReader(this.child.stdout!, Number.POSITIVE_INFINITY), new FrameWriter(this.child.stdin!));
   }
 
@@ -188,9 +188,22 @@ export class Bridge {
 
   /** Resident memory of the bridge process, in bytes. */
   rss(): number {
-    const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
-    const kb = /VmRSS:\s+(\d+) kB/.exec(status);
-    if (kb === null) throw new Error('no VmRSS');
+    return this.status('VmRSS');
+  }
+
+  /** The most resident memory the bridge process had since it started or since `resetPeakRss`, in bytes. */
+  peakRss(): number {
+    return this.status('VmHWM');
+  }
+
+  /** Sets the peak to the resident memory now (Linux: `5` written to the process's clear_refs). */
+  resetPeakRss(): void {
+    writeFileSync(`/proc/${this.pid}/clear_refs`, '5');
+  }
+
+  private status(field: 'VmRSS' | 'VmHWM'): number {
+    const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${this.pid}/status`, 'utf8'));
+    if (kb === null) throw new Error(`no ${field}`);
     return Number(kb[1]) * 1024;
   }
 

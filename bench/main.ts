@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { turnOverhead, streamingThroughput } from './rows/turns.js';
 import { historyScaling } from './rows/history.js';
-import { manyConversations } from './rows/memory.js';
+import { hugeOutput, manyConversations } from './rows/memory.js';
 import { coldStart } from './rows/cold-start.js';
 import { tokenCounting } from './rows/tokens.js';
 import { toolRoundTrip } from './rows/tools.js';
@@ -23,7 +23,7 @@ const ROWS: [string, () => Row[] | Promise<Row[]>][] = [
   ['1', turnOverhead],
   ['2', streamingThroughput],
   ['3', historyScaling],
-  ['4', manyConversations],
+  ['4', async () => [...(await manyConversations()), ...(await hugeOutput())]],
   ['5', coldStart],
   ['6', tokenCounting],
   ['7', toolRoundTrip],

@@ -9,13 +9,14 @@
  * 300, 12); exits 1 and prints the failures if anything went wrong. `soak()` is also run, small, by
  * `test/reliability/soak.test.ts`.
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
 import { LmClient, textOfParts } from '../src/client/lm-client.js';
 import type { AgentDefinition, Message, ResponsePart } from '../src/protocol/messages.js';
+import { heapReportOptions, usedHeapBytes } from './heap.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The checkout: this file runs as dist/bench/soak.js, or from bench/ under jest; both use the build. */
@@ -77,35 +78,7 @@ async function resources(pid: number, reports: string): Promise<Resources> {
   }).length;
   const fds = readdirSync(`/proc/${pid}/fd`).length;
   const rssMb = Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
-  // A heap snapshot collects garbage first: taken (and thrown away) so that the report shows what is held.
-  const snapshots = new Set(readdirSync(reports));
-  process.kill(pid, 'SIGWINCH');
-  let snapshot: string | undefined;
-  for (let waited = 0, size = -1; waited < 30_000; waited += 100) {
-    await sleep(100);
-    snapshot ??= readdirSync(reports).find((name) => !snapshots.has(name) && name.endsWith('.heapsnapshot'));
-    if (snapshot === undefined) continue;
-    const now = statSync(path.join(reports, snapshot)).size;
-    if (now === size && now > 0) break;
-    size = now;
-  }
-  if (snapshot !== undefined) rmSync(path.join(reports, snapshot));
-  const known = new Set(readdirSync(reports));
-  process.kill(pid, 'SIGUSR2');
-  let report: string | undefined;
-  for (let waited = 0; waited < 10_000 && report === undefined; waited += 50) {
-    await sleep(50);
-    report = readdirSync(reports).find((name) => !known.has(name) && name.endsWith('.json'));
-  }
-  // The report is written synchronously, but may be seen before it is complete: read until it parses.
-  let heapMb = NaN;
-  for (let tries = 0; report !== undefined && tries < 100 && Number.isNaN(heapMb); tries++) {
-    try {
-      heapMb = (JSON.parse(readFileSync(path.join(reports, report), 'utf8')) as { javascriptHeap: { usedMemory: number } }).javascriptHeap.usedMemory / (1024 * 1024);
-    } catch {
-      await sleep(50);
-    }
-  }
+  const heapMb = (await usedHeapBytes(pid, reports)) / (1024 * 1024);
   return { fds, rssMb, children, heapMb };
 }
 
@@ -140,7 +113,7 @@ export async function soak(options: SoakOptions): Promise<SoakReport> {
     cliPath: CLI,
     args: ['--log-level', 'info', '--max-sessions', '4', '--session-idle-ms', '1500', '--agent-idle-ms', '2000', '--cancel-timeout-ms', '2000', '--state-dir', stateDir],
     stderr: 'pipe',
-    env: { ...process.env, NODE_OPTIONS: `--report-on-signal --report-signal=SIGUSR2 --report-compact --report-directory=${reports} --heapsnapshot-signal=SIGWINCH --diagnostic-dir=${reports}` },
+    env: { ...process.env, NODE_OPTIONS: heapReportOptions(reports) },
   });
   child.stderr!.on('data', (chunk: Buffer) => {
     // The log is kept for what a failure needs (overlapping prompts), bounded.

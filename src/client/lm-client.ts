@@ -42,6 +42,7 @@ import {
   type ToolDefinition,
 } from '../protocol/messages.js';
 import { Methods } from '../protocol/methods.js';
+import { cutToolOutputs } from './tool-output-cut.js';
 
 /** The path of the `symposium-lm` CLI next to this module (compiled layout). */
 export const CLI_PATH = fileURLToPath(new URL('../cli/main.js', import.meta.url));
@@ -145,9 +146,12 @@ export class LmClient {
   /**
    * Streams one response: `onPart` sees each part; resolves when the response is complete. Tools equal to
    * those of the last request that carried any are not sent again: the request names them by their id.
-   * The tools must not be changed once passed here.
+   * The tools must not be changed once passed here. A tool result too long for a request is cut, its head
+   * and tail kept and the cut said in words (`cutToolOutputs`), the same way in every request of the chat.
    */
-  async provideChatResponse(params: ProvideChatResponseParams, onPart: (part: ResponsePart) => void, token?: CancellationToken): Promise<void> {
+  async provideChatResponse(asked: ProvideChatResponseParams, onPart: (part: ResponsePart) => void, token?: CancellationToken): Promise<void> {
+    const messages = cutToolOutputs(asked.messages);
+    const params = messages === asked.messages ? asked : { ...asked, messages };
     const tools = params.options?.tools;
     if (tools === undefined || tools.length === 0 || params.options?.toolListId !== undefined) return this.sendChatRequest(params, onPart, token);
     const sent = this.sentTools;

@@ -111,7 +111,7 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
   });
   connection.onRequest(TOO_LARGE_METHOD, (raw: TooLargeParams) => {
     log.warn(`refused a request of ${raw.bytes} bytes (limit ${raw.limit})`);
-    throw new ResponseError(ProtocolErrorCodes.InvalidRequest, `The request is too large: ${raw.bytes} bytes, over the limit of ${raw.limit} bytes.`);
+    throw new ResponseError(ProtocolErrorCodes.InvalidRequest, tooLargeMessage(raw));
   });
   connection.onRequest(BAD_FRAME_METHOD, ({ reason }: BadFrameParams) => {
     throw new ResponseError(ProtocolErrorCodes.ParseError, `The request could not be read: ${reason}.`);
@@ -150,6 +150,19 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
     });
     connection.listen();
   });
+}
+
+/**
+ * What the person reads of a request refused unread. A chat's every request carries its whole history, so
+ * the chat's next message would be refused too: only a new chat, or an earlier message edited, leaves out
+ * what made it so large.
+ */
+function tooLargeMessage({ bytes, limit }: TooLargeParams): string {
+  const mb = (n: number) => `${Number((n / (1024 * 1024)).toFixed(1))} MB`;
+  return (
+    `The request is too large: ${bytes} bytes, over the limit of ${limit} bytes (${mb(limit)}). ` +
+    `A chat sends its whole history with every request, so its next message would be too: start a new chat, or edit an earlier message to leave out what made it ${mb(bytes)}.`
+  );
 }
 
 function registerModelRequests(connection: MessageConnection): void {

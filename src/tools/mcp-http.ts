@@ -5,6 +5,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../log/logger.js';
+import { releaseAnsweredRequests } from './answered-requests.js';
 
 /** Bounds on the MCP sessions of one server: an agent needs one or two; one that reconnects without end gets no more. */
 export interface McpSessionLimits {
@@ -146,6 +147,7 @@ export class McpHttpServer {
         this.forgetSession(id);
       },
     });
+    releaseAnsweredRequests(transport);
     void server.connect(transport);
     return transport;
   }

@@ -89,11 +89,13 @@ export class AgentBridge {
   readonly child: ChildProcess;
   private readonly log: Buffer[] = [];
 
-  constructor(args: string[] = []) {
+  /** `env`: the bridge's environment (default: this process's). */
+  constructor(args: string[] = [], env?: NodeJS.ProcessEnv) {
     ({ client: this.client, child: this.child } = LmClient.spawn({
       cliPath: CLI,
       args: ['--log-level', 'debug', '--eliza-pace-ms', '1', '--agent-timeout-ms', '3000', '--cancel-timeout-ms', '1500', ...args],
       stderr: 'pipe',
+      ...(env === undefined ? {} : { env }),
     }));
     this.child.stderr!.on('data', (chunk: Buffer) => this.log.push(chunk));
   }

@@ -12,7 +12,7 @@ import { textOfParts } from '../../src/client/lm-client.js';
 import { ProtocolErrorCodes } from '../../src/protocol/errors.js';
 import type { AgentDefinition, Message, ResponsePart, ToolDefinition } from '../../src/protocol/messages.js';
 
-import { AGENT_ACTION, AgentBridge as Bridge, SCRIPTED_AGENT as AGENT, approvals, connects, rejection, replied, skipped, sleep, toolCallsOf, user } from './agent-bridge.js';
+import { AGENT_ACTION, AgentBridge as Bridge, RUN_IN_TERMINAL, SCRIPTED_AGENT as AGENT, approvals, connects, rejection, replied, resultOf, skipped, sleep, toolCallsOf, user } from './agent-bridge.js';
 
 type ToolCall = Extract<ResponsePart, { type: 'tool_call' }>;
 type ResultItem = Extract<Message['content'][number], { type: 'tool_result' }>['result'][number];
@@ -447,4 +447,62 @@ describe('tools through Eliza', () => {
     expect(reply).toBe(elizaRespond(initialElizaState(), 'I feel sad today', { kind: 'cycle' }).reply);
     expect(reply).not.toMatch(/permission|granted/i);
   });
+});
+
+describe("a command's huge output (issue 54)", () => {
+  /** 50 MB of a build log: what ran first at its head, the error at its end. */
+  function buildLog(): string {
+    const line = 'compiling module 0123456789 of the workspace, nothing to report\n';
+    const head = 'BUILD STARTED: npm run build\n';
+    const tail = 'ERROR: src/main.ts(12,5): the build failed\n';
+    return head + line.repeat(Math.ceil((50 * 1024 * 1024) / line.length)) + tail;
+  }
+
+  test('50 MB through the consumer\'s run_in_terminal: the agent gets its head and tail and the cut said in words, and the chat goes on', async () => {
+    const tools = [RUN_IN_TERMINAL];
+    const input = { command: 'npm run build', explanation: 'Builds', goal: 'Build', isBackground: false, timeout: 0 };
+    const command = `mcp-call run_in_terminal ${JSON.stringify(input)}`;
+    const first = [user(command)];
+    const asked = await bridge.chat(first, HTTP_AGENT, tools);
+    const call = endsOnOneCall(asked);
+    expect(call).toMatchObject({ toolName: 'run_in_terminal', parameters: input });
+
+    const output = buildLog();
+    const answered = [...first, replied(asked), resultOf(call.toolCallId, output)];
+    const restParts = await bridge.chat(answered, HTTP_AGENT, tools);
+    const got = textOfParts(restParts).replace(/^result run_in_terminal: /, '');
+    const cut = /\n\[output cut: (\d+) more characters not shown\]\n/.exec(got);
+    expect(cut).not.toBeNull();
+    const head = got.slice(0, cut!.index);
+    const tail = got.slice(cut!.index + cut![0].length);
+    expect(head.startsWith('BUILD STARTED: npm run build\n')).toBe(true);
+    expect(tail.endsWith('ERROR: src/main.ts(12,5): the build failed\n')).toBe(true);
+    expect(output.startsWith(head) && output.endsWith(tail)).toBe(true);
+    expect(head.length + Number(cut![1]) + tail.length).toBe(output.length);
+
+    // The next message carries the same output again: it continues the same agent session.
+    const seen = textOfParts(await bridge.chat([...answered, replied(restParts), user('history')], HTTP_AGENT, tools));
+    expect(JSON.parse(seen)).toEqual([command]);
+  }, 60000);
+
+  test('a request still over the limit is refused in words that say what to do; the chat edited before it goes on', async () => {
+    await bridge.close();
+    bridge = new Bridge(['--max-message-mb', '1']);
+    const tools = [RUN_IN_TERMINAL];
+    const hello = [user('say hello')];
+    const greeted = await bridge.chat(hello, HTTP_AGENT, tools);
+    const first = [...hello, replied(greeted), user('mcp-call run_in_terminal {"command":"cat *.log"}')];
+    const asked = await bridge.chat(first, HTTP_AGENT, tools);
+    const call = endsOnOneCall(asked);
+    // Twelve outputs, each under the cut: 1.2 MB together, over this bridge's 1 MB.
+    const outputs = Array.from({ length: 12 }, (_, i) => text(`log ${i}: ${'.'.repeat(99_000)}`));
+    const refused = await rejection(bridge.chat([...first, replied(asked), results([call.toolCallId, outputs])], HTTP_AGENT, tools));
+    expect(refused.code).toBe(ProtocolErrorCodes.InvalidRequest);
+    expect(refused.message).toMatch(/^The request is too large: \d+ bytes, over the limit of 1048576 bytes \(1 MB\)\. .*start a new chat, or edit an earlier message/);
+    // The person edits their last message: the call waiting for the refused result ends declined, and the
+    // new words are answered in the same agent session.
+    const edited = await bridge.chat([...hello, replied(greeted), user('history')], HTTP_AGENT, tools);
+    expect(JSON.parse(textOfParts(edited))).toEqual(['say hello', 'mcp-call run_in_terminal {"command":"cat *.log"}']);
+    expect(await bridge.logged(DECLINED('run_in_terminal'))).toMatch(DECLINED('run_in_terminal'));
+  }, 60000);
 });

@@ -4,10 +4,14 @@
  * that stops reading holds the agent back (backpressure); an agent's stderr costs bounded memory and a
  * bounded crash message. (The bridge's own header parser is bounded in framing.test.ts.)
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { heapReportOptions, usedHeapBytes } from '../../bench/heap.js';
 import { textOfParts } from '../../src/client/lm-client.js';
-import type { AgentDefinition, ResponsePart } from '../../src/protocol/messages.js';
-import { AGENT_ACTION, AgentBridge, SCRIPTED_AGENT, approvals, rejection, sleep, toolCallsOf, user } from '../integration/agent-bridge.js';
+import type { AgentDefinition, Message, ProvideChatResponseParams, ResponsePart } from '../../src/protocol/messages.js';
+import { Methods } from '../../src/protocol/methods.js';
+import { AGENT_ACTION, AgentBridge, RUN_IN_TERMINAL, SCRIPTED_AGENT, approvals, rejection, replied, resultOf, sleep, toolCallsOf, user } from '../integration/agent-bridge.js';
 
 const AGENT: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT], env: [] } };
 /** The bound above the baseline the issue asks for. */
@@ -80,3 +84,33 @@ test('an agent sending 100 MB while its turn waits on a permission: bounded memo
   const failed = await rejection(bridge.chat([...history, { role: 'assistant', content: asked }, approvals(call!)], AGENT, [AGENT_ACTION]));
   expect(failed.message).toMatch(/^Agent "scripted" sent more than 8 MB while it waited for your answer/);
 }, 60000);
+
+test("a 20 MB tool result sent whole (under the bridge's limit, past LmClient's cut): nothing of it stays on the bridge's heap after the chat", async () => {
+  const reports = mkdtempSync(path.join(os.tmpdir(), 'symposium-heap-'));
+  try {
+    bridge = new AgentBridge([], { ...process.env, NODE_OPTIONS: heapReportOptions(reports) });
+    const agent: AgentDefinition = { mcp_server: { name: 'scripted', command: process.execPath, args: [SCRIPTED_AGENT, '--mcp-http'], env: [] } };
+    const tools = [RUN_IN_TERMINAL];
+    // Sent as a client that does not cut would send it: LmClient's connection, not its provideChatResponse.
+    const sendWhole = (messages: Message[]): Promise<unknown> =>
+      bridge.client.connection.sendRequest(Methods.provideChatResponse, { modelId: 'scripted', messages, agent, options: { tools } } satisfies ProvideChatResponseParams);
+    /** The agent calls run_in_terminal, gets `output` (and says only its length), then the next message is answered. */
+    const chat = async (label: string, output: string): Promise<void> => {
+      const first = [user(`say ${label}`, 'mcp-call-length run_in_terminal {"command":"npm run build"}')];
+      const asked = await bridge.chat(first, agent, tools);
+      const [call] = toolCallsOf(asked);
+      const answered = [...first, replied(asked), resultOf(call!.toolCallId, output)];
+      await sendWhole(answered);
+      await sendWhole([...answered, { role: 'assistant', content: [{ type: 'text', value: `result run_in_terminal: ${output.length} characters` }] }, user('say next')]);
+    };
+    await chat('warm-up', 'proof\n');
+    const before = await usedHeapBytes(bridge.child.pid!, reports);
+    await chat('huge', 'compiling module 0123456789, nothing to report\n'.repeat(20 * 1024 * 1024 / 48));
+    const after = await usedHeapBytes(bridge.child.pid!, reports);
+    // Each copy of the output held would be 20 MB or more.
+    expect((after - before) / (1024 * 1024)).toBeLessThan(4);
+  } finally {
+    await bridge.close();
+    rmSync(reports, { recursive: true, force: true });
+  }
+}, 120000);

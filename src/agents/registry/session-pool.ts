@@ -197,14 +197,18 @@ class PooledSession implements AgentSession {
       this.pool.admit(this, this.inner !== undefined);
       const inner = (this.inner ??= this.openAgentSession());
       this.turns++;
-      return inner.turn(input).pipe(
-        finalize(() => {
-          if (--this.turns > 0) return;
-          this.idleTimer = setTimeout(() => this.release(), this.pool.idleMs);
-          this.idleTimer.unref();
-        }),
-      );
+      return inner.turn(input).pipe(finalize(() => this.turnEnded()));
     });
+  }
+
+  /**
+   * Once its last turn ended the session idles, closed after the pool's idle time. The timer is made here:
+   * a closure made in `turn` would hold the turn's input, its whole history, for as long as it waits.
+   */
+  private turnEnded(): void {
+    if (--this.turns > 0) return;
+    this.idleTimer = setTimeout(() => this.release(), this.pool.idleMs);
+    this.idleTimer.unref();
   }
 
   /** Closes the agent session; the next turn opens another. */
