@@ -394,14 +394,11 @@ describe('permission requests for bridged tools', () => {
     expect(textOfParts(parts)).toContain('permission-mcp search_workspace: allow_once');
   });
 
-  test('but one for a tool not offered is shown to VS Code', async () => {
-    const first = [user('permission-mcp delete_everything')];
-    const asked = await bridge.chat(first, HTTP_AGENT, [SEARCH, AGENT_ACTION]);
-    const call = endsOnOneCall(asked);
-    expect(call).toMatchObject({ toolName: 'symposium-agent-action', parameters: { title: 'Use delete_everything' } });
-    expect(textOfParts(asked)).not.toContain('permission-mcp delete_everything:');
-    const rest = await bridge.chat([...first, replied(asked), approvals(call)], HTTP_AGENT, [SEARCH, AGENT_ACTION]);
-    expect(textOfParts(rest)).toContain('permission-mcp delete_everything: allow_once');
+  // Asking could only end in a refusal, which the agent's model would read as the person's.
+  test('and one for a tool of the server not offered now is not shown to VS Code: the server refuses the call, saying why', async () => {
+    const parts = await bridge.chat([user('permission-mcp delete_everything', 'mcp-call delete_everything {}')], HTTP_AGENT, [SEARCH, AGENT_ACTION]);
+    expect(toolCallsOf(parts)).toEqual([]);
+    expect(textOfParts(parts)).toBe('permission-mcp delete_everything: allow_onceerror delete_everything: The tool delete_everything is not offered in this chat now (its mode or its tools changed since you listed it), so it cannot run.');
   });
 });
 

@@ -107,7 +107,7 @@ test("a conversation offered a command tool runs in a second process, started wh
   expect(agents.disposed).toEqual(agents.started);
 });
 
-test("after a reload, each conversation resumes ahead in the process its session is of; the bridge finds both processes' conversations by the agent's index keys", () => {
+test("after a reload, each conversation resumes ahead in the process its session is of, the latest's process asked first; the bridge finds both processes' conversations by the agent's index keys", () => {
   const agents = fakeAgents();
   const switches = { json: { CODEX_CONFIG: { features: { shell_tool: false } } } };
   const command: AgentCommand = { ...CODEX, shellOff: switches };
@@ -121,7 +121,7 @@ test("after a reload, each conversation resumes ahead in the process its session
     { conversationId: 'b', agent: shellOffKey!, agentSession: 's2' },
     { conversationId: 'c', agent: ownKey!, agentSession: 's3' },
   ]);
-  expect(agents.resumed).toEqual([['own', ['a']], ['own', ['c']], ['shell off', ['b']]]);
+  expect(agents.resumed).toEqual([['own', ['a']], ['shell off', ['b']], ['own', ['c']]]);
   expect(agentIndexKey(agents.started[1]!)).toBe(shellOffKey);
   variant.dispose();
 });
