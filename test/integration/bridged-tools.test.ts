@@ -180,6 +180,8 @@ describe('bridged tools over HTTP', () => {
   test.each<[string, ResultItem[]]>([
     ["Copilot's \"The user cancelled the tool call.\"", [text('The user cancelled the tool call.')]],
     ['"Stopped by the user."', [text('Stopped by the user.')]],
+    // Cline 4.1.13's, after Cancel while its run_commands ran and the person's next message (recorded in the real host).
+    ['"Command failed: Command execution aborted"', [text('Command failed: Command execution aborted')]],
     ['an empty text', [text('')]],
     ['no content at all', []],
   ])("a call stopped while it ran (its result %s, then the person's next words): its turn is over, nothing more of it shows, the words are answered", async (_wording, stoppedResult) => {
@@ -191,6 +193,19 @@ describe('bridged tools over HTTP', () => {
     const next = await bridge.chat([first, replied(asked), stopped, user('say after the stop')], HTTP_AGENT, [RUN]);
     expect(textOfParts(next)).toBe('after the stop');
     expect(await bridge.logged(DECLINED('run_in_terminal'))).toMatch(DECLINED('run_in_terminal'));
+  });
+
+  // Cline 4.1.13 after Reject at "Cline wants to execute this command" (recorded in the real host): its loop goes on by
+  // itself, the refusal as the result and its note after it, none of the person's words.
+  test("a command the person rejects in the consumer's own approval reaches the agent as that refusal, and its turn goes on", async () => {
+    const RUN = tool('run_commands', 'Runs commands', { commands: { type: 'array' } });
+    const first = user('mcp-call run_commands {"commands":["touch x"]}', 'say the rest of the turn');
+    const asked = await bridge.chat([first], HTTP_AGENT, [RUN]);
+    const call = endsOnOneCall(asked);
+    const rejected = results([call.toolCallId, [text('{"error":"User denied the tool execution"}')]]);
+    const note = user('Above is the result of calling one or more tools. The user cannot see the results, so you should explain them to the user if referencing them in your answer.');
+    const next = await bridge.chat([first, replied(asked), rejected, note], HTTP_AGENT, [RUN]);
+    expect(textOfParts(next)).toBe('result run_commands: {"error":"User denied the tool execution"}the rest of the turn');
   });
 
   // The consumer's tool never returned (its terminal closed, the chat left): the agent is not left waiting for ever.
