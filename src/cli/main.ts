@@ -16,6 +16,8 @@ Commands:
 Options for vscodelm:
   --log-level LEVEL          ${LOG_LEVELS.join(' | ')} (default: info); logs go to stderr.
   --cwd DIR                  Where ACP agent sessions run: the user's workspace (default: the current directory).
+  --add-dir DIR              Another folder of the workspace, given to agents that take ACP's additionalDirectories
+                             (the log says which agents cannot see it); repeatable.
   --eliza-pace-ms N          Pause between the words Eliza streams (default: 15).
   --agent-timeout-ms N       How long an ACP agent may take to answer initialize and session/new (default: 30000).
   --start-notice-ms N        A response that waits this long for its agent to start begins by saying it is starting
@@ -68,6 +70,7 @@ async function main(argv: string[]): Promise<number> {
         options: {
           'log-level': { type: 'string', default: 'info' },
           cwd: { type: 'string' },
+          'add-dir': { type: 'string', multiple: true },
           'eliza-pace-ms': { type: 'string', default: '15' },
           'agent-timeout-ms': { type: 'string', default: '30000' },
           'cancel-timeout-ms': { type: 'string', default: '10000' },
@@ -106,6 +109,7 @@ async function main(argv: string[]): Promise<number> {
         clientFiles: onOff(values['client-files'], '--client-files'),
         acp: {
           cwd: values.cwd ?? process.cwd(),
+          additionalDirectories: values['add-dir'] ?? [],
           startupTimeoutMs: nonNegative(values['agent-timeout-ms'], '--agent-timeout-ms'),
           ...(values['start-notice-ms'] === undefined ? {} : { startNoticeMs: nonNegative(values['start-notice-ms'], '--start-notice-ms') }),
           cancelTimeoutMs: nonNegative(values['cancel-timeout-ms'], '--cancel-timeout-ms'),

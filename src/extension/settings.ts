@@ -37,14 +37,20 @@ export function consumerTools(): ConsumerToolsChoice {
 
 /** Where ACP sessions run: the first workspace folder on disk, else the home directory. */
 export function workspaceDir(): string {
-  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
-  return folder?.uri.fsPath ?? os.homedir();
+  return workspaceDirs()[0] ?? os.homedir();
+}
+
+/** The workspace's folders on disk, in the workspace's order. */
+function workspaceDirs(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 }
 
 /** How the bridge starts next, from the settings; `stateDir` keeps its index of conversations. */
 export function bridgeLaunch(stateDir: string): BridgeLaunch {
+  const [first, ...others] = workspaceDirs();
   return {
-    cwd: workspaceDir(),
+    cwd: first ?? os.homedir(),
+    additionalDirs: others,
     logLevel: logLevel(),
     stateDir,
     contextPolicy: contextPolicy(),

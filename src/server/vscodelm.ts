@@ -1,7 +1,7 @@
 import { createMessageConnection, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node.js';
 import type { Readable, Writable } from 'node:stream';
 import type * as t from 'io-ts';
-import type { AcpAgentOptions } from '../agents/acp/acp-agent.js';
+import type { AcpAgentOptions } from '../agents/acp/acp-agent-options.js';
 import { AgentRegistry, type AgentRegistryOptions } from '../agents/registry/agent-registry.js';
 import { ELIZA_MODEL } from '../agents/eliza/eliza-model.js';
 import type { Logger } from '../log/logger.js';

@@ -80,6 +80,12 @@ test('how long an agent\'s tool call waits (setting symposium.agentToolCallTimeo
   expect(lines.find((l) => l.startsWith('bridge started'))).toContain('--eliza-pace-ms 40 --tool-call-timeout-ms 300000 --eliza-pace-ms 0');
 });
 
+test("the workspace's other folders reach the bridge as --add-dir", async () => {
+  const { bridge, lines } = makeBridge({ launch: { additionalDirs: ['/work/second folder', '/work/third'] } });
+  expect(await collect(bridge, 'hello')).toMatch(/\S/);
+  expect(lines.find((l) => l.startsWith('bridge started'))).toContain(`--cwd ${os.tmpdir()} --log-level info --eliza-pace-ms 40 --add-dir /work/second folder --add-dir /work/third --eliza-pace-ms 0`);
+});
+
 test('passes the storage folder and the context policy on, and the bridge keeps its index there', async () => {
   const stateDir = mkdtempSync(path.join(os.tmpdir(), 'symposium-state-'));
   try {

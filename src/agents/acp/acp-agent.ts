@@ -1,5 +1,4 @@
 import * as acp from '@agentclientprotocol/sdk';
-import type { Readable } from 'node:stream';
 import type { Logger } from '../../log/logger.js';
 import type { AgentCommand } from '../../protocol/messages.js';
 import { defer, of, Subject } from 'rxjs';
@@ -10,10 +9,10 @@ import type { ResponsePart } from '../../protocol/messages.js';
 import { BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from '../../protocol/messages.js';
-import { SpareSession, type NewAgentSession, type SpareRoom, type TakenSpare } from './spare-session.js';
+import { SpareSession, type NewAgentSession, type TakenSpare } from './spare-session.js';
 import { bridgedMcpServer } from './bridged-mcp-server.js';
 import { AgentProcess } from './process/agent-process.js';
-import { AcpSession, type AcpSessionOptions, type SessionHost } from './session/acp-session.js';
+import { AcpSession, type SessionHost } from './session/acp-session.js';
 import type { OpenedSession } from './session/opened-session.js';
 import { proposesEditsItMakes, readsMissingAsEmpty } from './session/file-requests.js';
 import { toolsThroughConsumer } from './session/edit-tools.js';
@@ -21,48 +20,21 @@ import { clientCapabilitiesOf } from './session/client-capabilities.js';
 import { HeldToolServer, holdsMcpServersPerWorkspace } from './workspace-mcp-servers.js';
 import { LiveSessions, SessionIdInUse } from './live-sessions.js';
 import { SessionsResumedAhead } from './resumed-ahead.js';
-import type { ResumeSchedule } from './resume-schedule.js';
+import type { AcpAgentOptions, PoolRoom } from './acp-agent-options.js';
+import { WorkspaceFolders, type SessionFolders } from './workspace-folders.js';
 import { agentIndexKey } from './agent-index-key.js';
 import { closeSessionRequest } from './close-session.js';
 import { forkAtPoint, type ForkHost } from './fork-session.js';
 import type { ForkPoint } from './session/answer-ends.js';
-import type { OfferedToolsStore } from '../../state/offered-tools.js';
 import type { RecentAgentSession } from '../../state/conversation-store.js';
 import { declinedResult } from '../../tools/tool-results.js';
 import { describeElicitation, onUrlElicitation } from './session/client-requests.js';
-import type { AgentSessionIndex } from '../../state/conversation-store.js';
 import type { AgentInfo, AgentSlashCommand } from '../../protocol/messages.js';
 import { AgentInfoState, type SessionResponse } from './answers/agent-info.js';
 import { SessionSettings } from './session/session-settings.js';
 import { isAuthFailure } from './answers/auth-failure.js';
 import { AgentCommands } from './answers/agent-commands.js';
 import { MalformedAnswerError, checkInitialize, checkNewSession, checkPermissionRequest, checkReadTextFile, checkResumedSession, checkUpdate, checkWriteTextFile, checkElicitation } from './answers/agent-answers.js';
-
-export interface AcpAgentOptions extends AcpSessionOptions {
-  /** How long `initialize` and `session/new` may take. */
-  readonly startupTimeoutMs: number;
-  /** A turn that waits this long for the agent's `initialize` says the agent is starting (default: never). */
-  readonly startNoticeMs?: number;
-  /** How to run `symposium-lm mcp-relay`, for agents that take MCP servers only over stdio. */
-  readonly relay: { readonly command: string; readonly args: readonly string[] };
-  readonly log: Logger;
-  /** The ACP session each conversation had, to resume it after its session was closed or the bridge restarted. */
-  readonly agentSessions: AgentSessionIndex;
-  /** Holds an agent's output back while the consumer is behind (backpressure); none: read at once. */
-  readonly gate?: (stdout: Readable) => void;
-  /** The tools the agent was last offered in this workspace, for sessions resumed ahead; none: they offer none. */
-  readonly offeredTools?: OfferedToolsStore;
-  /** Agents run commands through the consumer's command tool where a request offers one (default); false: with their own shell. */
-  readonly consumerTerminal?: boolean;
-}
-
-/** Room in the session pool for sessions opened ahead of need: a spare, a conversation's resumed ahead. */
-export interface PoolRoom {
-  readonly spare?: (evict: () => void) => SpareRoom | undefined;
-  readonly ahead?: (conversationId: string, evict: () => void) => SpareRoom | undefined;
-  /** When sessions resume ahead; shared by the processes of one agent, which share its room. */
-  readonly resumes?: ResumeSchedule;
-}
 
 /** An ACP session the agent opened for a new conversation, and what it runs on. */
 interface NewSession extends NewAgentSession {
@@ -128,6 +100,7 @@ export class AcpAgent implements AgentStream, SessionHost {
   /** Where the agent holds MCP servers per workspace: whose tool server it holds. */
   private readonly heldToolServer = new HeldToolServer();
   private readonly forking: ForkHost;
+  private readonly folders: WorkspaceFolders;
 
   /**
    * `onInfo` hears what is learned about the agent: its models, image support, context window. `room` gives
@@ -149,6 +122,7 @@ export class AcpAgent implements AgentStream, SessionHost {
       onCommands(commands);
     });
     this.key = agentIndexKey(command);
+    this.folders = new WorkspaceFolders(options.cwd, options.additionalDirectories ?? [], this.name, this.log);
     this.forking = { name: this.name, log: this.log, agentSessions: options.agentSessions, step: (process, step, request) => this.startupStep(process, step, request) };
     this.spare = new SpareSession<NewSession>({
       name: this.name,
@@ -254,7 +228,7 @@ export class AcpAgent implements AgentStream, SessionHost {
             return response;
           });
     const { goesBack } = session;
-    const forked = resumed !== undefined || goesBack === undefined ? undefined : await forkAtPoint(this.forking, conversationId, goesBack, process, init, { cwd: this.options.cwd, mcpServers, ...this.toolsThroughConsumer(tools?.toolNames ?? []) });
+    const forked = resumed !== undefined || goesBack === undefined ? undefined : await forkAtPoint(this.forking, conversationId, goesBack, process, init, { ...this.sessionParams(init, tools?.toolNames ?? []), mcpServers });
     let sessionId: string;
     let response: SessionResponse;
     if ((resumed !== undefined && previous !== undefined) || forked !== undefined) {
@@ -287,7 +261,7 @@ export class AcpAgent implements AgentStream, SessionHost {
    * it answers is learned.
    */
   private async newSession(process: AgentProcess, init: acp.InitializeResponse, mcpServers: acp.McpServer[], offered: readonly string[]): Promise<{ sessionId: string; response: SessionResponse }> {
-    const request = this.opening(init, mcpServers, () => process.connection.agent.request(acp.methods.agent.session.new, { cwd: this.options.cwd, mcpServers, ...this.toolsThroughConsumer(offered) }));
+    const request = this.opening(init, mcpServers, () => process.connection.agent.request(acp.methods.agent.session.new, { ...this.sessionParams(init, offered), mcpServers }));
     const response = await this.startupStep(process, 'session/new', request.then((raw: unknown) => checkNewSession(this.name, raw))).catch((error: unknown) => {
       if (isAuthFailure(error)) this.info.learnSignIn(true);
       throw new Error(this.explainSessionFailure(error));
@@ -313,7 +287,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     const server = this.mcpServerFor(tools, route.init);
     if (server === undefined || !('type' in server) || server.type !== 'http' || route.init.agentCapabilities?.sessionCapabilities?.resume == null) return;
     const claimed = this.heldToolServer.claim(server);
-    const params = { sessionId, cwd: this.options.cwd, mcpServers: [claimed], ...this.toolsThroughConsumer(tools.toolNames) };
+    const params = { sessionId, ...this.sessionParams(route.init, tools.toolNames), mcpServers: [claimed] };
     const { agent } = route.process.connection;
     try {
       await this.live.exclusive(sessionId, route.process, () => this.startupStep(route.process, 'session/resume', this.heldToolServer.opening([claimed], () => agent.request(acp.methods.agent.session.resume, params))));
@@ -419,7 +393,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     offered: readonly string[],
   ): Promise<SessionResponse | undefined> {
     const capabilities = init.agentCapabilities;
-    const params = { sessionId, cwd: this.options.cwd, mcpServers, ...this.toolsThroughConsumer(offered) };
+    const params = { sessionId, ...this.sessionParams(init, offered), mcpServers };
     const how = capabilities?.sessionCapabilities?.resume != null ? acp.methods.agent.session.resume : capabilities?.loadSession === true ? acp.methods.agent.session.load : undefined;
     if (how === undefined) {
       this.log.info(`agent ${this.name} cannot resume sessions: conversation ${conversationId} goes on in a new session, told the history so far`);
@@ -629,8 +603,9 @@ export class AcpAgent implements AgentStream, SessionHost {
   }
 
   /** What a session opened or resumed is told so that its agent edits and runs commands through the consumer's tools, where it can. */
-  private toolsThroughConsumer(offered: readonly string[]): { readonly _meta: Record<string, unknown> } | undefined {
-    return toolsThroughConsumer(offered, { edits: this.options.files !== undefined, commands: this.options.consumerTerminal !== false });
+  /** A session's folders, and the agent's own tools it is told to leave to the consumer's (`offered`). */
+  private sessionParams(init: acp.InitializeResponse, offered: readonly string[]): SessionFolders & { readonly _meta?: Record<string, unknown> } {
+    return { ...this.folders.of(init), ...toolsThroughConsumer(offered, { edits: this.options.files !== undefined, commands: this.options.consumerTerminal !== false }) };
   }
 
   /** The conversation holding ACP session `sessionId`, if one does. */

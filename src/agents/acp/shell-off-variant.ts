@@ -3,7 +3,7 @@ import type { AgentCommand, ShellOff } from '../../protocol/messages.js';
 import type { RecentAgentSession } from '../../state/conversation-store.js';
 import { offersCommandTool } from '../../tools/consumer-commands.js';
 import type { AgentSession, AgentStream, TurnInput } from '../agent-stream.js';
-import type { AcpAgentOptions } from './acp-agent.js';
+import type { AcpAgentOptions } from './acp-agent-options.js';
 import { agentIndexKey } from './agent-index-key.js';
 import { shellOffCommand, shellOffDir, writeSettingsFiles, type ShellOffCommand } from './shell-off.js';
 

@@ -1,5 +1,5 @@
 import type { AgentSession, AgentStream } from '../agent-stream.js';
-import type { AcpAgentOptions } from '../acp/acp-agent.js';
+import type { AcpAgentOptions } from '../acp/acp-agent-options.js';
 import { LazyAgentStream } from './lazy.js';
 import { ElizaAgent } from '../eliza/eliza-agent.js';
 import { canonicalJson } from '../../protocol/canonical-json.js';

@@ -19,6 +19,8 @@ const STOP_GRACE_MS = 3000;
 export interface BridgeLaunch {
   /** The workspace folder (or home): the bridge's cwd and its `--cwd`, where ACP sessions run. */
   readonly cwd: string;
+  /** The workspace's other folders (`vscodelm --add-dir`), which agents that take them also see. */
+  readonly additionalDirs?: readonly string[];
   readonly logLevel: string;
   /** The extension's global storage folder: the bridge keeps its index of conversations there. */
   readonly stateDir?: string;
@@ -176,10 +178,11 @@ export class BridgeProcess {
 
   private spawn(): Running {
     const { bridgePath, log } = this.options;
-    const { cwd, logLevel, stateDir, contextPolicy, startNoticeMs, clientFiles, agentQuestions, consumerTerminal, toolCallTimeoutMs } = this.options.launch();
+    const { cwd, additionalDirs, logLevel, stateDir, contextPolicy, startNoticeMs, clientFiles, agentQuestions, consumerTerminal, toolCallTimeoutMs } = this.options.launch();
     // VS Code hands a provider's parts on in batches about 30 ms apart: slower words let Eliza be seen streaming.
     const args = [
       ...['--cwd', cwd, '--log-level', logLevel, '--eliza-pace-ms', '40'],
+      ...(additionalDirs ?? []).flatMap((dir) => ['--add-dir', dir]),
       ...(startNoticeMs === undefined ? [] : ['--start-notice-ms', String(startNoticeMs)]),
       ...(stateDir === undefined ? [] : ['--state-dir', stateDir]),
       ...(contextPolicy === undefined ? [] : ['--context', contextPolicy]),
