@@ -434,9 +434,10 @@ CLAUDE_SCENARIOS.push({
   name: "claude: the terminal killed while a command runs through run_in_terminal: the call ends saying so, the turn ends or goes on, nothing hangs, the next message is answered",
   async run(ui, c, ctx) {
     await newClaudeChat(ui);
-    // An odd duration, other than the stop scenario's, so that the process list names this command alone.
+    // An odd duration, other than the stop scenario's, so that the process list names this command alone; its output
+    // ("outlived-42") is not in its words, which the answer shows ("Ran sleep 48.1; …").
     const sleeping = 'sleep 48.1';
-    const said = `run ${sleeping}; echo outlived-the-terminal`;
+    const said = `run ${sleeping}; echo outlived-$((6*7))`;
     const since = ctx.mock.conversation().length;
     await ui.send(said);
     const asking = ui.page.locator('.chat-confirmation-widget-container:visible').last();
@@ -469,8 +470,8 @@ CLAUDE_SCENARIOS.push({
     c.note('model got', results.map(({ text: t, isError }) => ({ text: t, isError })));
     for (const [i, result] of results.entries()) keepModelRequest(ctx, `copilot-terminal-killed-${i + 1}`, result.request);
     c.ok(results.length === 1, `Claude's model got ${results.length} results of the command, not one`);
-    c.ok(!results[0].text.includes('outlived-the-terminal'), `Claude's model got the command's success: ${JSON.stringify(results[0].text)}`);
-    c.excludes(text, 'outlived-the-terminal', 'the answer');
+    c.ok(!results[0].text.includes('outlived-42'), `Claude's model got the command's success: ${JSON.stringify(results[0].text)}`);
+    c.excludes(text, 'outlived-42', 'the answer');
     const session = ctx.mock.sessionIdOf(results[0].request);
     await ui.send('say answered after the terminal closed');
     c.note('next answer', await ui.response((t) => t.includes('answered after the terminal closed'), 'the answer to the next message'));
