@@ -7,12 +7,12 @@
 // `create FILE` by loading Copilot's create_file (ToolSearch, as Claude Code loads MCP tools) and calling it, `run
 // COMMAND` likewise with Copilot's run_in_terminal where Claude Code names it (agent mode: its Bash is off), else Bash.
 // Each scenario leaves a screenshot in the artifacts dir.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChatView, Checks, checkRefusedInOneLine, sendCommand } from './chat-view.mjs';
 import { rewindScenarios } from './claude-rewind-view.mjs';
+import { commandResults, eventually, keepModelRequest, processesRunning, terminalNames } from './command-stops.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLAUDE_AGENT_ACP = join(REPO, 'node_modules', '@agentclientprotocol', 'claude-agent-acp', 'dist', 'index.js');
@@ -47,7 +47,8 @@ export async function startAnthropicMock(workspace) {
       if (used.name === 'ToolSearch') return m.toolUseReply(BRIDGED_CREATE_FILE.exec(JSON.stringify(request.messages))[0], pendingCreate(request));
       if (BRIDGED_COMMAND_TOOL.test(used.name)) {
         const output = m.toolResultText(results[0]);
-        return /skip/i.test(output) ? textReply('I left ', 'it alone, ', 'as you asked.') : textReply('Terminal said: ', output.trim());
+        // A refusal (Copilot's Skip, Cline's and Roo's Reject / Deny) is answered as one, whatever else it says.
+        return /skip|denied|reject/i.test(output) ? textReply('I left ', 'it alone, ', 'as you asked.') : textReply('Terminal said: ', output.trim());
       }
       return textReply('Created it: ', m.toolResultText(results[0]));
     }
@@ -89,7 +90,10 @@ export async function startAnthropicMock(workspace) {
     for (const field of schema.required ?? []) {
       const property = schema.properties?.[field] ?? {};
       if (field === 'command') continue;
-      if (property.type === 'array') input[field] = [command];
+      // A field that may be null (Roo's cwd and timeout, which it offers as `anyOf` a type and null) is left to the
+      // tool's default.
+      if ([property.type, ...(property.anyOf ?? []).map((alternative) => alternative.type)].flat().includes('null')) input[field] = null;
+      else if (property.type === 'array') input[field] = [command];
       else if (Array.isArray(property.enum)) input[field] = property.enum.includes('sync') ? 'sync' : property.enum[0];
       else if (property.type === 'boolean') input[field] = false;
       else if (property.type === 'number' || property.type === 'integer') input[field] = 30_000;
@@ -103,6 +107,12 @@ export async function startAnthropicMock(workspace) {
     sessionIdOf: m.sessionIdOf,
     /** The texts of the tool results the model was given last in a request. */
     toolResultsOf: (recorded) => m.lastToolResults(m.messagesOf(recorded)).map(m.toolResultText),
+    /** The results of the consumer's command tool the model was given last in a request: their text and is_error. */
+    commandResultsOf: (recorded) => {
+      const request = m.messagesOf(recorded);
+      const commandCalls = new Set(m.toolUses(request).filter((u) => BRIDGED_COMMAND_TOOL.test(u.name)).map((u) => u.id));
+      return m.lastToolResults(request).filter((r) => commandCalls.has(r.tool_use_id)).map((r) => ({ text: m.toolResultText(r), isError: r.is_error === true }));
+    },
     userTextsOf: (recorded) => m.userTexts(m.messagesOf(recorded)).map((t) => t.trim()),
   });
 }
@@ -375,19 +385,6 @@ CLAUDE_SCENARIOS.push({
 
 // Stop while a command runs (issue 46): the person stops the turn while Copilot's run_in_terminal runs a long command
 // for Claude; the turn ends at once, the command ends with it, and Claude's session takes the next message.
-/** The processes running `args` exactly, as `ps` lists them. */
-function processesRunning(args) {
-  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').map((line) => line.trim()).filter((line) => line.endsWith(` ${args}`));
-}
-
-/** Polls `ok` every 200 ms until it holds or `timeoutMs` passed; whether it held. */
-async function eventually(ok, timeoutMs) {
-  for (const deadline = Date.now() + timeoutMs; ; await new Promise((r) => setTimeout(r, 200))) {
-    if (ok()) return true;
-    if (Date.now() > deadline) return false;
-  }
-}
-
 CLAUDE_SCENARIOS.push({
   name: "claude: stop while a command runs through run_in_terminal: the turn ends at once, the command ends, and the next message is answered in the same Claude session",
   async run(ui, c, ctx) {
@@ -427,6 +424,61 @@ CLAUDE_SCENARIOS.push({
     const after = ctx.mock.conversation().filter((r) => ctx.mock.lastUserTextOf(r).endsWith('say answered after the stop'));
     c.ok(after.length === 1, `the model was asked ${after.length} times for the next message`);
     c.ok(before.length > 0 && ctx.mock.sessionIdOf(after[0]) === ctx.mock.sessionIdOf(before[0]), 'the next message went to another Claude session');
+  },
+});
+
+// The terminal closed mid-run (issue 54): while Copilot's run_in_terminal runs a long command for Claude, the person
+// kills VS Code's terminal that runs it. The call ends with a result that says so (recorded: what Copilot answers),
+// Claude goes on or ends its turn, nothing hangs, and the next message is answered in the same Claude session.
+CLAUDE_SCENARIOS.push({
+  name: "claude: the terminal killed while a command runs through run_in_terminal: the call ends saying so, the turn ends or goes on, nothing hangs, the next message is answered",
+  async run(ui, c, ctx) {
+    await newClaudeChat(ui);
+    // An odd duration, other than the stop scenario's, so that the process list names this command alone; its output
+    // ("outlived-42") is not in its words, which the answer shows ("Ran sleep 48.1; …").
+    const sleeping = 'sleep 48.1';
+    const said = `run ${sleeping}; echo outlived-$((6*7))`;
+    const since = ctx.mock.conversation().length;
+    await ui.send(said);
+    const asking = ui.page.locator('.chat-confirmation-widget-container:visible').last();
+    const deadline = Date.now() + 60_000;
+    for (let allowed = false; processesRunning(sleeping).length === 0; ) {
+      c.ok(Date.now() < deadline, `the command did not start in VS Code's terminal (no "${sleeping}" process)`);
+      if (!allowed && (await asking.count()) > 0 && unwrapped(await asking.innerText()).includes(unwrapped(sleeping)) && (await ui.page.locator('.chat-confirmation-widget-buttons a.monaco-text-button', { hasText: /^Allow$/ }).count()) > 0) {
+        await ui.click('Allow');
+        allowed = true;
+      }
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    // Copilot's terminal is hidden ("1 Hidden Terminal" in the panel): the person shows it with the running command's
+    // "Show and Focus Terminal" in the chat, then kills it with the panel's Kill Terminal (its trash icon).
+    c.note('terminals before', await terminalNames(ui.page));
+    await ui.page.locator('.interactive-response').last().locator('a.action-label[title="Show and Focus Terminal"], a.action-label[aria-label="Show and Focus Terminal"]').first().click({ timeout: 10_000 });
+    const kill = ui.page.locator('.part.panel a.action-label[aria-label^="Kill Terminal"]').first();
+    await kill.waitFor({ timeout: 10_000 });
+    c.note('terminals', await terminalNames(ui.page));
+    await ui.screenshot('claude-terminal-to-kill');
+    await kill.click();
+    c.ok(await eventually(() => processesRunning(sleeping).length === 0, 10_000), `the command still runs after its terminal was killed: ${JSON.stringify(processesRunning(sleeping))}`);
+    c.note('terminals after the kill', await terminalNames(ui.page));
+    // The turn ends (Claude answered whatever the call's result said) or goes on: nothing hangs.
+    await ui.idle(30_000);
+    c.equal(await ui.page.locator('.chat-execute-toolbar a.action-label.codicon-stop-circle').count(), 0, 'stop buttons shown 30 s after the terminal was killed');
+    const text = c.note('answer', await ui.response(() => true, 'the answer'));
+    await ui.screenshot('claude-terminal-killed');
+    const results = commandResults(ctx.mock, since);
+    c.note('model got', results.map(({ text: t, isError }) => ({ text: t, isError })));
+    for (const [i, result] of results.entries()) keepModelRequest(ctx, `copilot-terminal-killed-${i + 1}`, result.request);
+    c.ok(results.length === 1, `Claude's model got ${results.length} results of the command, not one`);
+    c.ok(!results[0].text.includes('outlived-42'), `Claude's model got the command's success: ${JSON.stringify(results[0].text)}`);
+    c.excludes(text, 'outlived-42', 'the answer');
+    const session = ctx.mock.sessionIdOf(results[0].request);
+    await ui.send('say answered after the terminal closed');
+    c.note('next answer', await ui.response((t) => t.includes('answered after the terminal closed'), 'the answer to the next message'));
+    await ui.idle();
+    const after = ctx.mock.conversation().filter((r) => ctx.mock.lastUserTextOf(r).endsWith('say answered after the terminal closed'));
+    c.ok(after.length === 1, `the model was asked ${after.length} times for the next message`);
+    c.ok(ctx.mock.sessionIdOf(after[0]) === session, 'the next message went to another Claude session');
   },
 });
 

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promptBlocks, textOnceShown } from './chat-view.mjs';
+import { commandResults, eventually, keepModelRequest, processesRunning, terminalNames } from './command-stops.mjs';
 import { ANSWER_TIMEOUT_MS, WebviewChat, checkedVsix, runScenarios } from './webview-chat.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -359,11 +360,6 @@ async function newClaudeTask(ui) {
   await ui.switchMode('Act');
 }
 
-/** The names of the terminals the panel shows (its tabs, or the one terminal's title). */
-async function terminalNames(page) {
-  return page.locator('.part.panel .single-terminal-tab, .part.panel .terminal-tabs-entry').allInnerTexts().catch(() => []);
-}
-
 CLINE_SCENARIOS.push({
   name: "cline: a command Claude Code runs goes through Cline's run_commands: Cline's approval, Run Command, VS Code's terminal runs it, and its output reaches Claude",
   async run(ui, note, ctx) {
@@ -394,6 +390,134 @@ CLINE_SCENARIOS.push({
     const terminals = note('terminals', await terminalNames(ui.page));
     check(terminals.some((name) => name.includes('Cline')), `VS Code's panel shows no terminal of Cline's: ${JSON.stringify(terminals)}`);
     await ui.screenshot('cline-command-ran');
+    const errors = ctx.mock.errors.splice(0);
+    check(errors.length === 0, `the scripted Anthropic API failed: ${errors.join('; ')}`);
+  },
+});
+
+// A command refused or stopped mid-run (issue 54): the person rejects Cline's approval, or cancels the task while the
+// command runs. Claude's model must get a refusal or a stopped call (never the command's success), the turn must end,
+// and the next message must be answered in the same Claude session, with no process of the command left.
+/** Cline's button of that name in its view (the last one: the buttons above the input). */
+async function clineButton(ui, name) {
+  return (await ui.frame()).getByRole('button', { name, exact: true }).last();
+}
+
+/** Whether Cline shows a request in flight (its Cancel above the input) or a command running (Proceed While Running). */
+async function clineBusy(ui) {
+  const f = await ui.frame();
+  return (await f.getByRole('button', { name: 'Proceed While Running', exact: true }).count()) > 0 || (await f.getByRole('button', { name: 'Cancel', exact: true }).count()) > 0;
+}
+
+/** Sends `said` and checks that the answer is `words`, that Claude's model was asked them once, in `session`. */
+async function answeredNext(ui, note, ctx, said, words, session) {
+  const since = ctx.mock.conversation().length;
+  await ui.send(said);
+  const text = note('next answer', await ui.answer((t) => t.includes(words), 'the answer to the next message'));
+  const asked = ctx.mock.conversation().slice(since).filter((r) => ctx.mock.lastUserTextOf(r).endsWith(said));
+  note('next message requests', asked.length);
+  check(asked.length === 1, `Claude's model was asked ${asked.length} times for the next message`);
+  check(ctx.mock.sessionIdOf(asked[0]) === session, 'the next message went to another Claude session');
+  return { text, request: asked[0] };
+}
+
+CLINE_SCENARIOS.push({
+  name: "cline: Reject at Cline's approval of a command: it does not run, Claude's model gets the refusal, the turn ends, the next message is answered",
+  async run(ui, note, ctx) {
+    await newClaudeTask(ui);
+    const file = join(ctx.workspace, 'cline-rejected.txt');
+    const since = ctx.mock.conversation().length;
+    await ui.send('run touch cline-rejected.txt && echo rejected-ran');
+    const reject = await clineButton(ui, 'Reject');
+    await (await clineButton(ui, 'Run Command')).waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    note('approval', await ui.answer((t) => t.includes('touch cline-rejected.txt'), "Cline's approval of the command", 10_000));
+    await ui.screenshot('cline-command-reject-approval');
+    await reject.click();
+    const answer = note('answer', await ui.answer((t) => /as you asked\.|Terminal said:/.test(t), "Claude's answer after the refusal"));
+    await ui.screenshot('cline-command-rejected');
+    check(!existsSync(file), 'the command ran although the person rejected it');
+    // What Claude's model was given for the call: the refusal, not output.
+    const results = commandResults(ctx.mock, since);
+    note('model got', results.map(({ text, isError }) => ({ text, isError })));
+    check(results.length === 1, `Claude's model got ${results.length} results of the command`);
+    keepModelRequest(ctx, 'cline-rejected', results[0].request);
+    check(!results[0].text.includes('rejected-ran'), `Claude's model got the command's output: ${JSON.stringify(results[0].text)}`);
+    check(answer.includes('as you asked.') && !answer.includes('Terminal said:'), `Claude did not read a refusal: ${JSON.stringify(answer.slice(0, 600))}`);
+    check(await eventually(async () => !(await clineBusy(ui)), 10_000), 'Cline still shows the turn running after the answer');
+    const { text } = await answeredNext(ui, note, ctx, 'say answered after the reject', 'answered after the reject', ctx.mock.sessionIdOf(results[0].request));
+    check(!text.includes('Run Command'), 'Cline asks for a command again after the next message');
+    const errors = ctx.mock.errors.splice(0);
+    check(errors.length === 0, `the scripted Anthropic API failed: ${errors.join('; ')}`);
+  },
+});
+
+CLINE_SCENARIOS.push({
+  name: 'cline: Cancel while an approved command runs: the command ends, Claude gets no success, the turn ends, the next message is answered',
+  async run(ui, note, ctx) {
+    await newClaudeTask(ui);
+    // An odd duration, so that the process list names this command alone.
+    const sleeping = 'sleep 47.3';
+    const since = ctx.mock.conversation().length;
+    await ui.send(`run ${sleeping}; echo slept-through`);
+    const runCommand = await clineButton(ui, 'Run Command');
+    await runCommand.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    await runCommand.click();
+    check(await eventually(() => processesRunning(sleeping).length > 0, ANSWER_TIMEOUT_MS), `the command did not start (no "${sleeping}" process)`);
+    const cancel = await clineButton(ui, 'Cancel');
+    await cancel.waitFor({ timeout: 10_000 });
+    await ui.screenshot('cline-command-running');
+    await cancel.click();
+    check(await eventually(() => processesRunning(sleeping).length === 0, 10_000), `the command still runs after Cancel: ${JSON.stringify(processesRunning(sleeping))}`);
+    check(await eventually(async () => !(await clineBusy(ui)), 10_000), 'Cline still shows the turn running 10 s after Cancel');
+    await ui.screenshot('cline-command-cancelled');
+    note('view after cancel', (await ui.answer(() => true, 'the view')).slice(0, 1500));
+    const session = ctx.mock.sessionIdOf(ctx.mock.conversation().slice(since).find((r) => ctx.mock.lastUserTextOf(r).endsWith(`run ${sleeping}; echo slept-through`)));
+    const { text } = await answeredNext(ui, note, ctx, 'say answered after the cancel', 'answered after the cancel', session);
+    await ui.screenshot('cline-command-cancelled-next');
+    // The stopped call's result, if Claude's model got one, is no success: not the command's output.
+    const results = commandResults(ctx.mock, since);
+    note('model got', results.map(({ text: t, isError }) => ({ text: t, isError })));
+    for (const [i, result] of results.entries()) keepModelRequest(ctx, `cline-cancelled-${i + 1}`, result.request);
+    check(results.every((r) => !r.text.includes('slept-through')), `Claude's model got the command's output: ${JSON.stringify(results.map((r) => r.text))}`);
+    // The stopped turn is over: the answer to the next message is that message's alone, not Claude's reply to the
+    // stopped call before it.
+    check(!text.includes('Terminal said'), `the stopped turn went on in the answer to the next message: ${JSON.stringify(text.slice(0, 600))}`);
+    check(!text.includes('slept-through'), 'the stopped command\'s output shows after the next message');
+    const errors = ctx.mock.errors.splice(0);
+    check(errors.length === 0, `the scripted Anthropic API failed: ${errors.join('; ')}`);
+  },
+});
+
+CLINE_SCENARIOS.push({
+  name: 'cline: Cancel while an approved command runs, then Resume Task: the command ends, Claude gets no success and answers, nothing hangs',
+  async run(ui, note, ctx) {
+    await newClaudeTask(ui);
+    // An odd duration, other than the Cancel scenario's, so that the process list names this command alone; its output
+    // ("slept-42") is not in its words, which Cline's view shows.
+    const sleeping = 'sleep 46.7';
+    const since = ctx.mock.conversation().length;
+    await ui.send(`run ${sleeping}; echo slept-$((6*7))`);
+    const runCommand = await clineButton(ui, 'Run Command');
+    await runCommand.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    await runCommand.click();
+    check(await eventually(() => processesRunning(sleeping).length > 0, ANSWER_TIMEOUT_MS), `the command did not start (no "${sleeping}" process)`);
+    const cancel = await clineButton(ui, 'Cancel');
+    await cancel.waitFor({ timeout: 10_000 });
+    await cancel.click();
+    check(await eventually(() => processesRunning(sleeping).length === 0, 10_000), `the command still runs after Cancel: ${JSON.stringify(processesRunning(sleeping))}`);
+    const resume = await clineButton(ui, 'Resume Task');
+    await resume.waitFor({ timeout: 10_000 });
+    await ui.screenshot('cline-command-cancelled-resume');
+    await resume.click();
+    // Resumed, the task goes on from the stopped call: Claude answers what its result said, and the turn ends.
+    const answer = note('answer', await ui.answer((t) => /as you asked\.|Terminal said:|Claude heard:/.test(t), "Claude's answer once the task resumed"));
+    check(await eventually(async () => !(await clineBusy(ui)), 30_000), 'Cline still shows the turn running 30 s after Resume Task');
+    await ui.screenshot('cline-command-cancelled-resumed');
+    const results = commandResults(ctx.mock, since);
+    note('model got', results.map(({ text, isError }) => ({ text, isError })));
+    for (const [i, result] of results.entries()) keepModelRequest(ctx, `cline-resumed-${i + 1}`, result.request);
+    check(results.length > 0 && results.every((r) => !r.text.includes('slept-42')), `Claude's model got no stopped result of the command: ${JSON.stringify(results.map((r) => r.text))}`);
+    check(!answer.includes('slept-42'), 'the stopped command\'s output shows after Resume Task');
     const errors = ctx.mock.errors.splice(0);
     check(errors.length === 0, `the scripted Anthropic API failed: ${errors.join('; ')}`);
   },

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { commandResults, eventually, keepModelRequest, processesRunning } from './command-stops.mjs';
 import { ANSWER_TIMEOUT_MS, WebviewChat, checkedVsix, runScenarios } from './webview-chat.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -368,6 +369,100 @@ export const ROO_SCENARIOS = [
     },
   },
 ];
+
+// A command refused or stopped mid-run (issue 54), with the real Claude Code (its profile `claude`), whose Bash the
+// bridge turns off where Roo offers execute_command: the person denies Roo's approval, or aborts the command while it
+// runs. Claude's model must get the refusal or a stopped result (never the command's success), the task must end, and
+// the next message must be answered in the same Claude session, with no process of the command left.
+/** Picks the `claude` profile under Roo's input (whichever profile is picked now) and starts a new task in Code mode. */
+async function newClaudeTask(ui) {
+  const f = await ui.frame();
+  if ((await f.locator('[data-testid="dropdown-trigger"]').filter({ hasText: /^\s*claude\s*$/ }).count()) === 0) {
+    const current = (await f.locator('[data-testid="dropdown-trigger"]').filter({ hasText: /^\s*(scripted|eliza)\s*$/ }).first().innerText()).trim();
+    await ui.pickProfile(current, 'claude');
+  }
+  await ui.newTask();
+  await ui.pickMode('Code');
+}
+
+/** Roo's button named by `name` (a string, or a pattern of its names), the last one (above the input). */
+async function rooButton(ui, name) {
+  return (await ui.frame()).getByRole('button', { name, exact: typeof name === 'string' }).last();
+}
+
+/** Sends `said` after a completed task and checks that it completes with `words`, asked once of Claude's model, in `session`. */
+async function completedNext(ui, note, ctx, said, words, session) {
+  const since = ctx.mock.conversation().length;
+  const { answer } = await completedTask(ui, note, ctx, said, 'symposium-agent-claude');
+  check(answer.includes(words), `the next message was not answered: ${JSON.stringify(answer.slice(0, 800))}`);
+  const asked = ctx.mock.conversation().slice(since).filter((r) => ctx.mock.lastUserTextOf(r).endsWith(said));
+  note('next message requests', asked.length);
+  check(asked.length === 1, `Claude's model was asked ${asked.length} times for the next message`);
+  check(ctx.mock.sessionIdOf(asked[0]) === session, 'the next message went to another Claude session');
+  return answer;
+}
+
+ROO_SCENARIOS.push({
+  name: "roo: Deny at Roo's approval of a command: it does not run, Claude's model gets the refusal, the task ends, the next message is answered",
+  async run(ui, note, ctx) {
+    await newClaudeTask(ui);
+    const file = join(ctx.workspace, 'roo-rejected.txt');
+    const since = ctx.mock.conversation().length;
+    await ui.send('run touch roo-rejected.txt && echo rejected-ran');
+    const deny = await rooButton(ui, /^(Deny|Reject)$/);
+    await deny.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    note('approval', await ui.answer((t) => t.includes('touch roo-rejected.txt'), "Roo's approval of the command", 10_000));
+    await ui.screenshot('roo-command-deny-approval');
+    await deny.click();
+    const answer = note('answer', await ui.completed());
+    await ui.screenshot('roo-command-denied');
+    check(!existsSync(file), 'the command ran although the person denied it');
+    const results = commandResults(ctx.mock, since);
+    note('model got', results.map(({ text, isError }) => ({ text, isError })));
+    check(results.length === 1, `Claude's model got ${results.length} results of the command`);
+    keepModelRequest(ctx, 'roo-denied', results[0].request);
+    check(!results[0].text.includes('rejected-ran'), `Claude's model got the command's output: ${JSON.stringify(results[0].text)}`);
+    check(answer.includes('as you asked.') && !answer.includes('Terminal said:'), `Claude did not read a refusal: ${JSON.stringify(answer.slice(0, 600))}`);
+    await completedNext(ui, note, ctx, 'say answered after the deny', 'answered after the deny', ctx.mock.sessionIdOf(results[0].request));
+    const errors = ctx.mock.errors.splice(0);
+    check(errors.length === 0, `the scripted Anthropic API failed: ${errors.join('; ')}`);
+  },
+});
+
+ROO_SCENARIOS.push({
+  name: 'roo: the running command aborted (its button beside the PID): the command ends, Claude gets no success, the task ends, the next message is answered',
+  async run(ui, note, ctx) {
+    await newClaudeTask(ui);
+    // An odd duration, so that the process list names this command alone; its last output ("slept-42") is not in its
+    // words, which Roo's view shows.
+    const sleeping = 'sleep 47.3';
+    const said = `run echo started-sleeping; ${sleeping}; echo slept-$((6*7))`;
+    const since = ctx.mock.conversation().length;
+    await ui.send(said);
+    const run = await rooButton(ui, /^(Run|Run Command)$/);
+    await run.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    await run.click();
+    check(await eventually(() => processesRunning(sleeping).length > 0, ANSWER_TIMEOUT_MS), `the command did not start (no "${sleeping}" process)`);
+    // Roo shows the running command with its PID and an abort button beside it (its tooltip: "Abort command").
+    const f = await ui.frame();
+    const abort = f.locator('div.font-mono', { hasText: /\(PID: \d+\)/ }).last().locator('button').first();
+    await abort.waitFor({ timeout: 20_000 });
+    await ui.screenshot('roo-command-running');
+    await abort.click();
+    check(await eventually(() => processesRunning(sleeping).length === 0, 10_000), `the command still runs after its abort: ${JSON.stringify(processesRunning(sleeping))}`);
+    const answer = note('answer', await ui.answer((t) => t.includes('Task Completed') || t.includes('Roo is having trouble') || /\bResume Task\b|Start New Task/.test(t), 'the task ending after the abort'));
+    await ui.screenshot('roo-command-aborted');
+    const session = ctx.mock.sessionIdOf(ctx.mock.conversation().slice(since).find((r) => ctx.mock.lastUserTextOf(r).endsWith(said)));
+    const results = commandResults(ctx.mock, since);
+    note('model got', results.map(({ text, isError }) => ({ text, isError })));
+    for (const [i, result] of results.entries()) keepModelRequest(ctx, `roo-aborted-${i + 1}`, result.request);
+    check(results.every((r) => !r.text.includes('slept-42')), `Claude's model got the command's success: ${JSON.stringify(results.map((r) => r.text))}`);
+    check(!answer.includes('slept-42'), `the aborted command's output shows as done: ${JSON.stringify(answer.slice(0, 800))}`);
+    await completedNext(ui, note, ctx, 'say answered after the abort', 'answered after the abort', session);
+    const errors = ctx.mock.errors.splice(0);
+    check(errors.length === 0, `the scripted Anthropic API failed: ${errors.join('; ')}`);
+  },
+});
 
 /** Runs the Roo scenarios on `page`; each result is {name, passed, ms, error, details}. */
 export async function runRoo(page, ctx, log) {

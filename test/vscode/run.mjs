@@ -512,18 +512,22 @@ function runClineWorkbench(vsixPath) {
 }
 
 /**
- * Roo Code's scenarios (roo-view.mjs): the scripted agent and Eliza, each a profile of Roo's, imported at its start
- * (`roo-cline.autoImportSettingsPath`; Roo keeps its settings where nothing can write them before VS Code runs).
+ * Roo Code's scenarios (roo-view.mjs): the scripted agent, Eliza and the real Claude Code (against a scripted Anthropic
+ * API that this run starts and closes: its commands through Roo's execute_command), each a profile of Roo's, imported
+ * at its start (`roo-cline.autoImportSettingsPath`; Roo keeps its settings where nothing can write them before VS Code
+ * runs).
  */
 function runRooWorkbench(vsixPath) {
-  return runConsumerWorkbench('Roo', vsixPath, (dirs) => {
+  return runConsumerWorkbench('Roo', vsixPath, async (dirs) => {
     linkRipgrepForRoo(ensureHost().entry);
     const agents = [{ id: 'scripted', name: 'Scripted', command: process.execPath, args: [scriptedAgent(), '--prompt-log', dirs.promptLog, '--modes', 'code,ask,plan', '--embedded-context'] }];
+    const mock = await startAnthropicMock(dirs.workspace);
+    agents.push(claudeAgents(dirs.runDir, mock).find((agent) => agent.id === 'claude'));
     const rooSettings = join(dirs.runDir, 'roo-settings.json');
-    writeRooSettings(rooSettings, { scripted: 'acp-scripted', eliza: 'eliza' }, 'scripted');
+    writeRooSettings(rooSettings, { scripted: 'acp-scripted', eliza: 'eliza', claude: 'acp-claude' }, 'scripted');
     const userSettings = { ...consumerSettings(agents), 'symposium.eliza.deterministic': true, 'roo-cline.autoImportSettingsPath': rooSettings };
-    const ctx = { workspace: dirs.workspace, promptLog: dirs.promptLog, requests: dirs.requests, artifacts: join(ARTIFACTS, 'roo') };
-    return { vsix: rooVsix(), userSettings, ctx, run: runRoo };
+    const ctx = { workspace: dirs.workspace, promptLog: dirs.promptLog, mock, requests: dirs.requests, artifacts: join(ARTIFACTS, 'roo') };
+    return { vsix: rooVsix(), userSettings, ctx, run: runRoo, close: () => mock.close() };
   });
 }
 

@@ -1,0 +1,46 @@
+// What the scenarios of a command refused or stopped mid-run (issue 54) share, in whichever consumer runs it (Cline's
+// run_commands, Roo's execute_command, Copilot's run_in_terminal): the command's processes as `ps` lists them, the
+// terminals VS Code shows, and what Claude's model was given for the call (the scripted Anthropic API's recorded
+// requests, claude-view.mjs).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The processes running `args` exactly, as `ps` lists them. */
+export function processesRunning(args) {
+  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').map((line) => line.trim()).filter((line) => line.endsWith(` ${args}`));
+}
+
+/** The names of VS Code's terminals the panel shows (its tabs, or the one terminal's title). */
+export async function terminalNames(page) {
+  return page.locator('.part.panel .single-terminal-tab, .part.panel .terminal-tabs-entry').allInnerTexts().catch(() => []);
+}
+
+/** Polls `ok` every 200 ms until it holds or `timeoutMs` passed; whether it held. */
+export async function eventually(ok, timeoutMs) {
+  for (const deadline = Date.now() + timeoutMs; ; await new Promise((r) => setTimeout(r, 200))) {
+    if (await ok()) return true;
+    if (Date.now() > deadline) return false;
+  }
+}
+
+/**
+ * The results of the consumer's command tool that Claude's model was given in the conversation requests from the
+ * `since`-th on, each with the request that carried it: [{text, isError, request}].
+ */
+export function commandResults(mock, since) {
+  return mock
+    .conversation()
+    .slice(since)
+    .flatMap((request) => mock.commandResultsOf(request).map((result) => ({ ...result, request })));
+}
+
+/**
+ * Keeps Claude's model request `recorded` beside the screenshots, as `model-request-<name>.json`: its messages, and
+ * the consumer's command tool as the model was offered it (its schema, as the consumer gave it).
+ */
+export function keepModelRequest(ctx, name, recorded) {
+  mkdirSync(ctx.artifacts, { recursive: true });
+  const commandTools = (recorded.body.tools ?? []).filter((tool) => /__(run_in_terminal|run_commands|execute_command)$/.test(tool.name));
+  writeFileSync(join(ctx.artifacts, `model-request-${name}.json`), JSON.stringify({ messages: recorded.body.messages, commandTools }, null, 1));
+}
