@@ -956,6 +956,57 @@ test(
 );
 
 test(
+  "Claude Code's subagents: two in parallel, each named by its task while it runs, its Read under its name, one clean end line each, the main answer once",
+  async () => {
+    const FIRST = 'Survey the workspace with two subagents, please.';
+    writeFileSync(path.join(workspace, 'README.md'), '# Survey demo\n\nA workspace for subagents to read.\n');
+    const SURVEYS = ['Alpha survey', 'Beta survey'];
+    // Each subagent's conversation begins with its prompt: read the README, then report.
+    for (const survey of SURVEYS) {
+      scriptsContaining.set(`Do the ${survey} of this workspace.`, (request) =>
+        toolUses(request).some((u) => u.name === 'Read')
+          ? textReply(`${survey} found a demo README. It has one heading.`)
+          : toolUseReply('Read', { file_path: path.join(workspace, 'README.md') }),
+      );
+    }
+    scripts.set(FIRST, (request) =>
+      toolUses(request).some((u) => u.name === 'Agent')
+        ? textReply('Both surveys agree: a demo workspace.')
+        : {
+            content: SURVEYS.flatMap(
+              (survey) => toolUseReply('Agent', { description: survey, prompt: `Do the ${survey} of this workspace.`, subagent_type: 'Explore', run_in_background: false }).content,
+            ),
+          },
+    );
+
+    const parts = await chat([user(FIRST)]);
+
+    const texts = contentOf(parts).flatMap((p) => (p.type === 'text' ? [p.value] : []));
+    const answer = texts.join('');
+    for (const survey of SURVEYS) {
+      // Its own conversation with the model: the Read, then the report on what it read.
+      const asked = mock.conversation().filter((r) => userTexts(messagesOf(r))[0]?.includes(`Do the ${survey} of this workspace.`) === true);
+      expect(asked.map((r) => toolUses(messagesOf(r)).map((u) => u.name))).toEqual([[], ['Read']]);
+      const named = texts.findIndex((t) => t.includes(`🤖 ${survey}\n`));
+      const readStarts = texts.findIndex((t) => t.includes(`🔧 \`${survey} › Read README.md\``));
+      const readEnds = texts.findIndex((t) => t.includes(`✓ \`${survey} › Read README.md\``));
+      const ends = texts.filter((t) => t.includes(`✓ ${survey} (`));
+      // Named while it runs: before its read, which comes before its end.
+      expect(named).toBeGreaterThanOrEqual(0);
+      expect(readStarts).toBeGreaterThan(named);
+      expect(readEnds).toBeGreaterThan(readStarts);
+      expect(ends).toEqual([expect.stringMatching(new RegExp(`✓ ${survey} \\(Explore\\): done · 1 tool use · [\\d.]+k? tokens · \\d+ s — ${survey} found a demo README\\.\\n`))]);
+      expect(texts.findIndex((t) => t.includes(`✓ ${survey} (`))).toBeGreaterThan(readEnds);
+    }
+    expect(answer).not.toContain('Task');
+    expect(answer).not.toMatch(/tools-used-before-summary|Subagent hand-back|<\/?[A-Za-z]/);
+    expect(answer).not.toMatch(/🔧 `Read README\.md`/);
+    expect(answer.split('Both surveys agree: a demo workspace.')).toHaveLength(2);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
   "Claude's models and context window reach the client (symposium/agentInfo)",
   async () => {
     const reported = agentInfos.filter((p) => JSON.stringify(p.agent) === JSON.stringify(claude)).at(-1);

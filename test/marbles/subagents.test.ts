@@ -13,14 +13,15 @@ import type { ResponsePart } from '../../src/protocol/messages.js';
 const update = (u: SessionUpdate): AcpTurnEvent => ({ kind: 'update', update: u });
 const agentOpens = (id: string): AcpTurnEvent =>
   update({ sessionUpdate: 'tool_call', toolCallId: id, title: 'Task', kind: 'think', status: 'pending', rawInput: {}, content: [], _meta: { claudeCode: { toolName: 'Agent' } } });
+/** The next update names it (its input so far), and the one after gives its whole input. */
 const agentNamed = (id: string, description: string): AcpTurnEvent =>
+  update({ sessionUpdate: 'tool_call_update', toolCallId: id, title: description, rawInput: { description }, _meta: { claudeCode: { toolName: 'Agent' } } });
+const agentInput = (id: string, description: string): AcpTurnEvent =>
   update({
     sessionUpdate: 'tool_call_update',
     toolCallId: id,
-    title: description,
-    kind: 'think',
-    rawInput: { description, prompt: `Read README.md and report (${description}).`, subagent_type: 'Explore' },
-    content: [{ type: 'content', content: { type: 'text', text: `Read README.md and report (${description}).` } }],
+    content: [{ type: 'content', content: { type: 'text', text: `Do the ${description}.` } }],
+    rawInput: { description, prompt: `Do the ${description}.`, subagent_type: 'Explore', run_in_background: false },
     _meta: { claudeCode: { toolName: 'Agent' } },
   });
 const read = (id: string, parent: string): AcpTurnEvent =>
@@ -43,17 +44,30 @@ const readDone = (id: string, parent: string): AcpTurnEvent =>
     content: [{ type: 'content', content: { type: 'text', text: '```\n1 # Demo\n```' } }],
     _meta: { claudeCode: { toolName: 'Read', parentToolUseId: parent } },
   });
-const report = 'The README describes a demo project. It has one heading.';
-const agentDone = (id: string): AcpTurnEvent =>
+const report = (description: string): string => `${description} found a demo README. It has one heading.`;
+const reportContent = (description: string) => [
+  { type: 'text' as const, text: '<tools-used-before-summary>Read</tools-used-before-summary>\n' },
+  { type: 'text' as const, text: report(description) },
+];
+/** What Claude Code says of the subagent's run, then the end with its report (and the hand-back frame as raw output). */
+const agentReported = (id: string, description: string): AcpTurnEvent =>
+  update({
+    sessionUpdate: 'tool_call_update',
+    toolCallId: id,
+    _meta: {
+      claudeCode: {
+        toolName: 'Agent',
+        toolResponse: { status: 'completed', agentId: 'ad45dd0da58799bb4', agentType: 'Explore', toolsUsed: ['Read'], content: reportContent(description), totalDurationMs: 3948, totalTokens: 2887, totalToolUseCount: 1 },
+      },
+    },
+  });
+const agentDone = (id: string, description: string): AcpTurnEvent =>
   update({
     sessionUpdate: 'tool_call_update',
     toolCallId: id,
     status: 'completed',
-    content: [
-      { type: 'content', content: { type: 'text', text: '<tools-used-before-summary>Read</tools-used-before-summary>' } },
-      { type: 'content', content: { type: 'text', text: report } },
-    ],
-    rawOutput: `[Subagent hand-back] The text below is the final report of a subagent this session delegated to. The report follows:\n  ${report}`,
+    content: reportContent(description).map((content) => ({ type: 'content' as const, content })),
+    rawOutput: [{ type: 'text', text: `  <tools-used-before-summary>Read</tools-used-before-summary>\n  \n[Subagent hand-back] The text below is the final report of a subagent this session delegated to. The report follows:\n  ${report(description)}` }],
     _meta: { claudeCode: { toolName: 'Agent' } },
   });
 const chunk = (text: string): AcpTurnEvent => ({ kind: 'update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
@@ -66,45 +80,49 @@ describe('subagents in the answer', () => {
     const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
     testScheduler.run(({ cold, expectObservable }) => {
       const rendering = new TurnRendering(undefined, () => testScheduler.now());
-      const events = cold('aAbB-rR-qQ 3990ms xy-m-s', {
+      const events = cold('aAIbBJ-rR-qQ-xXyY-m-s', {
         a: agentOpens('toolu_a'),
         A: agentNamed('toolu_a', 'Alpha survey'),
+        I: agentInput('toolu_a', 'Alpha survey'),
         b: agentOpens('toolu_b'),
         B: agentNamed('toolu_b', 'Beta survey'),
+        J: agentInput('toolu_b', 'Beta survey'),
         r: read('toolu_r1', 'toolu_a'),
         R: read('toolu_r2', 'toolu_b'),
         q: readDone('toolu_r1', 'toolu_a'),
         Q: readDone('toolu_r2', 'toolu_b'),
-        x: agentDone('toolu_a'),
-        y: agentDone('toolu_b'),
+        x: agentReported('toolu_a', 'Alpha survey'),
+        X: agentDone('toolu_a', 'Alpha survey'),
+        y: agentReported('toolu_b', 'Beta survey'),
+        Y: agentDone('toolu_b', 'Beta survey'),
         m: chunk('Both surveys agree.'),
         s: stopped,
       });
-      expectObservable(events.pipe(acpTurnToParts(rendering, { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('-A-B-rR-qQ 3990ms xy-m-|', {
-        A: text('\n\n> 🤖 Alpha survey (Explore)\n\n'),
-        B: text('\n\n> 🤖 Beta survey (Explore)\n\n'),
+      expectObservable(events.pipe(acpTurnToParts(rendering, { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('-A--B--rR-qQ--X-Y-m-|', {
+        A: text('\n\n> 🤖 Alpha survey\n\n'),
+        B: text('\n\n> 🤖 Beta survey\n\n'),
         r: text('\n\n> 🔧 `Alpha survey › Read README.md`\n\n'),
         R: text('\n\n> 🔧 `Beta survey › Read README.md`\n\n'),
         q: text('\n\n> ✓ `Alpha survey › Read README.md`: 1 # Demo\n\n'),
         Q: text('\n\n> ✓ `Beta survey › Read README.md`: 1 # Demo\n\n'),
-        x: text('\n\n> ✓ Alpha survey: done · 1 tool use · 4 s — The README describes a demo project.\n\n'),
-        y: text('\n\n> ✓ Beta survey: done · 1 tool use · 4 s — The README describes a demo project.\n\n'),
+        X: text('\n\n> ✓ Alpha survey (Explore): done · 1 tool use · 2.9k tokens · 4 s — Alpha survey found a demo README.\n\n'),
+        Y: text('\n\n> ✓ Beta survey (Explore): done · 1 tool use · 2.9k tokens · 4 s — Beta survey found a demo README.\n\n'),
         m: text('Both surveys agree.'),
       });
     });
   });
 
-  test('a subagent not yet named when its first call or its end comes is shown by then, never as "Task"', () => {
+  test('a subagent not yet named when its first call or its end comes is shown by then, never as "Task"; without the agent\'s figures, the bridge counts and times it', () => {
     const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
     testScheduler.run(({ cold, expectObservable }) => {
       const rendering = new TurnRendering(undefined, () => testScheduler.now());
-      const described = update({ sessionUpdate: 'tool_call', toolCallId: 'toolu_c', title: 'Gamma survey', kind: 'think', status: 'pending', rawInput: { description: 'Gamma survey', prompt: 'p' }, _meta: { claudeCode: { toolName: 'Task' } } });
+      const described = update({ sessionUpdate: 'tool_call', toolCallId: 'toolu_c', title: 'Gamma survey', kind: 'think', status: 'pending', rawInput: { description: 'Gamma survey', prompt: 'p', subagent_type: 'general-purpose' }, _meta: { claudeCode: { toolName: 'Task' } } });
       const failed = update({ sessionUpdate: 'tool_call_update', toolCallId: 'toolu_a', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: '<tool_use_error>boom</tool_use_error>' } }] });
-      const events = cold('ar-f-c-s', { a: agentOpens('toolu_a'), r: read('toolu_r1', 'toolu_a'), f: failed, c: described, s: stopped });
-      expectObservable(events.pipe(acpTurnToParts(rendering, { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('-r-f-c-|', {
+      const events = cold('ar 1999ms f-c-s', { a: agentOpens('toolu_a'), r: read('toolu_r1', 'toolu_a'), f: failed, c: described, s: stopped });
+      expectObservable(events.pipe(acpTurnToParts(rendering, { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('-r 1999ms f-c-|', {
         r: text('\n\n> 🤖 Subagent\n\n\n\n> 🔧 `Subagent › Read README.md`\n\n'),
-        f: text('\n\n> ✗ Subagent: failed · 1 tool use · 0 s\n\n'),
-        c: text('\n\n> 🤖 Gamma survey\n\n'),
+        f: text('\n\n> ✗ Subagent: failed · 1 tool use · 2 s\n\n'),
+        c: text('\n\n> 🤖 Gamma survey (general-purpose)\n\n'),
       });
     });
   });

@@ -7,8 +7,9 @@ import { escapeMarkdown } from '../../../protocol/markdown.js';
  * `parentToolUseId`, its `Agent` call's id, and is named under it; each ends in one line with its outcome.
  *
  * claude-agent-acp opens an `Agent` call titled "Task" (its input is still streaming) and names it in the next update,
- * a millisecond later: the start line waits for the name, and is written by whatever comes first of the naming
- * update, a call the subagent makes, or its end, so that no line is lost and none shows the generic name.
+ * a millisecond later; its kind comes with the whole input, later still, and shows in the end line. The start line
+ * waits for the name, and is written by whatever comes first of the naming update, a call the subagent makes, or its
+ * end, so that no line is lost and none shows the generic name.
  */
 export class Subagents {
   /** Every subagent of the session, by its `Agent` call's id; ended ones keep their names for their calls' late updates. */
@@ -30,6 +31,21 @@ export class Subagents {
 
   isSubagent(id: string): boolean {
     return this.subagents.has(id);
+  }
+
+  /**
+   * What Claude Code says of a subagent as it ends (`_meta.claudeCode.toolResponse`): its kind, tool uses, time and
+   * tokens, truer than the bridge's own count and clock.
+   */
+  reported(id: string, meta: unknown): void {
+    const subagent = this.subagents.get(id);
+    const response = claudeCodeMeta(meta)?.['toolResponse'];
+    if (subagent === undefined || !isRecord(response)) return;
+    const { agentType, totalToolUseCount, totalDurationMs, totalTokens } = response;
+    if (typeof agentType === 'string' && agentType !== '') subagent.type = agentType;
+    if (typeof totalToolUseCount === 'number') subagent.reportedUses = totalToolUseCount;
+    if (typeof totalDurationMs === 'number') subagent.durationMs = totalDurationMs;
+    if (typeof totalTokens === 'number') subagent.tokens = totalTokens;
   }
 
   /** A subagent's name and kind as the agent says them: its description (the title, after the first), its `subagent_type`. */
@@ -74,15 +90,25 @@ export class Subagents {
     const start = this.startLine(id);
     subagent.ended = true;
     const sentence = status === 'completed' ? firstSentence(content) : '';
-    const outcome = [status === 'completed' ? 'done' : 'failed', `${subagent.uses} tool ${subagent.uses === 1 ? 'use' : 'uses'}`, `${Math.round((this.now() - subagent.started) / 1000)} s`].join(' · ');
-    return `${start}\n\n> ${status === 'completed' ? '✓' : '✗'} ${this.label(subagent)}: ${outcome}${sentence === '' ? '' : ` — ${sentence}`}\n\n`;
+    const uses = subagent.reportedUses ?? subagent.uses;
+    const outcome = [
+      status === 'completed' ? 'done' : 'failed',
+      `${uses} tool ${uses === 1 ? 'use' : 'uses'}`,
+      ...(subagent.tokens === undefined ? [] : [`${tokensOf(subagent.tokens)} tokens`]),
+      `${Math.round((subagent.durationMs ?? this.now() - subagent.started) / 1000)} s`,
+    ].join(' · ');
+    return `${start}\n\n> ${status === 'completed' ? '✓' : '✗'} ${this.label(subagent)}${this.kind(subagent)}: ${outcome}${sentence === '' ? '' : ` — ${sentence}`}\n\n`;
   }
 
   private startLine(id: string): string {
     const subagent = this.subagents.get(id);
     if (subagent === undefined || subagent.shown) return '';
     subagent.shown = true;
-    return `\n\n> 🤖 ${this.label(subagent)}${subagent.type === undefined ? '' : ` (${escapeMarkdown(oneLine(subagent.type))})`}\n\n`;
+    return `\n\n> 🤖 ${this.label(subagent)}${this.kind(subagent)}\n\n`;
+  }
+
+  private kind(subagent: Subagent): string {
+    return subagent.type === undefined ? '' : ` (${escapeMarkdown(oneLine(subagent.type))})`;
   }
 
   private label(subagent: Subagent): string {
@@ -99,9 +125,13 @@ interface Subagent {
   name: string | undefined;
   /** Its kind ("Explore", "general-purpose"), where the agent says it. */
   type: string | undefined;
-  /** How many tool calls it made. */
+  /** How many tool calls it made, as the bridge saw them, and as the agent counted them. */
   uses: number;
+  reportedUses?: number;
   started: number;
+  /** How long it ran and how many tokens it used, where the agent says. */
+  durationMs?: number;
+  tokens?: number;
   /** Whether its start line was written. */
   shown: boolean;
   /** Whether its end line was written. */
@@ -131,6 +161,11 @@ function firstSentence(content: readonly ToolCallContent[] | undefined): string 
   if (prose === '') return '';
   const sentence = /^.*?[.!?](?=\s|$)/.exec(prose)?.[0] ?? prose;
   return escapeMarkdown(sentence.length > SENTENCE_LIMIT ? `${sentence.slice(0, SENTENCE_LIMIT - 1)}…` : sentence);
+}
+
+/** A token count as Claude Code's CLI gives it: 950, 2.9k. */
+function tokensOf(tokens: number): string {
+  return tokens < 1000 ? `${tokens}` : `${(tokens / 1000).toFixed(1)}k`;
 }
 
 function claudeCodeMeta(meta: unknown): Record<string, unknown> | undefined {

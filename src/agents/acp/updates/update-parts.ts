@@ -117,6 +117,7 @@ export class TurnRendering {
         if (this.bridged.has(update.toolCallId)) return [];
         this.keepContent(update.toolCallId, update.content);
         this.subagents.named(update.toolCallId, update.title, update.rawInput);
+        this.subagents.reported(update.toolCallId, update._meta);
         const status = update.status;
         if (status === 'completed' || status === 'failed') return this.end(update.toolCallId, status);
         return this.subagents.isSubagent(update.toolCallId) ? textPart(this.subagents.startLineWhenNamed(update.toolCallId)) : [];
