@@ -1007,6 +1007,42 @@ test(
 );
 
 test(
+  "Stop during two running subagents: the request fails with -32800, neither subagent asks the model again, and the next message is answered",
+  async () => {
+    const FIRST = 'Survey the workspace slowly with two subagents, please.';
+    const SECOND = 'Never mind the surveys: are you there?';
+    const SURVEYS = ['Slow alpha survey', 'Slow beta survey'];
+    const subagentRequests = (): RecordedRequest[] => mock.conversation().filter((r) => SURVEYS.some((s) => userTexts(messagesOf(r))[0]?.includes(`Do the ${s} of this workspace.`) === true));
+    for (const survey of SURVEYS) {
+      // A report that streams for far longer than the test waits: the subagent is still running when Stop comes.
+      scriptsContaining.set(`Do the ${survey} of this workspace.`, () => ({ content: [{ type: 'text', text: Array.from({ length: 400 }, (_, i) => `${i} `) }], delayMs: 50 }));
+    }
+    scripts.set(FIRST, (request) =>
+      lastUserText(request).includes(SECOND)
+        ? textReply('Yes, here.')
+        : { content: SURVEYS.flatMap((survey) => toolUseReply('Agent', { description: survey, prompt: `Do the ${survey} of this workspace.`, subagent_type: 'Explore', run_in_background: false }).content) },
+    );
+
+    const cts = new CancellationTokenSource();
+    const received: ResponsePart[] = [];
+    const cancelled = chat([user(FIRST)], { token: cts, onPart: (part) => received.push(part) });
+    // Both subagents are asking the model, and both are named in the answer: then the person presses Stop.
+    expect(await waitUntil(() => subagentRequests().length === 2 && SURVEYS.every((s) => textOfParts(received).includes(`🤖 ${s}`)), RESPONSE_MS)).toBe(true);
+    cts.cancel();
+
+    expect(await rejectionCode(cancelled)).toBe(ProtocolErrorCodes.RequestCancelled);
+    expect(await waitUntil(() => subagentRequests().every((r) => r.endedAt !== undefined), 10_000)).toBe(true);
+    expect(subagentRequests().every((r) => r.aborted === true)).toBe(true);
+    const next = await chat([user(FIRST), { role: 'assistant', content: [{ type: 'text', value: textOfParts(received) }] }, user(SECOND)]);
+    expect(textOfParts(next)).toContain('Yes, here.');
+    // No model request of either subagent followed the stop, and the main conversation asked once more, for the answer.
+    expect(subagentRequests()).toHaveLength(2);
+    expect(conversationOf(FIRST).map((r) => lastUserText(messagesOf(r)).includes(SECOND))).toEqual([false, true]);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
   "Claude's models and context window reach the client (symposium/agentInfo)",
   async () => {
     const reported = agentInfos.filter((p) => JSON.stringify(p.agent) === JSON.stringify(claude)).at(-1);
