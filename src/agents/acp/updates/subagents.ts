@@ -70,10 +70,10 @@ export class Subagents {
    */
   madeBySubagent(id: string, meta: unknown): string {
     const parent = claudeCodeMeta(meta)?.['parentToolUseId'];
-    if (typeof parent !== 'string' || !this.subagents.has(parent)) return '';
+    const subagent = typeof parent === 'string' ? this.subagents.get(parent) : undefined;
+    if (typeof parent !== 'string' || subagent === undefined) return '';
     this.parents.set(id, parent);
-    const subagent = this.subagents.get(parent);
-    if (subagent !== undefined) subagent.uses += 1;
+    subagent.uses += 1;
     return this.startLine(parent);
   }
 
