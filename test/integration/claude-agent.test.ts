@@ -956,6 +956,93 @@ test(
 );
 
 test(
+  "Claude Code's subagents: two in parallel, each named by its task while it runs, its Read under its name, one clean end line each, the main answer once",
+  async () => {
+    const FIRST = 'Survey the workspace with two subagents, please.';
+    writeFileSync(path.join(workspace, 'README.md'), '# Survey demo\n\nA workspace for subagents to read.\n');
+    const SURVEYS = ['Alpha survey', 'Beta survey'];
+    // Each subagent's conversation begins with its prompt: read the README, then report.
+    for (const survey of SURVEYS) {
+      scriptsContaining.set(`Do the ${survey} of this workspace.`, (request) =>
+        toolUses(request).some((u) => u.name === 'Read')
+          ? textReply(`${survey} found a demo README. It has one heading.`)
+          : toolUseReply('Read', { file_path: path.join(workspace, 'README.md') }),
+      );
+    }
+    scripts.set(FIRST, (request) =>
+      toolUses(request).some((u) => u.name === 'Agent')
+        ? textReply('Both surveys agree: a demo workspace.')
+        : {
+            content: SURVEYS.flatMap(
+              (survey) => toolUseReply('Agent', { description: survey, prompt: `Do the ${survey} of this workspace.`, subagent_type: 'Explore', run_in_background: false }).content,
+            ),
+          },
+    );
+
+    const parts = await chat([user(FIRST)]);
+
+    const texts = contentOf(parts).flatMap((p) => (p.type === 'text' ? [p.value] : []));
+    const answer = texts.join('');
+    for (const survey of SURVEYS) {
+      // Its own conversation with the model: the Read, then the report on what it read.
+      const asked = mock.conversation().filter((r) => userTexts(messagesOf(r))[0]?.includes(`Do the ${survey} of this workspace.`) === true);
+      expect(asked.map((r) => toolUses(messagesOf(r)).map((u) => u.name))).toEqual([[], ['Read']]);
+      const named = texts.findIndex((t) => t.includes(`🤖 ${survey}\n`));
+      const readStarts = texts.findIndex((t) => t.includes(`🔧 \`${survey} › Read README.md\``));
+      const readEnds = texts.findIndex((t) => t.includes(`✓ \`${survey} › Read README.md\``));
+      const ends = texts.filter((t) => t.includes(`✓ ${survey} (`));
+      // Named while it runs: before its read, which comes before its end.
+      expect(named).toBeGreaterThanOrEqual(0);
+      expect(readStarts).toBeGreaterThan(named);
+      expect(readEnds).toBeGreaterThan(readStarts);
+      expect(ends).toEqual([expect.stringMatching(new RegExp(`✓ ${survey} \\(Explore\\): done · 1 tool use · [\\d.]+k? tokens · \\d+ s — ${survey} found a demo README\\.\\n`))]);
+      expect(texts.findIndex((t) => t.includes(`✓ ${survey} (`))).toBeGreaterThan(readEnds);
+    }
+    expect(answer).not.toContain('Task');
+    expect(answer).not.toMatch(/tools-used-before-summary|Subagent hand-back|<\/?[A-Za-z]/);
+    expect(answer).not.toMatch(/🔧 `Read README\.md`/);
+    expect(answer.split('Both surveys agree: a demo workspace.')).toHaveLength(2);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "Stop during two running subagents: the request fails with -32800, neither subagent asks the model again, and the next message is answered",
+  async () => {
+    const FIRST = 'Survey the workspace slowly with two subagents, please.';
+    const SECOND = 'Never mind the surveys: are you there?';
+    const SURVEYS = ['Slow alpha survey', 'Slow beta survey'];
+    const subagentRequests = (): RecordedRequest[] => mock.conversation().filter((r) => SURVEYS.some((s) => userTexts(messagesOf(r))[0]?.includes(`Do the ${s} of this workspace.`) === true));
+    for (const survey of SURVEYS) {
+      // A report that streams for far longer than the test waits: the subagent is still running when Stop comes.
+      scriptsContaining.set(`Do the ${survey} of this workspace.`, () => ({ content: [{ type: 'text', text: Array.from({ length: 400 }, (_, i) => `${i} `) }], delayMs: 50 }));
+    }
+    scripts.set(FIRST, (request) =>
+      lastUserText(request).includes(SECOND)
+        ? textReply('Yes, here.')
+        : { content: SURVEYS.flatMap((survey) => toolUseReply('Agent', { description: survey, prompt: `Do the ${survey} of this workspace.`, subagent_type: 'Explore', run_in_background: false }).content) },
+    );
+
+    const cts = new CancellationTokenSource();
+    const received: ResponsePart[] = [];
+    const cancelled = chat([user(FIRST)], { token: cts, onPart: (part) => received.push(part) });
+    // Both subagents are asking the model, and both are named in the answer: then the person presses Stop.
+    expect(await waitUntil(() => subagentRequests().length === 2 && SURVEYS.every((s) => textOfParts(received).includes(`🤖 ${s}`)), RESPONSE_MS)).toBe(true);
+    cts.cancel();
+
+    expect(await rejectionCode(cancelled)).toBe(ProtocolErrorCodes.RequestCancelled);
+    expect(await waitUntil(() => subagentRequests().every((r) => r.endedAt !== undefined), 10_000)).toBe(true);
+    expect(subagentRequests().every((r) => r.aborted === true)).toBe(true);
+    const next = await chat([user(FIRST), { role: 'assistant', content: [{ type: 'text', value: textOfParts(received) }] }, user(SECOND)]);
+    expect(textOfParts(next)).toContain('Yes, here.');
+    // No model request of either subagent followed the stop, and the main conversation asked once more, for the answer.
+    expect(subagentRequests()).toHaveLength(2);
+    expect(conversationOf(FIRST).map((r) => lastUserText(messagesOf(r)).includes(SECOND))).toEqual([false, true]);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
   "Claude's models and context window reach the client (symposium/agentInfo)",
   async () => {
     const reported = agentInfos.filter((p) => JSON.stringify(p.agent) === JSON.stringify(claude)).at(-1);

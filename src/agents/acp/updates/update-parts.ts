@@ -10,6 +10,7 @@ import { announcesServerCall } from '../../../tools/bridged-permission.js';
 import { BRIDGED_TOOLS_SERVER_NAME } from '../../../tools/bridged-tools-server.js';
 import type { PendingPermission, PendingToolCall } from './turn-events.js';
 import { TerminalBlocks, terminalIdOf, terminalOutputOf } from './terminal-output.js';
+import { Subagents } from './subagents.js';
 
 /**
  * What a session's responses have shown so far: tool titles (updates often omit them), which tools were
@@ -38,9 +39,16 @@ export class TurnRendering {
   /** Commands' output, shown whole as it comes (terminal-output.ts); commands are tools of kind `execute`. */
   private readonly terminals = new TerminalBlocks();
   private readonly commands = new Set<string>();
+  /** The agent's subagents: each named by its task, its tool calls under it, its outcome (subagents.ts). */
+  private readonly subagents: Subagents;
 
-  /** `bridgedServer`: the name of the MCP server through which agents call VS Code's tools. */
-  constructor(private readonly bridgedServer: string = BRIDGED_TOOLS_SERVER_NAME) {}
+  /** `bridgedServer`: the name of the MCP server through which agents call VS Code's tools; `now`: the clock that times subagents. */
+  constructor(
+    private readonly bridgedServer: string = BRIDGED_TOOLS_SERVER_NAME,
+    now: () => number = Date.now,
+  ) {
+    this.subagents = new Subagents(now);
+  }
 
   /** The edit of `path` goes through the consumer's edit tool, which shows it: the answer need not. */
   reviewedInConsumer(path: string): void {
@@ -98,15 +106,21 @@ export class TurnRendering {
         if (update.kind === 'execute' || terminalIdOf(update) !== undefined) this.commands.add(update.toolCallId);
         this.keepContent(update.toolCallId, update.content);
         const status = update.status;
-        if (status === 'completed' || status === 'failed') return this.end(update.toolCallId, status);
-        return [{ type: 'text', value: toolStartedLine(update.title) }];
+        const opensSubagent = this.subagents.opens(update.toolCallId, update._meta, update.rawInput);
+        const subagentStart = opensSubagent ? '' : this.subagents.madeBySubagent(update.toolCallId, update._meta);
+        if (status === 'completed' || status === 'failed') return [...textPart(subagentStart), ...this.end(update.toolCallId, status)];
+        if (opensSubagent) return textPart(this.subagents.startLineWhenNamed(update.toolCallId));
+        return [{ type: 'text', value: subagentStart + toolStartedLine(this.titleOf(update.toolCallId)) }];
       }
       case 'tool_call_update': {
         if (update.title) this.titles.set(update.toolCallId, update.title);
         if (this.bridged.has(update.toolCallId)) return [];
         this.keepContent(update.toolCallId, update.content);
+        this.subagents.named(update.toolCallId, update.title, update.rawInput);
+        this.subagents.reported(update.toolCallId, update._meta);
         const status = update.status;
-        return status === 'completed' || status === 'failed' ? this.end(update.toolCallId, status) : [];
+        if (status === 'completed' || status === 'failed') return this.end(update.toolCallId, status);
+        return this.subagents.isSubagent(update.toolCallId) ? textPart(this.subagents.startLineWhenNamed(update.toolCallId)) : [];
       }
       case 'usage_update':
         return [usagePart(update.used)];
@@ -165,6 +179,7 @@ export class TurnRendering {
     this.contents.delete(id);
     const refusal = this.refusals.get(id);
     this.refusals.delete(id);
+    if (this.subagents.isSubagent(id)) return textPart(this.subagents.endLines(id, status, content));
     const diffs = status === 'completed' ? (content ?? []).flatMap((c) => (c.type === 'diff' && !this.reviewed.has(c.path) ? [diffBlock(c.path, c.oldText, c.newText)] : [])) : [];
     if (this.commands.delete(id) && refusal === undefined) return textPart(this.commandEnd(id, content) + toolEndedLine(this.titleOf(id), status, []) + diffs.join(''));
     return [{ type: 'text', value: toolEndedLine(this.titleOf(id), status, content, refusal) + diffs.join('') }];
@@ -182,7 +197,7 @@ export class TurnRendering {
   }
 
   private titleOf(id: string): string {
-    return this.titles.get(id) ?? 'tool call';
+    return this.subagents.titled(id, this.titles.get(id) ?? 'tool call');
   }
 }
 

@@ -1,0 +1,182 @@
+import type { ToolCallContent } from '@agentclientprotocol/sdk';
+import { escapeMarkdown } from '../../../protocol/markdown.js';
+
+/**
+ * An agent's subagents in the answer's text, by the route Claude Code gives (claude-agent-acp's `_meta.claudeCode`):
+ * each `Agent` (older: `Task`) call is a subagent, named by its task; each tool call a subagent makes carries
+ * `parentToolUseId`, its `Agent` call's id, and is named under it; each ends in one line with its outcome.
+ *
+ * claude-agent-acp opens an `Agent` call titled "Task" (its input is still streaming) and names it in the next update,
+ * a millisecond later; its kind comes with the whole input, later still, and shows in the end line. The start line
+ * waits for the name, and is written by whatever comes first of the naming update, a call the subagent makes, or its
+ * end, so that no line is lost and none shows the generic name.
+ */
+export class Subagents {
+  /** Every subagent of the session, by its `Agent` call's id; ended ones keep their names for their calls' late updates. */
+  private readonly subagents = new Map<string, Subagent>();
+  /** The subagent of each tool call a subagent made. */
+  private readonly parents = new Map<string, string>();
+
+  /** `now`: the clock that times each subagent's run. */
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Whether this `tool_call` opens a subagent; it is then remembered, not yet shown. */
+  opens(id: string, meta: unknown, rawInput: unknown): boolean {
+    const toolName = claudeCodeMeta(meta)?.['toolName'];
+    if (toolName !== 'Agent' && toolName !== 'Task') return false;
+    this.subagents.set(id, { name: undefined, type: undefined, uses: 0, started: this.now(), shown: false, ended: false });
+    this.named(id, undefined, rawInput);
+    return true;
+  }
+
+  isSubagent(id: string): boolean {
+    return this.subagents.has(id);
+  }
+
+  /**
+   * What Claude Code says of a subagent as it ends (`_meta.claudeCode.toolResponse`): its kind, tool uses, time and
+   * tokens, truer than the bridge's own count and clock.
+   */
+  reported(id: string, meta: unknown): void {
+    const subagent = this.subagents.get(id);
+    const response = claudeCodeMeta(meta)?.['toolResponse'];
+    if (subagent === undefined || !isRecord(response)) return;
+    const { agentType, totalToolUseCount, totalDurationMs, totalTokens } = response;
+    if (typeof agentType === 'string' && agentType !== '') subagent.type = agentType;
+    if (typeof totalToolUseCount === 'number') subagent.reportedUses = totalToolUseCount;
+    if (typeof totalDurationMs === 'number') subagent.durationMs = totalDurationMs;
+    if (typeof totalTokens === 'number') subagent.tokens = totalTokens;
+  }
+
+  /** A subagent's name and kind as the agent says them: its description (the title, after the first), its `subagent_type`. */
+  named(id: string, title: string | null | undefined, rawInput: unknown): void {
+    const subagent = this.subagents.get(id);
+    if (subagent === undefined) return;
+    const input = isRecord(rawInput) ? rawInput : {};
+    if (typeof input['description'] === 'string' && input['description'].trim() !== '') subagent.name = input['description'];
+    else if (title && title !== GENERIC_TITLE) subagent.name = title;
+    if (typeof input['subagent_type'] === 'string' && input['subagent_type'] !== '') subagent.type = input['subagent_type'];
+  }
+
+  /** The start line of a subagent once it has its name ('' until then, and after it was written). */
+  startLineWhenNamed(id: string): string {
+    const subagent = this.subagents.get(id);
+    return subagent?.name === undefined ? '' : this.startLine(id);
+  }
+
+  /**
+   * A tool call the subagent made (`parentToolUseId`): counted, and named under its subagent; the subagent's start
+   * line comes first if it was not written yet.
+   */
+  madeBySubagent(id: string, meta: unknown): string {
+    const parent = claudeCodeMeta(meta)?.['parentToolUseId'];
+    const subagent = typeof parent === 'string' ? this.subagents.get(parent) : undefined;
+    if (typeof parent !== 'string' || subagent === undefined) return '';
+    this.parents.set(id, parent);
+    subagent.uses += 1;
+    return this.startLine(parent);
+  }
+
+  /** A tool call's title as the answer shows it: under its subagent's name, if a subagent made it. */
+  titled(id: string, title: string): string {
+    const parent = this.parents.get(id);
+    return parent === undefined ? title : `${this.nameOf(parent)} › ${title}`;
+  }
+
+  /** A subagent's end: its start line if never written, then one line with its outcome and its report's first sentence. */
+  endLines(id: string, status: 'completed' | 'failed', content: readonly ToolCallContent[] | undefined): string {
+    const subagent = this.subagents.get(id);
+    if (subagent === undefined || subagent.ended) return '';
+    const start = this.startLine(id);
+    subagent.ended = true;
+    const sentence = status === 'completed' ? firstSentence(content) : '';
+    const uses = subagent.reportedUses ?? subagent.uses;
+    const outcome = [
+      status === 'completed' ? 'done' : 'failed',
+      `${uses} tool ${uses === 1 ? 'use' : 'uses'}`,
+      ...(subagent.tokens === undefined ? [] : [`${tokensOf(subagent.tokens)} tokens`]),
+      `${Math.round((subagent.durationMs ?? this.now() - subagent.started) / 1000)} s`,
+    ].join(' · ');
+    return `${start}\n\n> ${status === 'completed' ? '✓' : '✗'} ${this.label(subagent)}${this.kind(subagent)}: ${outcome}${sentence === '' ? '' : ` — ${sentence}`}\n\n`;
+  }
+
+  private startLine(id: string): string {
+    const subagent = this.subagents.get(id);
+    if (subagent === undefined || subagent.shown) return '';
+    subagent.shown = true;
+    return `\n\n> 🤖 ${this.label(subagent)}${this.kind(subagent)}\n\n`;
+  }
+
+  private kind(subagent: Subagent): string {
+    return subagent.type === undefined ? '' : ` (${escapeMarkdown(oneLine(subagent.type))})`;
+  }
+
+  private label(subagent: Subagent): string {
+    return escapeMarkdown(oneLine(subagent.name ?? 'Subagent'));
+  }
+
+  private nameOf(id: string): string {
+    return oneLine(this.subagents.get(id)?.name ?? 'Subagent');
+  }
+}
+
+interface Subagent {
+  /** Its task, once the agent said it. */
+  name: string | undefined;
+  /** Its kind ("Explore", "general-purpose"), where the agent says it. */
+  type: string | undefined;
+  /** How many tool calls it made, as the bridge saw them, and as the agent counted them. */
+  uses: number;
+  reportedUses?: number;
+  started: number;
+  /** How long it ran and how many tokens it used, where the agent says. */
+  durationMs?: number;
+  tokens?: number;
+  /** Whether its start line was written. */
+  shown: boolean;
+  /** Whether its end line was written. */
+  ended: boolean;
+}
+
+/** What claude-agent-acp titles an `Agent` call before its description has arrived. */
+const GENERIC_TITLE = 'Task';
+
+const SENTENCE_LIMIT = 160;
+/** An element of Claude Code's own markup, whole (`<tools-used-before-summary>Read</tools-used-before-summary>`). */
+const ELEMENT = /<([A-Za-z][\w-]*)(\s[^<>]*)?>[^]*?<\/\1>/g;
+const TAG = /<\/?[A-Za-z][\w-]*(\s[^<>]*)?\/?>/g;
+/** The frame claude-agent-acp leaves around a report when it cannot take it off. */
+const HANDBACK = /^\[Subagent hand-back\].*$/gm;
+
+/** The first sentence of a subagent's report, as plain text: none of the agent's markup nor its frames. */
+function firstSentence(content: readonly ToolCallContent[] | undefined): string {
+  const text = (content ?? [])
+    .flatMap((c) => (c.type === 'content' && c.content.type === 'text' ? [c.content.text] : []))
+    .join('\n')
+    .replace(ELEMENT, ' ')
+    .replace(TAG, ' ')
+    .replace(HANDBACK, ' ')
+    .replace(/[`*#>]+/g, ' ');
+  const prose = oneLine(text);
+  if (prose === '') return '';
+  const sentence = /^.*?[.!?](?=\s|$)/.exec(prose)?.[0] ?? prose;
+  return escapeMarkdown(sentence.length > SENTENCE_LIMIT ? `${sentence.slice(0, SENTENCE_LIMIT - 1)}…` : sentence);
+}
+
+/** A token count as Claude Code's CLI gives it: 950, 2.9k. */
+function tokensOf(tokens: number): string {
+  return tokens < 1000 ? `${tokens}` : `${(tokens / 1000).toFixed(1)}k`;
+}
+
+function claudeCodeMeta(meta: unknown): Record<string, unknown> | undefined {
+  const claudeCode = isRecord(meta) ? meta['claudeCode'] : undefined;
+  return isRecord(claudeCode) ? claudeCode : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

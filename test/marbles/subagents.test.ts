@@ -1,0 +1,129 @@
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { TestScheduler } from 'rxjs/testing';
+import type { AcpTurnEvent } from '../../src/agents/acp/updates/turn-events.js';
+import { TurnRendering } from '../../src/agents/acp/updates/update-parts.js';
+import { acpTurnToParts } from '../../src/agents/acp/updates/acp-turn-to-parts.js';
+import type { ResponsePart } from '../../src/protocol/messages.js';
+
+/**
+ * Claude Code's subagents as claude-agent-acp 0.100.0 sends them (tool-calls/reporters/agent.js, acp-agent.js): the
+ * `Agent` call opens titled "Task" with its input still streaming, the next update names it, each call its subagent
+ * makes carries `parentToolUseId`, and its report ends it after Claude Code's `<tools-used-before-summary>` markup.
+ */
+const update = (u: SessionUpdate): AcpTurnEvent => ({ kind: 'update', update: u });
+const agentOpens = (id: string): AcpTurnEvent =>
+  update({ sessionUpdate: 'tool_call', toolCallId: id, title: 'Task', kind: 'think', status: 'pending', rawInput: {}, content: [], _meta: { claudeCode: { toolName: 'Agent' } } });
+/** The next update names it (its input so far), and the one after gives its whole input. */
+const agentNamed = (id: string, description: string): AcpTurnEvent =>
+  update({ sessionUpdate: 'tool_call_update', toolCallId: id, title: description, rawInput: { description }, _meta: { claudeCode: { toolName: 'Agent' } } });
+const agentInput = (id: string, description: string): AcpTurnEvent =>
+  update({
+    sessionUpdate: 'tool_call_update',
+    toolCallId: id,
+    content: [{ type: 'content', content: { type: 'text', text: `Do the ${description}.` } }],
+    rawInput: { description, prompt: `Do the ${description}.`, subagent_type: 'Explore', run_in_background: false },
+    _meta: { claudeCode: { toolName: 'Agent' } },
+  });
+const read = (id: string, parent: string): AcpTurnEvent =>
+  update({
+    sessionUpdate: 'tool_call',
+    toolCallId: id,
+    title: 'Read README.md',
+    kind: 'read',
+    status: 'pending',
+    rawInput: { file_path: '/w/README.md' },
+    locations: [{ path: '/w/README.md', line: 1 }],
+    content: [],
+    _meta: { claudeCode: { toolName: 'Read', parentToolUseId: parent } },
+  });
+const readDone = (id: string, parent: string): AcpTurnEvent =>
+  update({
+    sessionUpdate: 'tool_call_update',
+    toolCallId: id,
+    status: 'completed',
+    content: [{ type: 'content', content: { type: 'text', text: '```\n1 # Demo\n```' } }],
+    _meta: { claudeCode: { toolName: 'Read', parentToolUseId: parent } },
+  });
+const report = (description: string): string => `${description} found a demo README. It has one heading.`;
+const reportContent = (description: string) => [
+  { type: 'text' as const, text: '<tools-used-before-summary>Read</tools-used-before-summary>\n' },
+  { type: 'text' as const, text: report(description) },
+];
+/** What Claude Code says of the subagent's run, then the end with its report (and the hand-back frame as raw output). */
+const agentReported = (id: string, description: string): AcpTurnEvent =>
+  update({
+    sessionUpdate: 'tool_call_update',
+    toolCallId: id,
+    _meta: {
+      claudeCode: {
+        toolName: 'Agent',
+        toolResponse: { status: 'completed', agentId: 'ad45dd0da58799bb4', agentType: 'Explore', toolsUsed: ['Read'], content: reportContent(description), totalDurationMs: 3948, totalTokens: 2887, totalToolUseCount: 1 },
+      },
+    },
+  });
+const agentDone = (id: string, description: string): AcpTurnEvent =>
+  update({
+    sessionUpdate: 'tool_call_update',
+    toolCallId: id,
+    status: 'completed',
+    content: reportContent(description).map((content) => ({ type: 'content' as const, content })),
+    rawOutput: [{ type: 'text', text: `  <tools-used-before-summary>Read</tools-used-before-summary>\n  \n[Subagent hand-back] The text below is the final report of a subagent this session delegated to. The report follows:\n  ${report(description)}` }],
+    _meta: { claudeCode: { toolName: 'Agent' } },
+  });
+const chunk = (text: string): AcpTurnEvent => ({ kind: 'update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
+const stopped: AcpTurnEvent = { kind: 'stopped', stopReason: 'end_turn' };
+const text = (value: string): ResponsePart => ({ type: 'text', value });
+const nothingHeld = (events: AcpTurnEvent[]): void => expect(events).toEqual([]);
+
+describe('subagents in the answer', () => {
+  test('each subagent is named by its task, its reads under it, and ends in one line with its outcome', () => {
+    const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler.run(({ cold, expectObservable }) => {
+      const rendering = new TurnRendering(undefined, () => testScheduler.now());
+      const events = cold('aAIbBJ-rR-qQ-xXyY-m-s', {
+        a: agentOpens('toolu_a'),
+        A: agentNamed('toolu_a', 'Alpha survey'),
+        I: agentInput('toolu_a', 'Alpha survey'),
+        b: agentOpens('toolu_b'),
+        B: agentNamed('toolu_b', 'Beta survey'),
+        J: agentInput('toolu_b', 'Beta survey'),
+        r: read('toolu_r1', 'toolu_a'),
+        R: read('toolu_r2', 'toolu_b'),
+        q: readDone('toolu_r1', 'toolu_a'),
+        Q: readDone('toolu_r2', 'toolu_b'),
+        x: agentReported('toolu_a', 'Alpha survey'),
+        X: agentDone('toolu_a', 'Alpha survey'),
+        y: agentReported('toolu_b', 'Beta survey'),
+        Y: agentDone('toolu_b', 'Beta survey'),
+        m: chunk('Both surveys agree.'),
+        s: stopped,
+      });
+      expectObservable(events.pipe(acpTurnToParts(rendering, { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('-A--B--rR-qQ--X-Y-m-|', {
+        A: text('\n\n> 🤖 Alpha survey\n\n'),
+        B: text('\n\n> 🤖 Beta survey\n\n'),
+        r: text('\n\n> 🔧 `Alpha survey › Read README.md`\n\n'),
+        R: text('\n\n> 🔧 `Beta survey › Read README.md`\n\n'),
+        q: text('\n\n> ✓ `Alpha survey › Read README.md`: 1 # Demo\n\n'),
+        Q: text('\n\n> ✓ `Beta survey › Read README.md`: 1 # Demo\n\n'),
+        X: text('\n\n> ✓ Alpha survey (Explore): done · 1 tool use · 2.9k tokens · 4 s — Alpha survey found a demo README.\n\n'),
+        Y: text('\n\n> ✓ Beta survey (Explore): done · 1 tool use · 2.9k tokens · 4 s — Beta survey found a demo README.\n\n'),
+        m: text('Both surveys agree.'),
+      });
+    });
+  });
+
+  test('a subagent not yet named when its first call or its end comes is shown by then, never as "Task"; without the agent\'s figures, the bridge counts and times it', () => {
+    const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler.run(({ cold, expectObservable }) => {
+      const rendering = new TurnRendering(undefined, () => testScheduler.now());
+      const described = update({ sessionUpdate: 'tool_call', toolCallId: 'toolu_c', title: 'Gamma survey', kind: 'think', status: 'pending', rawInput: { description: 'Gamma survey', prompt: 'p', subagent_type: 'general-purpose' }, _meta: { claudeCode: { toolName: 'Task' } } });
+      const failed = update({ sessionUpdate: 'tool_call_update', toolCallId: 'toolu_a', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: '<tool_use_error>boom</tool_use_error>' } }] });
+      const events = cold('ar 1999ms f-c-s', { a: agentOpens('toolu_a'), r: read('toolu_r1', 'toolu_a'), f: failed, c: described, s: stopped });
+      expectObservable(events.pipe(acpTurnToParts(rendering, { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('-r 1999ms f-c-|', {
+        r: text('\n\n> 🤖 Subagent\n\n\n\n> 🔧 `Subagent › Read README.md`\n\n'),
+        f: text('\n\n> ✗ Subagent: failed · 1 tool use · 2 s\n\n'),
+        c: text('\n\n> 🤖 Gamma survey (general-purpose)\n\n'),
+      });
+    });
+  });
+});
