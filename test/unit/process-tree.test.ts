@@ -64,7 +64,7 @@ describe('ending a tree on POSIX: the process group', () => {
   });
 });
 
-describe('ending a tree on Windows: tree-kill (taskkill /T /F), never a process group', () => {
+describe('ending a tree on Windows: the bridge ends it process by process (windows-tree.ts), never a process group', () => {
   test('terminate and forceKill end the whole tree at once, while the leader lives', () => {
     const { system, calls } = fakeSystem('win32');
     let leaderAlive = true;
@@ -75,7 +75,7 @@ describe('ending a tree on Windows: tree-kill (taskkill /T /F), never a process 
     expect(calls).toEqual(['killTree 42']);
   });
 
-  test('alive means the leader is: what outlives it ends with the bridge\'s job object', () => {
+  test('alive means the leader is: its descendants were ended with it', () => {
     const { system, calls } = fakeSystem('win32');
     let leaderAlive = true;
     const tree = new ProcessTree(42, () => leaderAlive, system);
