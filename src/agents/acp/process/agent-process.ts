@@ -54,7 +54,7 @@ export class AgentProcess implements EndableProcess {
     const env = { ...inherited, ...Object.fromEntries(command.env.map((v) => [v.name, v.value])) };
     this.child = spawnTree(command.command, command.args, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const pid = this.child.pid;
-    this.tree = pid === undefined ? undefined : new ProcessTree(pid, () => this.alive);
+    this.tree = pid === undefined ? undefined : new ProcessTree(pid, () => this.alive, undefined, (signal) => this.child.kill(signal));
     if (this.tree !== undefined) liveAgentProcesses.add(this);
     this.ended = new Promise<ProcessEnd>((resolve) => {
       const end = (how: ProcessEnd) => {

@@ -21,14 +21,14 @@ export interface SystemCalls {
   readonly platform: NodeJS.Platform;
   /** `process.kill`: throws when no such process (or group, for a negative pid) exists. */
   kill(pid: number, signal: NodeJS.Signals | 0): void;
-  /** Ends the process and its descendants at once, children first (Windows). */
-  killTree(pid: number): void;
+  /** Ends the process's descendants, children first, then the process itself with `endLeader` (Windows). */
+  killTree(pid: number, endLeader: () => void): void;
 }
 
 export const systemCalls: SystemCalls = {
   platform: process.platform,
   kill: (pid, signal) => process.kill(pid, signal),
-  killTree: (pid) => endWindowsTree(pid, (each) => process.kill(each)),
+  killTree: (pid, endLeader) => endWindowsTree(pid, (each) => (each === pid ? endLeader() : process.kill(each))),
 };
 
 /** The spawn options that depend on the platform (see the file's comment). */
@@ -47,6 +47,11 @@ export class ProcessTree {
     private readonly pid: number,
     private readonly leaderAlive: () => boolean,
     private readonly system: SystemCalls = systemCalls,
+    /**
+     * Ends the leader through its ChildProcess handle on Windows, which cannot reach another process that got its pid
+     * meanwhile, and reports the signal in its 'exit' event as on POSIX.
+     */
+    private readonly endLeader: (signal: NodeJS.Signals) => void = (signal) => system.kill(pid, signal),
   ) {}
 
   private get posix(): boolean {
@@ -56,13 +61,13 @@ export class ProcessTree {
   /** Asks the tree to end: SIGTERM to the group; on Windows, where nothing can ask, it ends at once. */
   terminate(): void {
     if (this.posix) this.signalGroup('SIGTERM');
-    else if (this.leaderAlive()) this.system.killTree(this.pid);
+    else if (this.leaderAlive()) this.system.killTree(this.pid, () => this.endLeader('SIGTERM'));
   }
 
   /** Ends the tree now: SIGKILL to the group; on Windows its processes one by one, children first. */
   forceKill(): void {
     if (this.posix) this.signalGroup('SIGKILL');
-    else if (this.leaderAlive()) this.system.killTree(this.pid);
+    else if (this.leaderAlive()) this.system.killTree(this.pid, () => this.endLeader('SIGKILL'));
   }
 
   /**
