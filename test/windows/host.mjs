@@ -52,9 +52,7 @@ function missingDebianPackages() {
 
 /**
  * The environment every Wine command of the run gets: its own prefix, Wine's debug output off (it writes to the
- * console otherwise), no desktop integration, and Node's check of the Windows version off (Wine reports Windows 7
- * to programs, which Node 20 refuses; `winecfg -v win10` changes what Wine reports, but not what every one of its
- * programs reads).
+ * console otherwise), no desktop integration (nor the Mono and Gecko installers a new prefix would ask for).
  */
 export function wineEnv(prefix) {
   return {
@@ -62,7 +60,6 @@ export function wineEnv(prefix) {
     WINEPREFIX: prefix,
     WINEDEBUG: '-all',
     WINEDLLOVERRIDES: 'winemenubuilder.exe=d;mscoree,mshtml=',
-    NODE_SKIP_PLATFORM_CHECK: '1',
   };
 }
 
@@ -94,13 +91,17 @@ export function ensureWindowsHost() {
   });
 
   // The Wine prefix: created once (wineboot, about half a minute), then reused.
-  if (!existsSync(join(prefix, 'system.reg'))) rmSync(join(dir, '.done-wineprefix'), { force: true });
+  if (!existsSync(join(prefix, 'system.reg'))) for (const name of ['wineprefix', 'windows-10']) rmSync(join(dir, `.done-${name}`), { force: true });
   step('wineprefix', () => {
     rmSync(prefix, { recursive: true, force: true });
     run('wineboot', ['--init'], { env: wineEnv(prefix) });
     run('wineserver', ['-w'], { env: wineEnv(prefix) });
     if (!existsSync(join(prefix, 'system.reg'))) throw new Error(`no Wine prefix in ${prefix} after wineboot`);
   });
+
+  // A new prefix says Windows 7, which Node 20 refuses to run on (NODE_SKIP_PLATFORM_CHECK would be needed by every
+  // node.exe, also those started with an environment of their own, as the MCP SDK starts stdio servers): Windows 10.
+  step('windows-10', () => run('winecfg', ['-v', 'win10'], { env: wineEnv(prefix) }));
 
   // bcryptprimitives.dll in the prefix's system32, where Windows has it.
   const dll = join(prefix, 'drive_c', 'windows', 'system32', 'bcryptprimitives.dll');

@@ -53,9 +53,15 @@ const CMD_EXIT_9009 =
  * `posix`, for a test built on what only POSIX systems have (a tool, a path form), whose Windows counterpart, where
  * there is one, is a scenario above. All are printed at the end of the run; docs/testing.md lists them too.
  */
+const RELAY_ENV =
+  "the relay's fetch to the bridge meets Wine's keep-alive gap, which the run's preload (wine-keepalive.cjs, through NODE_OPTIONS) fills for every process but this one: the MCP SDK starts a stdio server with a fixed list of environment variables (DEFAULT_INHERITED_ENV_VARS), without NODE_OPTIONS";
+
 const LEFT_OUT = [
   { kind: 'wine', file: 'test/integration/vscodelm.test.ts', name: 'an agent that cannot run fails with a message naming it', why: CMD_EXIT_9009 },
   { kind: 'wine', file: 'test/integration/acp-agents.test.ts', name: 'a command that does not exist', why: CMD_EXIT_9009 },
+  { kind: 'wine', file: 'test/integration/bridged-tools.test.ts', name: 'listing and a full call round trip work through symposium-lm mcp-relay', why: RELAY_ENV },
+  { kind: 'wine', file: 'test/integration/bridged-tools.test.ts', name: 'tool list changes reach the agent through the relay too', why: RELAY_ENV },
+  { kind: 'wine', file: 'test/integration/bridged-tools.test.ts', name: 'the relay ends when the agent that started it exits', why: RELAY_ENV },
   { kind: 'posix', file: 'test/integration/chat-cli.test.ts', name: 'in a terminal the question is asked', why: 'runs `chat` in a pseudo-terminal made by util-linux `script`' },
   { kind: 'posix', file: 'test/integration/acp-agents.test.ts', name: 'with the approval, the command really runs', why: 'the scripted agent runs the allowed command (`touch …`) with `sh -c`' },
   { kind: 'posix', file: 'test/integration/acp-agents.test.ts', name: 'one agent process serves every conversation with it', why: 'finds the agent through a symbolic link in `ps`; the scenario "no agent process is left" is its Windows counterpart' },
@@ -68,14 +74,14 @@ const t0 = Date.now();
 const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 const log = (msg) => console.log(`[test:windows ${elapsed()}] ${msg}`);
 
-/** The newest modification time among these folders' files. */
-function newestMtime(paths) {
+/** The newest modification time among these folders' files whose names end with `suffix`. */
+function newestMtime(paths, suffix = '') {
   let newest = 0;
   const visit = (p) => {
     if (!existsSync(p)) return;
     const s = statSync(p);
     if (s.isDirectory()) for (const e of readdirSync(p)) visit(join(p, e));
-    else newest = Math.max(newest, s.mtimeMs);
+    else if (p.endsWith(suffix)) newest = Math.max(newest, s.mtimeMs);
   };
   paths.forEach(visit);
   return newest;
@@ -84,7 +90,7 @@ function newestMtime(paths) {
 const { nodeExe, env: wineEnv } = ensureWindowsHost();
 log(`Windows' Node: ${nodeExe}`);
 
-if (!existsSync(CLI) || newestMtime([join(REPO, 'src'), join(REPO, 'test')]) > newestMtime([join(REPO, 'dist')])) {
+if (!existsSync(CLI) || newestMtime([join(REPO, 'src'), join(REPO, 'test')], '.ts') > newestMtime([join(REPO, 'dist')])) {
   log('building (tsc)');
   const built = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: REPO, stdio: 'inherit', timeout: 600_000 });
   if (built.status !== 0) throw new Error('tsc failed');
@@ -96,12 +102,13 @@ const work = mkdtempSync(join(tmpdir(), 'symposium-windows-'));
  * What every Windows Node of the run gets (the bridges and agents they spawn inherit it): the preload that fills
  * Wine's keep-alive gap (wine-keepalive.cjs), and a longer bound on an agent's start for the tests' bridges (a
  * Windows process takes seconds to start under Wine: the scripted agent 2 to 3 s on this machine, against the 3 s the
- * tests allow on Linux).
+ * tests allow on Linux); jest's bound on a test is raised to match (WINE_TEST_TIMEOUT_MS).
  */
 const WINE_NODE_ENV = {
   NODE_OPTIONS: `--require ${windowsPath(join(HERE, 'wine-keepalive.cjs'))}`,
-  SYMPOSIUM_TEST_AGENT_TIMEOUT_MS: '20000',
+  SYMPOSIUM_TEST_AGENT_TIMEOUT_MS: '10000',
 };
+const WINE_TEST_TIMEOUT_MS = 60_000;
 
 /**
  * Runs Windows' Node under Wine with these arguments; its stdin, stdout and stderr are files (Windows' Node cannot
@@ -199,7 +206,7 @@ const only = (process.env.SYMPOSIUM_WINDOWS_ONLY ?? '').split(',').filter((f) =>
 const suites = SUITES.filter((s) => (only.length > 0 ? only.includes(s.file) : !QUICK || s.quick)).map((s) => s.file);
 const excluded = LEFT_OUT.filter((c) => suites.includes(c.file));
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const jestArgs = ['--experimental-vm-modules', join(REPO, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--verbose', '--runInBand', ...suites];
+const jestArgs = ['--experimental-vm-modules', join(REPO, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--verbose', '--runInBand', '--testTimeout', String(WINE_TEST_TIMEOUT_MS), ...suites];
 if (excluded.length > 0) jestArgs.push('--testNamePattern', `^(?!.*(${excluded.map((c) => escape(c.name)).join('|')}))`);
 log(`jest under Windows' Node: ${suites.length} suites`);
 // No suite named (SYMPOSIUM_WINDOWS_ONLY=none): the scenarios only; jest given no file would run every suite.
