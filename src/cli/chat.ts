@@ -2,6 +2,7 @@ import { createInterface, type Interface } from 'node:readline';
 import { text as readAll } from 'node:stream/consumers';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
 import { LmClient } from '../client/lm-client.js';
+import { endBridge } from '../client/end-bridge.js';
 import { ELIZA_MODEL } from '../agents/eliza/eliza-model.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
 import { AGENT_ACTION_TOOL, actionIdOf, approvalText, describeAction } from '../protocol/agent-action.js';
@@ -30,7 +31,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     return await session.converse();
   } finally {
     client.dispose();
-    child.kill();
+    await endBridge(child);
   }
 }
 

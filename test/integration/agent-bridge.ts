@@ -15,6 +15,12 @@ export { RUN_IN_TERMINAL } from '../fixtures/run-in-terminal.js';
 export const CLI = path.resolve(process.env.SYMPOSIUM_LM_CLI ?? 'dist/src/cli/main.js');
 export const SCRIPTED_AGENT = path.resolve('dist/test/fixtures/scripted-agent.js');
 
+/**
+ * How long an agent may take to answer initialize and session/new. `npm run test:windows` raises it
+ * (SYMPOSIUM_TEST_AGENT_TIMEOUT_MS): under Wine a Windows process takes seconds to start.
+ */
+export const AGENT_TIMEOUT_MS = Number(process.env.SYMPOSIUM_TEST_AGENT_TIMEOUT_MS ?? 3000);
+
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const user = (...lines: string[]): Message => ({ role: 'user', content: [{ type: 'text', value: lines.join('\n') }] });
@@ -93,7 +99,7 @@ export class AgentBridge {
   constructor(args: string[] = [], env?: NodeJS.ProcessEnv) {
     ({ client: this.client, child: this.child } = LmClient.spawn({
       cliPath: CLI,
-      args: ['--log-level', 'debug', '--eliza-pace-ms', '1', '--agent-timeout-ms', '3000', '--cancel-timeout-ms', '1500', ...args],
+      args: ['--log-level', 'debug', '--eliza-pace-ms', '1', '--agent-timeout-ms', String(AGENT_TIMEOUT_MS), '--cancel-timeout-ms', '1500', ...args],
       stderr: 'pipe',
       ...(env === undefined ? {} : { env }),
     }));

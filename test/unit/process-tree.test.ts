@@ -14,8 +14,9 @@ function fakeSystem(platform: NodeJS.Platform, exists: { groups?: Set<number>; p
       const known = pid < 0 ? exists.groups?.has(-pid) : exists.processes?.has(pid);
       if (known !== true) throw Object.assign(new Error('ESRCH'), { code: 'ESRCH' });
     },
-    killTree(pid) {
+    killTree(pid, endLeader) {
       calls.push(`killTree ${pid}`);
+      endLeader();
     },
   };
   return { system, calls };
@@ -64,18 +65,26 @@ describe('ending a tree on POSIX: the process group', () => {
   });
 });
 
-describe('ending a tree on Windows: tree-kill (taskkill /T /F), never a process group', () => {
+describe('ending a tree on Windows: the bridge ends it process by process (windows-tree.ts), never a process group', () => {
   test('terminate and forceKill end the whole tree at once, while the leader lives', () => {
-    const { system, calls } = fakeSystem('win32');
+    const { system, calls } = fakeSystem('win32', { processes: new Set([42]) });
     let leaderAlive = true;
     const tree = new ProcessTree(42, () => leaderAlive, system);
     tree.terminate();
     leaderAlive = false;
     tree.forceKill();
-    expect(calls).toEqual(['killTree 42']);
+    expect(calls).toEqual(['killTree 42', 'kill 42 SIGTERM']);
   });
 
-  test('alive means the leader is: what outlives it ends with the bridge\'s job object', () => {
+  test('the leader is ended through its handle, with the signal its exit then reports (SIGTERM, then SIGKILL)', () => {
+    const { system, calls } = fakeSystem('win32');
+    const tree = new ProcessTree(42, () => true, system, (signal) => calls.push(`leader ${signal}`));
+    tree.terminate();
+    tree.forceKill();
+    expect(calls).toEqual(['killTree 42', 'leader SIGTERM', 'killTree 42', 'leader SIGKILL']);
+  });
+
+  test('alive means the leader is: its descendants were ended with it', () => {
     const { system, calls } = fakeSystem('win32');
     let leaderAlive = true;
     const tree = new ProcessTree(42, () => leaderAlive, system);

@@ -13,6 +13,7 @@ import { archiveProgram, type ArchiveDownload } from './archive-install.js';
 import { catalogOfRegistry, type CatalogEntry, type Distribution } from './registry.js';
 import { CATALOG_OVERLAY, REGISTRY_SNAPSHOT } from './registry-snapshot.js';
 import type { ShellOff } from '../../protocol/messages.js';
+import { withEnv } from '../../agents/agent-env.js';
 import path from 'node:path';
 
 /** Agents the registry does not distribute for every platform, run as programs the user installs. */
@@ -128,7 +129,7 @@ export function resolveBuiltin(entry: CatalogEntry, overrides: BuiltinOverrides,
     const program = archiveProgram(download);
     return { ok: true, launch: { ...launch, command: program }, location: program, download };
   }
-  const location = ctx.which(launch.command, { ...ctx.env, ...launch.env });
+  const location = ctx.which(launch.command, withEnv(ctx.env, launch.env, ctx.platform));
   if (location !== undefined) return { ok: true, launch, location };
   const reason =
     d.kind === 'npx'

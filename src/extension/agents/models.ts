@@ -7,6 +7,7 @@ import { ELIZA_MODEL } from '../../agents/eliza/eliza-model.js';
 import type { AgentConfigOption, AgentDefinition, AgentInfo, ModelInformation, SessionConfig, ShellOff, SignInMethod } from '../../protocol/messages.js';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../protocol/canonical-json.js';
+import { withEnv } from '../../agents/agent-env.js';
 import type { ArchiveDownload } from './archive-install.js';
 import { BUILTIN_AGENTS, commandLine, expandHome, findBuiltin, resolveBuiltin, type BuiltinOverrides, type ResolveContext } from './agent-catalog.js';
 import type { CatalogEntry } from './registry.js';
@@ -185,7 +186,7 @@ export function resolveAgent(configured: ConfiguredAgent, ctx: ResolveContext): 
   if (configured.kind === 'command') {
     const { kind: _kind, index: _index, ...entry } = configured;
     const agent = { ...entry, command: expandHome(entry.command, ctx.home, ctx.platform) };
-    const location = ctx.which(agent.command, { ...ctx.env, ...agent.env });
+    const location = ctx.which(agent.command, withEnv(ctx.env, agent.env, ctx.platform));
     return location === undefined ? { configured, ok: true, agent } : { configured, ok: true, agent, location };
   }
   const { entry } = configured;

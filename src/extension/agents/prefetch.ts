@@ -6,6 +6,7 @@
  */
 import type * as vscode from 'vscode';
 import crossSpawn from 'cross-spawn';
+import { withEnv } from '../../agents/agent-env.js';
 import type { LaunchCommand } from './agent-catalog.js';
 import type { CatalogEntry } from './registry.js';
 import type { ExtensionLog } from '../../log/extension-log.js';
@@ -13,7 +14,7 @@ import type { ExtensionLog } from '../../log/extension-log.js';
 export function prefetchAgent(vs: typeof vscode, log: ExtensionLog, entry: CatalogEntry, command: LaunchCommand): void {
   void vs.window.withProgress({ location: vs.ProgressLocation.Notification, title: `Fetching ${entry.name}…`, cancellable: true }, (_progress, cancel) =>
     new Promise<void>((resolve) => {
-      const child = crossSpawn(command.command, [...command.args], { env: { ...process.env, ...command.env }, stdio: ['ignore', 'ignore', 'pipe'], windowsHide: true });
+      const child = crossSpawn(command.command, [...command.args], { env: withEnv(process.env, command.env), stdio: ['ignore', 'ignore', 'pipe'], windowsHide: true });
       const stderr: string[] = [];
       child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
       cancel.onCancellationRequested(() => child.kill());

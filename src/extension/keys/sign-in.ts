@@ -9,6 +9,7 @@
 import type * as vscode from 'vscode';
 import type { AuthenticateParams, AgentDefinition, SignInMethod } from '../../protocol/messages.js';
 import { findOnPath } from '../agents/agent-catalog.js';
+import { withEnv } from '../../agents/agent-env.js';
 import type { AgentSetting } from '../agents/models.js';
 
 /** The choice of a key rather than one of the agent's methods. */
@@ -71,7 +72,7 @@ export function vscodeSignInUi(vs: typeof vscode, cwd: string, setApiKey: (agent
     setApiKey,
     runInTerminal(title, command, args, env) {
       // A terminal starts a program by its path: on Windows `npx` is `npx.cmd`, found as the agent's PATH finds it.
-      const shellPath = findOnPath(command, { ...process.env, ...env }) ?? command;
+      const shellPath = findOnPath(command, withEnv(process.env, env)) ?? command;
       // Transient: the terminal, whose env may hold an API key, is not persisted across reloads.
       const terminal = vs.window.createTerminal({ name: title, shellPath, shellArgs: [...args], env: { ...env }, cwd, isTransient: true });
       terminal.show();

@@ -8,6 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { CancellationTokenSource, ResponseError, type CancellationToken } from 'vscode-jsonrpc/node.js';
 import { LmClient } from '../../client/lm-client.js';
+import { askBridgeToEnd } from '../../client/end-bridge.js';
 import { ProtocolErrorCodes } from '../../protocol/errors.js';
 import type { AgentCommandsParams, AgentInfoParams, CommandPromptsParams, CommandPromptsResult, AskQuestionsParams, AskQuestionsResult, AuthenticateParams, OpenUrlParams, OpenUrlResult, PrepareAgentParams, ProvideChatResponseParams, ResponsePart, ResumeRecentParams } from '../../protocol/messages.js';
 import type { ExtensionLog } from '../../log/extension-log.js';
@@ -155,7 +156,7 @@ export class BridgeProcess {
     if (running === undefined) return;
     this.running = undefined;
     running.stopping = true;
-    running.child.kill('SIGTERM');
+    askBridgeToEnd(running.child);
     const timer = setTimeout(() => running.child.kill('SIGKILL'), STOP_GRACE_MS);
     await running.ended;
     clearTimeout(timer);

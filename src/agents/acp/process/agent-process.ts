@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentCommand } from '../../../protocol/messages.js';
 import type { Logger } from '../../../log/logger.js';
+import { withEnv } from '../../agent-env.js';
 import { StderrTail } from './stderr-tail.js';
 import { agentChannel } from './agent-channel.js';
 import { ProcessTree, spawnTree } from './process-tree.js';
@@ -51,10 +52,10 @@ export class AgentProcess implements EndableProcess {
     const { log } = options;
     // The bridge runs with ELECTRON_RUN_AS_NODE under desktop VS Code; an agent built on Electron must not inherit it.
     const { ELECTRON_RUN_AS_NODE: _electron, ...inherited } = process.env;
-    const env = { ...inherited, ...Object.fromEntries(command.env.map((v) => [v.name, v.value])) };
+    const env = withEnv(inherited, Object.fromEntries(command.env.map((v) => [v.name, v.value])));
     this.child = spawnTree(command.command, command.args, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const pid = this.child.pid;
-    this.tree = pid === undefined ? undefined : new ProcessTree(pid, () => this.alive);
+    this.tree = pid === undefined ? undefined : new ProcessTree(pid, () => this.alive, undefined, (signal) => this.child.kill(signal));
     if (this.tree !== undefined) liveAgentProcesses.add(this);
     this.ended = new Promise<ProcessEnd>((resolve) => {
       const end = (how: ProcessEnd) => {

@@ -4,30 +4,31 @@
  *
  * - POSIX (Linux, macOS): the agent leads its own process group (`detached`), and the group is signalled
  *   with `process.kill(-pgid)`. That is synchronous (it works in an 'exit' handler) and reaches grandchildren
- *   whose parent already died, which walking the process tree (tree-kill's way on POSIX) cannot.
+ *   whose parent already died, which walking the process tree cannot.
  * - Windows: there are no process groups and no SIGTERM. The agent is NOT detached: libuv then puts it in
- *   the job object that Windows ends, with every process in it, when the bridge ends, however it ends —
- *   the guarantee a process group gives on POSIX; `detached` would leave that job and open a console window
- *   per agent. A tree is ended with tree-kill (`taskkill /T /F`). `windowsHide` keeps any window hidden, and
+ *   the job object that Windows ends when the bridge ends, however it ends; `detached` would leave that job and
+ *   open a console window per agent. That job holds the agent, not what a cmd.exe of it starts (libuv's job lets
+ *   grandchildren break away silently), so a tree is ended by the bridge itself: its descendants by pid,
+ *   children first, then the agent (`windows-tree.ts`). `windowsHide` keeps any window hidden, and
  *   cross-spawn runs `npx` (`npx.cmd`) and other batch files, which plain `spawn` without a shell refuses.
  */
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import crossSpawn from 'cross-spawn';
-import treeKill from 'tree-kill';
+import { endWindowsTree } from './windows-tree.js';
 
 /** What of the system ending a tree uses; the real one is `systemCalls`, the tests hand in fakes. */
 export interface SystemCalls {
   readonly platform: NodeJS.Platform;
   /** `process.kill`: throws when no such process (or group, for a negative pid) exists. */
   kill(pid: number, signal: NodeJS.Signals | 0): void;
-  /** Ends the process and its descendants at once (tree-kill). */
-  killTree(pid: number): void;
+  /** Ends the process's descendants, children first, then the process itself with `endLeader` (Windows). */
+  killTree(pid: number, endLeader: () => void): void;
 }
 
 export const systemCalls: SystemCalls = {
   platform: process.platform,
   kill: (pid, signal) => process.kill(pid, signal),
-  killTree: (pid) => treeKill(pid, 'SIGKILL', () => undefined),
+  killTree: (pid, endLeader) => endWindowsTree(pid, (each) => (each === pid ? endLeader() : process.kill(each))),
 };
 
 /** The spawn options that depend on the platform (see the file's comment). */
@@ -46,6 +47,11 @@ export class ProcessTree {
     private readonly pid: number,
     private readonly leaderAlive: () => boolean,
     private readonly system: SystemCalls = systemCalls,
+    /**
+     * Ends the leader through its ChildProcess handle on Windows, which cannot reach another process that got its pid
+     * meanwhile, and reports the signal in its 'exit' event as on POSIX.
+     */
+    private readonly endLeader: (signal: NodeJS.Signals) => void = (signal) => system.kill(pid, signal),
   ) {}
 
   private get posix(): boolean {
@@ -55,18 +61,18 @@ export class ProcessTree {
   /** Asks the tree to end: SIGTERM to the group; on Windows, where nothing can ask, it ends at once. */
   terminate(): void {
     if (this.posix) this.signalGroup('SIGTERM');
-    else if (this.leaderAlive()) this.system.killTree(this.pid);
+    else if (this.leaderAlive()) this.system.killTree(this.pid, () => this.endLeader('SIGTERM'));
   }
 
-  /** Ends the tree now: SIGKILL to the group; on Windows tree-kill. */
+  /** Ends the tree now: SIGKILL to the group; on Windows its processes one by one, children first. */
   forceKill(): void {
     if (this.posix) this.signalGroup('SIGKILL');
-    else if (this.leaderAlive()) this.system.killTree(this.pid);
+    else if (this.leaderAlive()) this.system.killTree(this.pid, () => this.endLeader('SIGKILL'));
   }
 
   /**
    * Whether any process of the tree may still run: on POSIX, whether the group has a member (the leader may
-   * have died before its children); on Windows the leader only (what outlives it ends with the bridge's job).
+   * have died before its children); on Windows the leader only (its descendants were ended with it).
    */
   anyAlive(): boolean {
     if (!this.posix) return this.leaderAlive();
