@@ -27,41 +27,38 @@ const ROO_MODES: Readonly<Record<string, ConsumerMode>> = { architect: 'plan', o
 const CLINE_MODES_SECTION = '\n# Plan / Act Modes\n';
 const CLINE_PLAN_SECTION = '\n# Plan Mode\n\nYou are in Plan mode.';
 
-/** The chat's mode, from the request's messages. */
+/**
+ * The chat's mode, from the request's messages: the latest system message with Copilot's mode instructions or user
+ * message with Roo's environment details says it. Read on every request, over the whole history: indexed loops and
+ * a check of each text part's start, nothing more per message (each request's first part waits for it).
+ */
 export function consumerModeOf(messages: readonly Message[]): ConsumerMode {
   for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]!;
-    if (message.role === 'system') {
-      const named = copilotMode(message);
-      if (named !== undefined) return named;
-    } else if (message.role === 'user') {
-      const named = rooMode(message);
+    const { role, content } = messages[i]!;
+    if (role !== 'system' && role !== 'user') continue;
+    for (let j = 0; j < content.length; j++) {
+      const part = content[j]!;
+      if (part.type !== 'text') continue;
+      const named = role === 'system' ? copilotMode(part.value) : rooMode(part.value);
       if (named !== undefined) return named;
     }
   }
   return isClinePlanMode(messages) ? 'plan' : 'agent';
 }
 
-/** Copilot's mode: read from a system message that has mode instructions. */
-function copilotMode(message: Message): ConsumerMode | undefined {
-  for (const part of message.content) {
-    if (part.type !== 'text') continue;
-    const at = part.value.lastIndexOf(MODE_INSTRUCTIONS);
-    if (at === -1) continue;
-    const name = NAMED.exec(part.value.slice(at + MODE_INSTRUCTIONS.length, at + MODE_INSTRUCTIONS.length + NAMED_WITHIN))?.[1];
-    return name === 'Plan' ? 'plan' : name === 'Ask' ? 'ask' : 'agent';
-  }
-  return undefined;
+/** Copilot's mode, where a system message's text has mode instructions. */
+function copilotMode(text: string): ConsumerMode | undefined {
+  const at = text.lastIndexOf(MODE_INSTRUCTIONS);
+  if (at === -1) return undefined;
+  const name = NAMED.exec(text.slice(at + MODE_INSTRUCTIONS.length, at + MODE_INSTRUCTIONS.length + NAMED_WITHIN))?.[1];
+  return name === 'Plan' ? 'plan' : name === 'Ask' ? 'ask' : 'agent';
 }
 
-/** Roo's mode: read from the environment details of its latest user message (a text part of its own, never the person's words). */
-function rooMode(message: Message): ConsumerMode | undefined {
-  for (const part of message.content) {
-    if (part.type !== 'text' || !part.value.startsWith(ENVIRONMENT_DETAILS)) continue;
-    const slug = ROO_MODE.exec(part.value)?.[1];
-    if (slug !== undefined) return ROO_MODES[slug] ?? 'agent';
-  }
-  return undefined;
+/** Roo's mode, where a user message's text is its environment details (a text part of its own, never the person's words). */
+function rooMode(text: string): ConsumerMode | undefined {
+  if (!text.startsWith(ENVIRONMENT_DETAILS)) return undefined;
+  const slug = ROO_MODE.exec(text)?.[1];
+  return slug === undefined ? undefined : (ROO_MODES[slug] ?? 'agent');
 }
 
 /** Cline's Plan mode: its system prompt (its first message, as an assistant's) says so. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Message, RequestId, ResponsePart } from '../protocol/messages.js';
 import type { ConversationIndex } from '../state/conversation-store.js';
-import { extendedLink, linksAt, type HistoryHash, type Link } from './fingerprint.js';
+import { extendedLink, linkAt, linksAt, type HistoryHash, type Link } from './fingerprint.js';
 import { assistantMessageOf, identityOf, normalizeMessage, normalizeMessages } from './normalize.js';
 import { statefulMarkersOf } from './stateful-marker.js';
 import { compactionHistoryOf, standInSummary, summaryMarkersOf } from './compaction.js';
@@ -164,10 +164,9 @@ export class ConversationTracker {
     }
     if (best !== undefined) {
       const { conversation, index } = best.match;
-      // Leaving a completed answer for new words after the answer before it: Retry, or the last request edited.
-      if (best.discarded === DISCARDED_EXCHANGE && answeredInFull(conversation) && this.turnPoints.earlierTurnAt(chain[index - 1]) === conversation) {
-        return this.goBack(request.id, conversation, chain[index - 1]!, messages, read, index, 'a completed answer was left for new words after the answer before it (Retry, or the last request edited)');
-      }
+      // Leaving a completed answer for new words after the answer before it: Retry, or the last request edited (the key of its turn, no position of interest, read only then).
+      const turnKey = best.discarded === DISCARDED_EXCHANGE && answeredInFull(conversation) ? (chain[index - 1] ?? linkAt(request.agentKey, identities, index - 1)) : undefined;
+      if (turnKey !== undefined && this.turnPoints.earlierTurnAt(turnKey) === conversation) return this.goBack(request.id, conversation, turnKey, messages, read, index, 'a completed answer was left for new words after the answer before it (Retry, or the last request edited)');
       return this.continueWith(request.id, conversation, messages, read, index, best.discarded);
     }
     const lastReply = lastAssistantIndex(messages);
@@ -511,7 +510,7 @@ export class ConversationTracker {
     // Where its last reply was asked too: the key of the turn a request that goes back returns to.
     const lastReply = lastAssistantIndex(messages);
     if (lastReply >= 0) positions.add(lastReply).add(lastReply - 1);
-    for (const c of this.byFirstLink.get(first) ?? []) positions.add(c.committedLength - 1).add(c.committedLength - 2).add(c.usersLength - 1).add(c.usersLength);
+    for (const c of this.byFirstLink.get(first) ?? []) positions.add(c.committedLength - 1).add(c.usersLength - 1).add(c.usersLength);
     return positions;
   }
 

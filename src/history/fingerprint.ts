@@ -43,6 +43,15 @@ export function linksAt(
   return { links, first, end: input.flushed() };
 }
 
+/**
+ * The link at `position` of a history (none where that message has no identity), read again from its start: for the
+ * rare decision that needs a link no position of interest asked for, so that no request pays a digest for it.
+ */
+export function linkAt(seed: string, identities: readonly (Message | undefined)[], position: number): Link | undefined {
+  if (position < 0 || identities[position] === undefined) return undefined;
+  return linksAt(seed, identities.slice(0, position + 1), () => new Set()).end.digest('base64');
+}
+
 /** The link after one more message, leaving `hash` as it was. */
 export function extendedLink(hash: HistoryHash, message: Message): Link {
   return feed(new HashInput(hash.copy()), message).flushed().digest('base64');

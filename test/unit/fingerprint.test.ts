@@ -2,7 +2,7 @@
  * History links are persisted in the index of conversations (`--state-dir`), so a chat resumes after the
  * bridge restarts: their bytes must not change between versions, however the hashing is done.
  */
-import { extendedLink, linksAt } from '../../src/history/fingerprint.js';
+import { extendedLink, linkAt, linksAt } from '../../src/history/fingerprint.js';
 import type { Message } from '../../src/protocol/messages.js';
 
 const history: Message[] = [
@@ -33,5 +33,13 @@ describe('linksAt', () => {
     const { end } = linksAt('agent', history.slice(0, 1), () => new Set());
     expect(extendedLink(end, history[1]!)).toBe('VPv8i1qOpxXiapQ1FFHWMH9W0r9dds6aXs2qcXnvitg=');
     expect(end.copy().digest('base64')).toBe('RBAqKCi6Uun5S+H6isf4y6knFScD3D8x8eHYXjZ6oI4=');
+  });
+
+  test('a link read again at one position is the one linksAt gives there; a message without identity has none', () => {
+    expect(linkAt('agent', history, 0)).toBe('RBAqKCi6Uun5S+H6isf4y6knFScD3D8x8eHYXjZ6oI4=');
+    expect(linkAt('agent', history, 1)).toBe('VPv8i1qOpxXiapQ1FFHWMH9W0r9dds6aXs2qcXnvitg=');
+    expect(linkAt('agent', [undefined, ...history], 2)).toBe('VPv8i1qOpxXiapQ1FFHWMH9W0r9dds6aXs2qcXnvitg=');
+    expect(linkAt('agent', [undefined, ...history], 0)).toBeUndefined();
+    expect(linkAt('agent', history, -1)).toBeUndefined();
   });
 });

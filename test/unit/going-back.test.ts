@@ -73,6 +73,18 @@ test('without markers (Cline, Roo): an earlier part of the conversation then new
   expect(decide([user('u1'), said('a1'), user('u2'), said('a2'), user('u3')]).goesBack).toMatchObject({ conversationId: t1.conversationId, turnKey: t2.turnKey });
 });
 
+test('Retry with an exchange the agent never had after the answer before (another model answered it in the chat): goes back to after that answer', () => {
+  // The key of the turn goes back to is read only for this decision (no request pays a digest for it): here it is
+  // no position any request asks for, as the request's last reply is another model's.
+  const t1 = answer([user('u1')], 'a1');
+  const t2 = answer([user('u1'), said('a1'), user('u2')], 'a2');
+  answer([user('u1'), said('a1'), user('u2'), said('a2'), user('u3')], 'a3');
+  const back = decide([user('u1'), said('a1'), user('u2'), said('a2'), user('u3 again'), said('another model'), user('u4')]);
+  expect(back.isNew).toBe(true);
+  expect(back.goesBack).toMatchObject({ conversationId: t1.conversationId, turnKey: t2.turnKey });
+  expect(words(back.newMessages)).toEqual(['u3 again', 'another model', 'u4']);
+});
+
 test('going on is not going back: a new request after the latest answer continues its conversation in its session', () => {
   const t1 = answer([user('u1')], 'a1', 'm1');
   const next = decide([user('u1'), marked('a1', 'm1'), user('u2')], 'm2');

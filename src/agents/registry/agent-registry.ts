@@ -24,6 +24,9 @@ export interface AgentRegistryOptions {
   readonly onAgentCommands?: (agent: AgentDefinition, commands: readonly AgentSlashCommand[]) => void;
 }
 
+/** Agent definitions whose keys are kept: a few agents are in use at a time. */
+const KEYS_KEPT = 64;
+
 /**
  * One agent stream per distinct agent definition, shared by all conversations with that agent,
  * created on first use and disposed of (its process ends) once it has had no open session for
@@ -33,15 +36,26 @@ export class AgentRegistry {
   private readonly streams = new Map<string, AgentStream>();
   private readonly idleTimers = new Map<string, NodeJS.Timeout>();
   private readonly names = new Map<string, string>();
+  /** The keys of the definitions seen lately, by their JSON text. */
+  private readonly keys = new Map<string, string>();
   private readonly pool: SessionPool;
 
   constructor(private readonly options: AgentRegistryOptions) {
     this.pool = new SessionPool({ idleMs: options.sessionIdleMs, maxOpen: options.maxOpenSessions, onAgentIdle: (key, idle) => this.onAgentIdle(key, idle) });
   }
 
-  /** Requests whose agents have the same key talk to the same agent. */
+  /**
+   * Requests whose agents have the same key talk to the same agent. Asked on every request: its canonical JSON is
+   * kept by the definition's JSON text, which the engine writes at a fraction of the cost of sorting its keys.
+   */
   keyOf(definition: AgentDefinition): string {
-    return canonicalJson(definition);
+    const json = JSON.stringify(definition);
+    let key = this.keys.get(json);
+    if (key === undefined) {
+      if (this.keys.size >= KEYS_KEPT) this.keys.clear();
+      this.keys.set(json, (key = canonicalJson(definition)));
+    }
+    return key;
   }
 
   openSession(definition: AgentDefinition, conversationId: string): AgentSession {
