@@ -1,6 +1,6 @@
 /** Which requests talk to the same agent: AgentRegistry.keyOf, asked on every request (its keys kept by JSON text). */
 import { AgentRegistry } from '../../src/agents/registry/agent-registry.js';
-import type { AcpAgentOptions } from '../../src/agents/acp/acp-agent.js';
+import type { AcpAgentOptions } from '../../src/agents/acp/acp-agent-options.js';
 import type { AgentDefinition } from '../../src/protocol/messages.js';
 
 const registry = (): AgentRegistry => new AgentRegistry({ elizaPaceMs: 0, acp: {} as AcpAgentOptions, sessionIdleMs: 1000, maxOpenSessions: 10, agentIdleMs: 1000 });
