@@ -5,7 +5,7 @@ import { LmClient } from '../client/lm-client.js';
 import { endBridge } from '../client/end-bridge.js';
 import { ELIZA_MODEL } from '../agents/eliza/eliza-model.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
-import { AGENT_ACTION_TOOL, actionIdOf, approvalText, describeAction } from '../protocol/agent-action.js';
+import { AGENT_ACTION_TOOL, actionIdOf, approvalText, askingToAllow } from '../protocol/agent-action.js';
 import type { AgentDefinition, Message, ResponsePart, ToolCallPart, ToolDefinition } from '../protocol/messages.js';
 
 export interface ChatOptions {
@@ -190,7 +190,7 @@ class ChatSession {
 }
 
 function permissionQuestion(call: ToolCallPart): string {
-  return `Allow the agent to ${describeAction(call.parameters)}?`;
+  return askingToAllow(call.parameters);
 }
 
 /** Lines on demand, so that a permission question can read its answer between messages. */

@@ -19,6 +19,8 @@ export interface AgentActionParameters {
   /** The action's input as the agent gave it (a command, a file), or null. */
   readonly raw_input: unknown;
   readonly action_id: string;
+  /** The agent's subagent that asks, by its task ("Alpha survey"), when a subagent's tool call asks. */
+  readonly subagent?: string;
 }
 
 export function newActionId(): string {
@@ -50,6 +52,7 @@ export interface AgentActionInput {
   readonly title?: unknown;
   readonly raw_input?: unknown;
   readonly action_id?: unknown;
+  readonly subagent?: unknown;
 }
 
 /**
@@ -65,6 +68,21 @@ export function describeAction(input: AgentActionInput | undefined): string {
   // The title is shown as markdown: an MCP tool's name in it (`mcp__server__tool`) would read as emphasis.
   const action = title !== undefined ? escapeMarkdown(lowerFirst(title)) : 'act';
   return kind !== undefined ? `${action} (${kind})` : action;
+}
+
+/**
+ * Who asks, and for what, as a sentence's start the caller ends: "Allow the agent to run `touch x`", or for a
+ * subagent's call "Alpha survey (a subagent) wants to run `touch x`", so that the person knows which subagent asks.
+ */
+export function whoAsks(input: AgentActionInput | undefined): { readonly subagent: string | undefined; readonly action: string } {
+  const subagent = typeof input?.subagent === 'string' && input.subagent.trim() !== '' ? escapeMarkdown(input.subagent.replace(/\s+/g, ' ').trim()) : undefined;
+  return { subagent, action: describeAction(input) };
+}
+
+/** The question VS Code asks the person: "Allow the agent to run `touch x`?", or "Alpha survey (a subagent) wants to run `touch x`. Allow it?". */
+export function askingToAllow(input: AgentActionInput | undefined): string {
+  const { subagent, action } = whoAsks(input);
+  return subagent === undefined ? `Allow the agent to ${action}?` : `${subagent} (a subagent) wants to ${action}. Allow it?`;
 }
 
 function commandOf(rawInput: unknown): string | undefined {

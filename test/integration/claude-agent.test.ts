@@ -1007,6 +1007,34 @@ test(
 );
 
 test(
+  "a subagent's permission names the subagent that asks: the agent-action call carries its name, and once allowed its command runs and it reports",
+  async () => {
+    const FIRST = 'Have a subagent create asked.txt, please.';
+    const SURVEY = 'Alpha survey';
+    const COMMAND = 'touch asked.txt';
+    scriptsContaining.set(`Do the ${SURVEY} of this workspace.`, (request) =>
+      toolUses(request).some((u) => u.name === 'Bash') ? textReply(`${SURVEY} created asked.txt.`) : toolUseReply('Bash', { command: COMMAND, description: 'Create asked.txt' }),
+    );
+    scripts.set(FIRST, (request) =>
+      toolUses(request).some((u) => u.name === 'Agent')
+        ? textReply('The subagent made the file.')
+        : toolUseReply('Agent', { description: SURVEY, prompt: `Do the ${SURVEY} of this workspace.`, subagent_type: 'general-purpose', run_in_background: false }),
+    );
+
+    const first = await chat([user(FIRST)]);
+    const [permission] = toolCallsOf(first);
+    expect(permission).toMatchObject({ toolName: AGENT_ACTION, parameters: { kind: 'execute', subagent: SURVEY, raw_input: expect.objectContaining({ command: COMMAND }) } });
+    expect(existsSync(path.join(workspace, 'asked.txt'))).toBe(false);
+
+    const second = await chat([user(FIRST), assistantOf(first), approve(permission!)]);
+    expect(existsSync(path.join(workspace, 'asked.txt'))).toBe(true);
+    expect(textOfParts(second)).toMatch(new RegExp(`✓ ${SURVEY} \\(general-purpose\\): done · 1 tool use`));
+    expect(textOfParts(second).endsWith('The subagent made the file.')).toBe(true);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
   "Stop during two running subagents: the request fails with -32800, neither subagent asks the model again, and the next message is answered",
   async () => {
     const FIRST = 'Survey the workspace slowly with two subagents, please.';

@@ -126,4 +126,21 @@ describe('subagents in the answer', () => {
       });
     });
   });
+  test("a subagent's permission names the subagent that asks, apart from the call's own title; a refused one says who asked", () => {
+    const rendering = new TurnRendering(undefined, () => 0);
+    for (const event of [agentOpens('toolu_a'), agentNamed('toolu_a', 'Alpha survey')]) rendering.partsOf((event as { update: SessionUpdate }).update);
+    // As claude-agent-acp 0.100.0 asks (recorded): the permission's tool call carries the Agent call's id.
+    const bash = { toolCallId: 'toolu_b1', kind: 'execute' as const, title: 'touch asked.txt', rawInput: { command: 'touch asked.txt' }, _meta: { claudeCode: { toolName: 'Bash', parentToolUseId: 'toolu_a' } } };
+    const permission = { toolCall: bash, options: [], actionId: 'act-1' };
+    expect(rendering.permissionPart(permission)).toEqual({
+      type: 'tool_call',
+      toolCallId: 'toolu_b1',
+      toolName: 'symposium-agent-action',
+      parameters: { kind: 'execute', title: 'touch asked.txt', raw_input: { command: 'touch asked.txt' }, action_id: 'act-1', subagent: 'Alpha survey' },
+    });
+    expect(rendering.refusedPart(permission)).toEqual(text(expect.stringContaining('Not allowed: Alpha survey (a subagent) asked to run `touch asked.txt`') as unknown as string));
+    // The main agent's own ask names no subagent.
+    const own = { toolCall: { toolCallId: 'toolu_m', kind: 'execute' as const, title: 'ls', rawInput: { command: 'ls' }, _meta: { claudeCode: { toolName: 'Bash' } } }, options: [], actionId: 'act-2' };
+    expect(rendering.permissionPart(own)).toMatchObject({ parameters: expect.not.objectContaining({ subagent: expect.anything() }) as unknown });
+  });
 });

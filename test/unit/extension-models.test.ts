@@ -294,6 +294,13 @@ describe('the agent-action confirmation', () => {
     expect(confirmationMessage({ kind: 'other', title: 'README edits', raw_input: null })).toBe('Allow the agent to README edits?');
   });
 
+  test("a subagent's action names the subagent that asks", () => {
+    expect(confirmationMessage({ kind: 'execute', title: 'touch x', raw_input: { command: 'touch x' }, subagent: 'Alpha survey' })).toBe('Alpha survey (a subagent) wants to run `touch x`. Allow it?');
+    expect(confirmationMessage({ kind: 'edit', title: 'Write notes.md', raw_input: {}, subagent: 'Fix *all*\n the docs' })).toBe('Fix \\*all\\* the docs (a subagent) wants to write notes.md (edit). Allow it?');
+    // A name that is no text names nobody: the agent asks.
+    expect(confirmationMessage({ kind: 'execute', title: 't', raw_input: { command: 'ls' }, subagent: 42 })).toBe('Allow the agent to run `ls`?');
+  });
+
   test('nothing to go on', () => {
     expect(confirmationMessage(undefined)).toBe('Allow the agent to act?');
     expect(confirmationMessage({})).toBe('Allow the agent to act?');
@@ -366,7 +373,7 @@ describe('package.json, the extension manifest', () => {
     expect(pkg.engines.vscode).toBe('^1.106.0');
     expect(pkg.contributes.languageModelChatProviders).toEqual([{ vendor: VENDOR, displayName: 'Symposium', managementCommand: 'symposium.manageAgents' }]);
     expect(pkg.contributes.languageModelTools.map((t) => t.name)).toEqual([AGENT_ACTION_TOOL]);
-    expect(Object.keys(pkg.contributes.languageModelTools[0]!.inputSchema.properties)).toEqual(['kind', 'title', 'raw_input', 'action_id']);
+    expect(Object.keys(pkg.contributes.languageModelTools[0]!.inputSchema.properties)).toEqual(['kind', 'title', 'raw_input', 'action_id', 'subagent']);
     // VS Code 1.139 offers an extension's tool to Copilot's agent mode only when it can be referenced in prompts.
     expect(pkg.contributes.languageModelTools[0]).toMatchObject({ canBeReferencedInPrompt: true, toolReferenceName: expect.stringMatching(/^[\w-]+$/) as unknown });
     // The provider of the MCP server whose prompts are the agent's slash commands (COMMAND_PROMPTS_PROVIDER).

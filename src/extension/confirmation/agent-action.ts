@@ -4,15 +4,15 @@
  * and only then does the tool return the approval of that `action_id` (src/protocol/agent-action.ts).
  * Pure: the adapter wraps it in a tool.
  */
-import { actionIdOf, approvalText, describeAction, type AgentActionInput } from '../../protocol/agent-action.js';
+import { actionIdOf, approvalText, askingToAllow, type AgentActionInput } from '../../protocol/agent-action.js';
 
 export { AGENT_ACTION_TOOL, type AgentActionInput } from '../../protocol/agent-action.js';
 
 export const CONFIRMATION_TITLE = 'Allow agent action?';
 
-/** The question shown to the person: "Allow the agent to run `touch x`?". */
+/** The question shown to the person: "Allow the agent to run `touch x`?", or which subagent asks. */
 export function confirmationMessage(input: AgentActionInput | undefined): string {
-  return `Allow the agent to ${describeAction(input)}?`;
+  return askingToAllow(input);
 }
 
 /**

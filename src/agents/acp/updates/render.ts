@@ -1,6 +1,6 @@
 import type { ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
 import { createPatch } from 'diff';
-import { describeAction } from '../../../protocol/agent-action.js';
+import { whoAsks, type AgentActionInput } from '../../../protocol/agent-action.js';
 import { escapeMarkdown } from '../../../protocol/markdown.js';
 
 /**
@@ -91,6 +91,7 @@ function oneLine(text: string): string {
 }
 
 /** An action refused because the consumer could not ask the person (no tools offered, as in Ask mode). */
-export function refusedLine(action: { kind: string; title: string; raw_input: unknown }): string {
-  return `\n\n> ⛔ Not allowed: the agent asked to ${describeAction(action)}, and this chat cannot ask you: it offers no Symposium agent action tool (Ask and Plan do not; in Agent mode, Configure Tools can turn it off).\n\n`;
+export function refusedLine(input: AgentActionInput): string {
+  const { subagent, action } = whoAsks(input);
+  return `\n\n> ⛔ Not allowed: ${subagent === undefined ? 'the agent' : `${subagent} (a subagent)`} asked to ${action}, and this chat cannot ask you: it offers no Symposium agent action tool (Ask and Plan do not; in Agent mode, Configure Tools can turn it off).\n\n`;
 }

@@ -83,6 +83,15 @@ export class Subagents {
     return parent === undefined ? title : `${this.nameOf(parent)} › ${title}`;
   }
 
+  /**
+   * The subagent that made this tool call, for an ask of it (a permission) to name: the call's own `parentToolUseId`
+   * (claude-agent-acp puts it on the permission's tool call too), else the subagent seen making it.
+   */
+  askingSubagent(id: string, meta: unknown): string | undefined {
+    const parent = claudeCodeMeta(meta)?.['parentToolUseId'] ?? this.parents.get(id);
+    return typeof parent === 'string' && this.subagents.has(parent) ? this.nameOf(parent) : undefined;
+  }
+
   /** A subagent's end: its start line if never written, then one line with its outcome and its report's first sentence. */
   endLines(id: string, status: 'completed' | 'failed', content: readonly ToolCallContent[] | undefined): string {
     const subagent = this.subagents.get(id);

@@ -155,11 +155,14 @@ export class TurnRendering {
     this.refusals.set(toolCallId, 'by-person');
   }
 
-  private describe(permission: PendingPermission): { kind: string; title: string; raw_input: unknown } {
+  private describe(permission: PendingPermission): Omit<AgentActionParameters, 'action_id'> {
     const { toolCall } = permission;
     if (toolCall.title) this.titles.set(toolCall.toolCallId, toolCall.title);
+    // The subagent that asks is named apart, not in the title: the person reads "Alpha survey wants to …".
+    const subagent = this.subagents.askingSubagent(toolCall.toolCallId, toolCall._meta);
     // The next request carries these back, and the bridge reads nothing nested deeper than MAX_JSON_DEPTH.
-    return { kind: toolCall.kind ?? 'other', title: this.titleOf(toolCall.toolCallId), raw_input: clipDepth(toolCall.rawInput ?? null, MAX_JSON_DEPTH - 1) };
+    const raw_input = clipDepth(toolCall.rawInput ?? null, MAX_JSON_DEPTH - 1);
+    return { kind: toolCall.kind ?? 'other', title: this.titles.get(toolCall.toolCallId) ?? 'tool call', raw_input, ...(subagent === undefined ? {} : { subagent }) };
   }
 
   /** A bridged VS Code tool call, which VS Code runs (and confirms) itself. */
