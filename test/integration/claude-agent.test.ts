@@ -1035,7 +1035,7 @@ test(
 );
 
 test(
-  "Stop during two running subagents: the request fails with -32800, neither subagent asks the model again, and the next message is answered",
+  "Stop during two running subagents: the request fails with -32800, neither subagent asks the model again, and the next answer begins with a line for each, stopped; the conversation goes on in its session",
   async () => {
     const FIRST = 'Survey the workspace slowly with two subagents, please.';
     const SECOND = 'Never mind the surveys: are you there?';
@@ -1046,7 +1046,7 @@ test(
       scriptsContaining.set(`Do the ${survey} of this workspace.`, () => ({ content: [{ type: 'text', text: Array.from({ length: 400 }, (_, i) => `${i} `) }], delayMs: 50 }));
     }
     scripts.set(FIRST, (request) =>
-      lastUserText(request).includes(SECOND)
+      lastUserText(request).includes(SECOND) || lastUserText(request).includes('And now?')
         ? textReply('Yes, here.')
         : { content: SURVEYS.flatMap((survey) => toolUseReply('Agent', { description: survey, prompt: `Do the ${survey} of this workspace.`, subagent_type: 'Explore', run_in_background: false }).content) },
     );
@@ -1061,11 +1061,28 @@ test(
     expect(await rejectionCode(cancelled)).toBe(ProtocolErrorCodes.RequestCancelled);
     expect(await waitUntil(() => subagentRequests().every((r) => r.endedAt !== undefined), 10_000)).toBe(true);
     expect(subagentRequests().every((r) => r.aborted === true)).toBe(true);
-    const next = await chat([user(FIRST), { role: 'assistant', content: [{ type: 'text', value: textOfParts(received) }] }, user(SECOND)]);
-    expect(textOfParts(next)).toContain('Yes, here.');
+    const stoppedAnswer = { role: 'assistant' as const, content: [{ type: 'text' as const, value: textOfParts(received) }] };
+    const next = await chat([user(FIRST), stoppedAnswer, user(SECOND)]);
+    // The stopped response is read no more: the next answer begins with a line for each subagent the stop ended.
+    const lines = textOfParts(next).split('Yes, here.');
+    expect(lines).toHaveLength(2);
+    for (const survey of SURVEYS) expect(lines[0]).toMatch(new RegExp(`^> ⏹ ${survey} \\(Explore\\): stopped · 0 tool uses · \\d+ s$`, 'm'));
+    expect(lines[0]!.match(/⏹/g)).toHaveLength(2);
     // No model request of either subagent followed the stop, and the main conversation asked once more, for the answer.
     expect(subagentRequests()).toHaveLength(2);
     expect(conversationOf(FIRST).map((r) => lastUserText(messagesOf(r)).includes(SECOND))).toEqual([false, true]);
+    // That answer, lines and all, is the conversation as it goes on: the next message is answered in the same session, told nothing again.
+    const THIRD = 'And now?';
+    const third = await chat([user(FIRST), stoppedAnswer, user(SECOND), assistantOf(next), user(THIRD)]);
+    expect(textOfParts(third)).toBe('Yes, here.');
+    expect(textOfParts(third)).not.toContain('⏹');
+    const asked = conversationOf(FIRST);
+    expect(asked).toHaveLength(3);
+    expect(new Set(asked.map(sessionIdOf)).size).toBe(1);
+    const said = userTexts(messagesOf(asked[2]!));
+    // (Claude Code marks its interrupted turn in the user message after it.)
+    expect([said.filter((t) => t.includes(SECOND)).length, said.filter((t) => t.includes(THIRD)).length]).toEqual([1, 1]);
+    expect(said.at(-1)).toContain(THIRD);
   },
   TEST_TIMEOUT_MS,
 );

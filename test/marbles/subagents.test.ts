@@ -1,4 +1,5 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { finalize } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { AcpTurnEvent } from '../../src/agents/acp/updates/turn-events.js';
 import { TurnRendering } from '../../src/agents/acp/updates/update-parts.js';
@@ -143,4 +144,34 @@ describe('subagents in the answer', () => {
     const own = { toolCall: { toolCallId: 'toolu_m', kind: 'execute' as const, title: 'ls', rawInput: { command: 'ls' }, _meta: { claudeCode: { toolName: 'Bash' } } }, options: [], actionId: 'act-2' };
     expect(rendering.permissionPart(own)).toMatchObject({ parameters: expect.not.objectContaining({ subagent: expect.anything() }) as unknown });
   });
+  test('a stopped turn: its response is read no more, so the next one begins with a line for each subagent the stop ended, once', () => {
+    const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler.run(({ cold, expectObservable }) => {
+      const rendering = new TurnRendering(undefined, () => testScheduler.now());
+      const stop = new AbortController();
+      rendering.newPrompt(stop.signal);
+      const settle = { permissionMs: 5, toolMs: 5 };
+      const stoppedTurn = cold('aAIbBJ-r 2995ms -', {
+        a: agentOpens('toolu_a'),
+        A: agentNamed('toolu_a', 'Alpha survey'),
+        I: agentInput('toolu_a', 'Alpha survey'),
+        b: agentOpens('toolu_b'),
+        B: agentNamed('toolu_b', 'Beta survey'),
+        J: agentInput('toolu_b', 'Beta survey'),
+        r: read('toolu_r1', 'toolu_a'),
+      });
+      // The person stops it at 3002 ms: the consumer unsubscribes, and the session aborts the prompt.
+      expectObservable(stoppedTurn.pipe(acpTurnToParts(rendering, settle, nothingHeld), finalize(() => stop.abort())), '^ 3001ms !').toBe('-A--B--r', {
+        A: text('\n\n> 🤖 Alpha survey\n\n'),
+        B: text('\n\n> 🤖 Beta survey\n\n'),
+        r: text('\n\n> 🔧 `Alpha survey › Read README.md`\n\n'),
+      });
+      const next = (words: string) => cold('-m-s', { m: chunk(words), s: stopped }).pipe(acpTurnToParts(rendering, settle, nothingHeld));
+      const lines = '> ⏹ Alpha survey (Explore): stopped · 1 tool use · 3 s\n\n\n\n> ⏹ Beta survey (Explore): stopped · 0 tool uses · 3 s\n\n';
+      expectObservable(next('Yes, here.'), '3010ms ^').toBe('3010ms lm-|', { l: text(lines), m: text('Yes, here.') });
+      // Said once: the response after it begins with nothing of the stop.
+      expectObservable(next('Again.'), '3020ms ^').toBe('3020ms -m-|', { m: text('Again.') });
+  });
+  });
+
 });

@@ -497,7 +497,7 @@ export class AcpSession implements AgentSession {
       ),
     };
     this.prompt = prompt;
-    this.rendering.newPrompt();
+    this.rendering.newPrompt(prompt.stopping.signal);
     return prompt;
   }
 

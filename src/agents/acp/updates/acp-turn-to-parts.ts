@@ -68,7 +68,8 @@ export function acpTurnToParts(
       };
       // `connect` subscribes both branches before the source starts, so events it emits at once reach both.
       const ending = defer(() => rendering.endOfResponse());
-      return concat(source.pipe(connect((events) => partsOf(events, rendering, settle, scheduler, hold))), ending, todoList);
+      const beginning = defer(() => rendering.startOfResponse());
+      return concat(beginning, source.pipe(connect((events) => partsOf(events, rendering, settle, scheduler, hold))), ending, todoList);
     });
 }
 

@@ -93,7 +93,7 @@ export class Subagents {
   }
 
   /** A subagent's end: its start line if never written, then one line with its outcome and its report's first sentence. */
-  endLines(id: string, status: 'completed' | 'failed', content: readonly ToolCallContent[] | undefined): string {
+  endLines(id: string, status: 'completed' | 'failed' | 'stopped', content: readonly ToolCallContent[] | undefined): string {
     const subagent = this.subagents.get(id);
     if (subagent === undefined || subagent.ended) return '';
     const start = this.startLine(id);
@@ -101,12 +101,20 @@ export class Subagents {
     const sentence = status === 'completed' ? firstSentence(content) : '';
     const uses = subagent.reportedUses ?? subagent.uses;
     const outcome = [
-      status === 'completed' ? 'done' : 'failed',
+      OUTCOMES[status],
       `${uses} tool ${uses === 1 ? 'use' : 'uses'}`,
       ...(subagent.tokens === undefined ? [] : [`${tokensOf(subagent.tokens)} tokens`]),
       `${Math.round((subagent.durationMs ?? this.now() - subagent.started) / 1000)} s`,
     ].join(' · ');
-    return `${start}\n\n> ${status === 'completed' ? '✓' : '✗'} ${this.label(subagent)}${this.kind(subagent)}: ${outcome}${sentence === '' ? '' : ` — ${sentence}`}\n\n`;
+    return `${start}\n\n> ${MARKS[status]} ${this.label(subagent)}${this.kind(subagent)}: ${outcome}${sentence === '' ? '' : ` — ${sentence}`}\n\n`;
+  }
+
+  /**
+   * The turn was stopped: every subagent still running ends, stopped, in one line each (its start line first if it
+   * was never written), as the bridge counted and timed it until the stop.
+   */
+  stopped(): string {
+    return [...this.subagents.entries()].filter(([, subagent]) => !subagent.ended).map(([id]) => this.endLines(id, 'stopped', undefined)).join('');
   }
 
   private startLine(id: string): string {
@@ -146,6 +154,9 @@ interface Subagent {
   /** Whether its end line was written. */
   ended: boolean;
 }
+
+const OUTCOMES = { completed: 'done', failed: 'failed', stopped: 'stopped' } as const;
+const MARKS = { completed: '✓', failed: '✗', stopped: '⏹' } as const;
 
 /** What claude-agent-acp titles an `Agent` call before its description has arrived. */
 const GENERIC_TITLE = 'Task';

@@ -41,6 +41,8 @@ export class TurnRendering {
   private readonly commands = new Set<string>();
   /** The agent's subagents: each named by its task, its tool calls under it, its outcome (subagents.ts). */
   private readonly subagents: Subagents;
+  /** What the last stop ended, for the next response to begin with. */
+  private stoppedLines = '';
 
   /** `bridgedServer`: the name of the MCP server through which agents call VS Code's tools; `now`: the clock that times subagents. */
   constructor(
@@ -55,9 +57,13 @@ export class TurnRendering {
     this.reviewed.add(path);
   }
 
-  /** A new prompt shows its plan afresh in the text; tool ids, and the todo list the consumer shows, stay. */
-  newPrompt(): void {
+  /**
+   * A new prompt shows its plan afresh in the text; tool ids, and the todo list the consumer shows, stay. `stopping`:
+   * aborted when the person stops it.
+   */
+  newPrompt(stopping: AbortSignal): void {
     this.planText.reset();
+    stopping.addEventListener('abort', () => this.turnStopped(), { once: true });
   }
 
   /** The agent's latest plan, for the consumer's todo list: a response shows it as it ends (todoListPart). */
@@ -137,6 +143,21 @@ export class TurnRendering {
   permissionPart(permission: PendingPermission): ResponsePart {
     const parameters: AgentActionParameters = { ...this.describe(permission), action_id: permission.actionId };
     return { type: 'tool_call', toolCallId: permission.toolCall.toolCallId, toolName: AGENT_ACTION_TOOL, parameters: { ...parameters } };
+  }
+
+  /**
+   * The prompt was stopped: its response is read no more (Copilot Chat shows nothing sent after a cancel), so
+   * what the stop ended of it (its subagents) is said at the start of the conversation's next response.
+   */
+  private turnStopped(): void {
+    this.stoppedLines += this.subagents.stopped();
+  }
+
+  /** What begins a response: the lines of what the last stop ended, not shown yet. */
+  startOfResponse(): ResponsePart[] {
+    const lines = this.stoppedLines;
+    this.stoppedLines = '';
+    return textPart(lines.replace(/^\n+/, ''));
   }
 
   /** What ends a response's text: a command's output block still open (the response paused, or stopped) is closed. */
