@@ -22,6 +22,9 @@ const COMPILED_MOCK_BASE = join(REPO, 'dist', 'test', 'fixtures', 'model-api-moc
 const BRIDGED_CREATE_FILE = /mcp__vscode-tools-[0-9a-f]+__create_file/;
 /** The consumer's command tool likewise: Copilot's run_in_terminal, Cline's run_commands, Roo's execute_command. */
 const BRIDGED_COMMAND_TOOL = /mcp__vscode-tools-[0-9a-f]+__(?:run_in_terminal|run_commands|execute_command)/;
+/** What starts two subagents in parallel, and their descriptions; each subagent's prompt names it. */
+const SURVEYS_ASKED = { 'survey the workspace with two subagents': ['Alpha survey', 'Beta survey'], 'survey slowly with two subagents': ['Slow alpha survey', 'Slow beta survey'] };
+const SUBAGENT_PROMPT = /Do the (.+ survey) of this workspace\./;
 /** The dummy key the mock's `claudeEnv` gives Claude Code; the mock records it (`x-api-key`) and checks none. */
 const MOCK_API_KEY = 'dummy';
 
@@ -36,12 +39,19 @@ export async function startAnthropicMock(workspace) {
   const respond = (_view, recorded) => {
     const request = m.messagesOf(recorded);
     const results = m.lastToolResults(request);
+    // A subagent's own conversation begins with its prompt: it reads the README, then reports (a slow one streams its
+    // report for far longer than the scenario waits).
+    const survey = SUBAGENT_PROMPT.exec(m.userTexts(request)[0] ?? '')?.[1];
+    if (survey?.startsWith('Slow')) return { content: [{ type: 'text', text: Array.from({ length: 400 }, (_, i) => `${i} `) }], delayMs: 50 };
+    if (survey !== undefined && results.length === 0) return m.toolUseReply('Read', { file_path: join(workspace, 'README.md') });
+    if (survey !== undefined) return { ...textReply(`${survey} found `, 'a demo README. ', 'It has ', 'one heading.'), delayMs: 400 };
     // After a stopped turn Claude Code sends the stopped call's result with the person's next words, in one message:
     // those words are what the model answers.
     const lastText = m.blocksOf(m.lastUserMessage(request) ?? { content: [] }).filter(m.isTextBlock).at(-1)?.text.trim() ?? '';
     const typedAnew = /^(say|run|create|which mode)\b/.test(lastText);
     if (results.length > 0 && !typedAnew) {
       const used = m.toolUses(request).at(-1);
+      if (used.name === 'Agent') return textReply('Both surveys agree: ', 'a demo workspace.');
       if (used.name === 'Bash') return results[0].is_error ? textReply('I left ', 'the file alone, ', 'as you asked.') : textReply('Done: ', `${used.input.command} ran.`);
       if (used.name === 'ToolSearch' && BRIDGED_COMMAND_TOOL.test(used.input.query)) return m.toolUseReply(used.input.query.replace(/^select:/, ''), pendingCommand(request));
       if (used.name === 'ToolSearch') return m.toolUseReply(BRIDGED_CREATE_FILE.exec(JSON.stringify(request.messages))[0], pendingCreate(request));
@@ -53,6 +63,12 @@ export async function startAnthropicMock(workspace) {
       return textReply('Created it: ', m.toolResultText(results[0]));
     }
     const said = typedAnew ? lastText : m.lastUserText(request).trim();
+    const surveys = SURVEYS_ASKED[said];
+    if (surveys !== undefined) {
+      // Two subagents at once, in the foreground (this Claude Code runs them in the background unless told not to).
+      const agent = (name) => m.toolUseReply('Agent', { description: name, prompt: `Do the ${name} of this workspace.`, subagent_type: 'Explore', run_in_background: false }).content;
+      return { content: surveys.flatMap(agent) };
+    }
     const command = /^run (.+)$/.exec(said);
     if (command) {
       const terminal = BRIDGED_COMMAND_TOOL.exec(JSON.stringify(request.messages))?.[0];
@@ -479,6 +495,87 @@ CLAUDE_SCENARIOS.push({
     const after = ctx.mock.conversation().filter((r) => ctx.mock.lastUserTextOf(r).endsWith('say answered after the terminal closed'));
     c.ok(after.length === 1, `the model was asked ${after.length} times for the next message`);
     c.ok(ctx.mock.sessionIdOf(after[0]) === session, 'the next message went to another Claude session');
+  },
+});
+
+// Subagents (issue 51): Claude starts two subagents at once, each of which reads the workspace's README with its Read.
+/** What starts the two subagents that survey the workspace, and the README they read (written into `workspace`). */
+export const SUBAGENT_SURVEY = 'survey the workspace with two subagents';
+export function writeSurveyReadme(workspace) {
+  writeFileSync(join(workspace, 'README.md'), '# Survey demo\n\nA workspace for subagents to read.\n');
+}
+
+/**
+ * What is wrong with the answer to SUBAGENT_SURVEY as a consumer shows it (none: []): each subagent named by its task,
+ * each Read under its subagent's name, one end line each with its outcome and its report's first sentence, none of
+ * Claude Code's markup, the main answer once.
+ */
+export function subagentSurveyProblems(text) {
+  const problems = [];
+  for (const s of SURVEYS_ASKED[SUBAGENT_SURVEY]) {
+    if (!text.includes(`🤖 ${s}`)) problems.push(`${s} is not named by its task`);
+    if (!text.includes(`${s} › Read README.md`)) problems.push(`${s}'s Read is not under its name`);
+    const ends = text.split('\n').filter((line) => line.includes(`${s} (Explore):`));
+    if (ends.length !== 1 || !/: done · 1 tool use · [\d.]+k? tokens · \d+ s — .+ found a demo README\.$/.test(ends[0].trim())) problems.push(`${s}'s end lines: ${JSON.stringify(ends)}`);
+  }
+  const reads = text.split('Read README.md').length - 1;
+  const underSubagents = SURVEYS_ASKED[SUBAGENT_SURVEY].map((s) => text.split(`${s} › Read README.md`).length - 1).reduce((a, b) => a + b);
+  if (reads !== underSubagents) problems.push(`${reads - underSubagents} reads shown without their subagent`);
+  for (const markup of ['tools-used-before-summary', 'Subagent hand-back', '🔧 Task', '🤖 Task']) if (text.includes(markup)) problems.push(`the answer shows ${JSON.stringify(markup)}`);
+  const tag = /<\/?[A-Za-z][\w-]*>/.exec(text);
+  if (tag !== null) problems.push(`the answer shows the tag ${tag[0]}`);
+  const main = text.split('Both surveys agree: a demo workspace.').length - 1;
+  if (main !== 1) problems.push(`the main answer shows ${main} times`);
+  return problems;
+}
+
+/** The conversation requests of the subagents named `names` (each one's first user words are its prompt). */
+export const subagentRequests = (ctx, names) => ctx.mock.conversation().filter((r) => names.some((n) => ctx.mock.userTextsOf(r)[0]?.includes(`Do the ${n} of this workspace.`)));
+
+CLAUDE_SCENARIOS.push({
+  name: "claude: two subagents at once: each named by its task while it runs, each Read under its subagent's name, one end line each with its outcome and no markup, the main answer once",
+  async run(ui, c, ctx) {
+    await newClaudeChat(ui);
+    writeSurveyReadme(ctx.workspace);
+    const surveys = SURVEYS_ASKED[SUBAGENT_SURVEY];
+    await ui.send(SUBAGENT_SURVEY);
+    // While they run (their reports still streaming): named, each with its read, no end line yet.
+    const running = c.note('running', await ui.response((t) => surveys.every((s) => t.includes(`${s} › Read README.md`)), 'both subagents named, with their reads'));
+    await ui.screenshot('claude-subagents-running');
+    for (const s of surveys) c.includes(running, `🤖 ${s}`, 'the answer while the subagents run (each named by its task)');
+    c.ok(!running.includes('Both surveys agree') && surveys.some((s) => !running.includes(`${s} (Explore): done`)), 'no subagent was seen running: both had ended when first read');
+    const text = c.note('answer', await ui.response((t) => t.includes('Both surveys agree: a demo workspace.'), "Claude's answer after its subagents"));
+    await ui.idle();
+    await ui.screenshot('claude-subagents-done');
+    const problems = subagentSurveyProblems(text);
+    c.ok(problems.length === 0, problems.join('; '));
+    c.equal(c.note('subagent requests', subagentRequests(ctx, surveys).length), 4, 'model requests of the two subagents (a Read and a report each)');
+  },
+});
+
+CLAUDE_SCENARIOS.push({
+  name: 'claude: Stop during two running subagents: no model request of either follows, and the next answer says each was stopped, then answers',
+  async run(ui, c, ctx) {
+    await newClaudeChat(ui);
+    const surveys = SURVEYS_ASKED['survey slowly with two subagents'];
+    await ui.send('survey slowly with two subagents');
+    await ui.response((t) => surveys.every((s) => t.includes(`🤖 ${s}`)), 'both subagents named');
+    c.ok(await eventually(() => subagentRequests(ctx, surveys).length === 2, 30_000), 'the two subagents did not both ask the model');
+    await ui.screenshot('claude-subagents-before-stop');
+    await ui.stop();
+    await ui.idle(10_000);
+    c.ok(await eventually(() => subagentRequests(ctx, surveys).every((r) => r.endedAt !== undefined), 10_000), "a subagent's model request still streams after the stop");
+    c.equal(c.note('subagent requests', subagentRequests(ctx, surveys).length), 2, 'model requests of the subagents (none after the stop)');
+    await ui.screenshot('claude-subagents-stopped');
+    await ui.send('say answered after the subagents stopped');
+    const text = c.note('answer', await ui.response((t) => t.includes('answered after the subagents stopped'), 'the answer to the next message'));
+    await ui.idle();
+    await ui.screenshot('claude-subagents-stopped-next-answer');
+    for (const s of surveys) c.ok(new RegExp(`⏹ ${s} \\(Explore\\): stopped · 0 tool uses · \\d+ s`).test(text), `the next answer says not that ${s} was stopped`);
+    c.ok(text.indexOf('⏹') < text.indexOf('answered after the subagents stopped'), 'the stopped lines come after the answer, not before it');
+    // Asked the next message after the stop, not a subagent's again.
+    c.equal(subagentRequests(ctx, surveys).length, 2, 'model requests of the subagents after the next message');
+    c.equal(ctx.mock.conversation().filter((r) => ctx.mock.lastUserTextOf(r).endsWith('say answered after the subagents stopped')).length, 1, 'model requests for the next message');
   },
 });
 

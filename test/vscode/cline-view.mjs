@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promptBlocks, textOnceShown } from './chat-view.mjs';
 import { commandResults, eventually, keepModelRequest, processesRunning, terminalNames } from './command-stops.mjs';
 import { ANSWER_TIMEOUT_MS, WebviewChat, checkedVsix, runScenarios } from './webview-chat.mjs';
+import { SUBAGENT_SURVEY, subagentSurveyProblems, writeSurveyReadme } from './claude-view.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The .vsix and its digest, as ../shared/consumers/cline/README.md gives them. */
@@ -528,3 +529,19 @@ export async function runCline(page, ctx, log) {
   const ui = new ClineView(page, ctx.artifacts);
   return runScenarios('cline', CLINE_SCENARIOS, ui, ctx, log);
 }
+
+// Subagents (issue 51): Claude Code's two subagents at once, as text in Cline's view: each named by its task, its Read
+// under its name, one end line each, no markup, the main answer once.
+CLINE_SCENARIOS.push({
+  name: "cline: Claude Code's two subagents at once show as text: each named, its Read under its name, one end line each, no markup, the main answer once",
+  async run(ui, note, ctx) {
+    await newClaudeTask(ui);
+    writeSurveyReadme(ctx.workspace);
+    await ui.send(SUBAGENT_SURVEY);
+    const answer = note('answer', await ui.answer((t) => t.includes('Both surveys agree: a demo workspace.'), "Claude's answer after its subagents"));
+    await ui.screenshot('cline-subagents');
+    const problems = subagentSurveyProblems(answer);
+    check(problems.length === 0, problems.join('; '));
+  },
+});
+

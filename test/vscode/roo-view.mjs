@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commandResults, eventually, keepModelRequest, processesRunning } from './command-stops.mjs';
 import { ANSWER_TIMEOUT_MS, WebviewChat, checkedVsix, runScenarios } from './webview-chat.mjs';
+import { SUBAGENT_SURVEY, subagentSurveyProblems, writeSurveyReadme } from './claude-view.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The .vsix and its digest, as ../shared/consumers/roo/README.md gives them. */
@@ -470,3 +471,18 @@ export async function runRoo(page, ctx, log) {
   await ui.open();
   return runScenarios('roo', ROO_SCENARIOS, ui, ctx, log);
 }
+
+// Subagents (issue 51): Claude Code's two subagents at once, as text in Roo's view: each named by its task, its Read
+// under its name, one end line each, no markup, the main answer once; the task completes.
+ROO_SCENARIOS.push({
+  name: "roo: Claude Code's two subagents at once show as text: each named, its Read under its name, one end line each, no markup, the main answer once",
+  async run(ui, note, ctx) {
+    await newClaudeTask(ui);
+    writeSurveyReadme(ctx.workspace);
+    const { answer } = await completedTask(ui, note, ctx, SUBAGENT_SURVEY, 'symposium-agent-claude');
+    await ui.screenshot('roo-subagents');
+    const problems = subagentSurveyProblems(answer);
+    check(problems.length === 0, problems.join('; '));
+  },
+});
+
