@@ -1035,6 +1035,41 @@ test(
 );
 
 test(
+  "a subagent's edit through VS Code's create_file: the answer names the subagent that asks right before VS Code's call, which VS Code reviews",
+  async () => {
+    const FIRST = 'Have a subagent write notes-by-subagent.txt.';
+    const SURVEY = 'Notes writer';
+    const file = path.join(workspace, 'notes-by-subagent.txt');
+    const bridged = /mcp__vscode-tools-[0-9a-f]+__create_file/;
+    scriptsContaining.set(`Do the ${SURVEY} of this workspace.`, (request) => {
+      const name = bridged.exec(JSON.stringify(request.messages))?.[0];
+      if (name === undefined) return textReply('I have no create_file tool.');
+      return callDeferredTool(request, name, { filePath: file, content: 'written by a subagent\n' }, () => `${SURVEY} wrote the notes.`);
+    });
+    scripts.set(FIRST, (request) =>
+      toolUses(request).some((u) => u.name === 'Agent')
+        ? textReply('The subagent wrote them.')
+        : toolUseReply('Agent', { description: SURVEY, prompt: `Do the ${SURVEY} of this workspace.`, subagent_type: 'general-purpose', run_in_background: false }),
+    );
+    const tools = [AGENT_ACTION_DEFINITION, CREATE_FILE, REPLACE_STRING];
+
+    const asked = await chat([user(FIRST)], { tools });
+    const shown = contentOf(asked);
+    const [create] = toolCallsOf(asked);
+    expect(create).toMatchObject({ toolName: 'create_file', parameters: { filePath: file } });
+    // The line right before VS Code's call names the subagent that asks.
+    const before = shown[shown.indexOf(create!) - 1];
+    expect(before).toEqual({ type: 'text', value: expect.stringMatching(new RegExp(`> 🤖 ${SURVEY} asks: \`create_file\`\\n\\n$`)) });
+
+    writeFileSync(file, 'written by a subagent\n');
+    const last = await chat([user(FIRST), assistantOf(asked), edited(create!, file)], { tools });
+    expect(textOfParts(last)).toMatch(new RegExp(`✓ ${SURVEY} \\(general-purpose\\): done · 2 tool uses`));
+    expect(textOfParts(last).endsWith('The subagent wrote them.')).toBe(true);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
   "Stop during two running subagents: the request fails with -32800, neither subagent asks the model again, and the next answer begins with a line for each, stopped; the conversation goes on in its session",
   async () => {
     const FIRST = 'Survey the workspace slowly with two subagents, please.';

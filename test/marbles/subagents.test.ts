@@ -174,4 +174,20 @@ describe('subagents in the answer', () => {
   });
   });
 
+  test("a subagent's call of VS Code's own tool, which VS Code shows (its confirmation, its edit to review): the line right before it names the subagent", () => {
+    const rendering = new TurnRendering('vscode-tools-t', () => 0);
+    for (const event of [agentOpens('toolu_a'), agentNamed('toolu_a', 'Notes writer')]) rendering.partsOf((event as { update: SessionUpdate }).update);
+    const create = (id: string, parent?: string): SessionUpdate => ({
+      sessionUpdate: 'tool_call',
+      toolCallId: id,
+      title: 'mcp__vscode-tools-t__create_file',
+      kind: 'other',
+      status: 'pending',
+      rawInput: { filePath: '/w/notes.md' },
+      _meta: { claudeCode: { toolName: 'mcp__vscode-tools-t__create_file', ...(parent === undefined ? {} : { parentToolUseId: parent }) } },
+    });
+    expect(rendering.partsOf(create('toolu_c1', 'toolu_a'))).toEqual([text('\n\n> 🤖 Notes writer asks: `create_file`\n\n')]);
+    // The main agent's own call shows nothing: VS Code shows it.
+    expect(rendering.partsOf(create('toolu_c2'))).toEqual([]);
+  });
 });

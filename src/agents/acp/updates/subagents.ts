@@ -77,6 +77,16 @@ export class Subagents {
     return this.startLine(parent);
   }
 
+  /**
+   * A call of VS Code's own tool that a subagent makes (`tool`: its name there): VS Code shows the call itself, its
+   * confirmation or its edit to review, so the line right before it names the subagent that asks; '' for the main agent's.
+   */
+  asksVsCode(id: string, meta: unknown, tool: string): string {
+    const start = this.madeBySubagent(id, meta);
+    const parent = this.parents.get(id);
+    return parent === undefined ? '' : `${start}\n\n> 🤖 ${escapeMarkdown(this.nameOf(parent))} asks: \`${oneLine(tool).replace(/`/g, "'")}\`\n\n`;
+  }
+
   /** A tool call's title as the answer shows it: under its subagent's name, if a subagent made it. */
   titled(id: string, title: string): string {
     const parent = this.parents.get(id);

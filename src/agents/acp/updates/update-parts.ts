@@ -108,7 +108,7 @@ export class TurnRendering {
         this.titles.set(update.toolCallId, update.title);
         // Its lines would repeat the call VS Code shows in the Chat view when it runs the tool.
         if (announcesServerCall(update, this.bridgedServer)) this.bridged.add(update.toolCallId);
-        if (this.bridged.has(update.toolCallId)) return [];
+        if (this.bridged.has(update.toolCallId)) return textPart(this.subagents.asksVsCode(update.toolCallId, update._meta, this.bridgedToolName(update)));
         if (update.kind === 'execute' || terminalIdOf(update) !== undefined) this.commands.add(update.toolCallId);
         this.keepContent(update.toolCallId, update.content);
         const status = update.status;
@@ -218,6 +218,14 @@ export class TurnRendering {
     if (streamed !== undefined) return streamed;
     const text = (content ?? []).flatMap((c) => (c.type === 'content' && c.content.type === 'text' ? [unfenced(c.content.text)] : [])).join('\n');
     return text.trim() === '' ? '' : this.terminals.whole(id, text);
+  }
+
+  /** The VS Code tool a bridged call calls: Claude Code names it `mcp__<server>__<tool>`; else the call's title. */
+  private bridgedToolName(call: { title: string; _meta?: { [key: string]: unknown } | null }): string {
+    const claudeCode = call._meta?.['claudeCode'];
+    const toolName = typeof claudeCode === 'object' && claudeCode !== null ? (claudeCode as Record<string, unknown>)['toolName'] : undefined;
+    const prefix = `mcp__${this.bridgedServer}__`;
+    return typeof toolName === 'string' && toolName.startsWith(prefix) ? toolName.slice(prefix.length) : call.title;
   }
 
   private titleOf(id: string): string {
