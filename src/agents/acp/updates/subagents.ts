@@ -177,6 +177,8 @@ const ELEMENT = /<([A-Za-z][\w-]*)(\s[^<>]*)?>[^]*?<\/\1>/g;
 const TAG = /<\/?[A-Za-z][\w-]*(\s[^<>]*)?\/?>/g;
 /** The frame claude-agent-acp leaves around a report when it cannot take it off. */
 const HANDBACK = /^\[Subagent hand-back\].*$/gm;
+/** Claude Code's note before a report in which it found text shaped like its own tags or instructions. */
+const HARNESS_NOTE = /\[harness:[^\]]*\]/g;
 
 /** The first sentence of a subagent's report, as plain text: none of the agent's markup nor its frames. */
 function firstSentence(content: readonly ToolCallContent[] | undefined): string {
@@ -186,6 +188,7 @@ function firstSentence(content: readonly ToolCallContent[] | undefined): string 
     .replace(ELEMENT, ' ')
     .replace(TAG, ' ')
     .replace(HANDBACK, ' ')
+    .replace(HARNESS_NOTE, ' ')
     .replace(/[`*#>]+/g, ' ');
   const prose = oneLine(text);
   if (prose === '') return '';
