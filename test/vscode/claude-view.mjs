@@ -25,6 +25,9 @@ const BRIDGED_COMMAND_TOOL = /mcp__vscode-tools-[0-9a-f]+__(?:run_in_terminal|ru
 /** What starts two subagents in parallel, and their descriptions; each subagent's prompt names it. */
 const SURVEYS_ASKED = { 'survey the workspace with two subagents': ['Alpha survey', 'Beta survey'], 'survey slowly with two subagents': ['Slow alpha survey', 'Slow beta survey'] };
 const SUBAGENT_PROMPT = /Do the (.+ survey) of this workspace\./;
+/** A subagent that writes the file its prompt names through Copilot's create_file. */
+const NOTES_WRITER = 'Notes writer';
+const NOTES_PROMPT = /Write (\S+) as the notes writer\./;
 /** The dummy key the mock's `claudeEnv` gives Claude Code; the mock records it (`x-api-key`) and checks none. */
 const MOCK_API_KEY = 'dummy';
 
@@ -45,13 +48,23 @@ export async function startAnthropicMock(workspace) {
     if (survey?.startsWith('Slow')) return { content: [{ type: 'text', text: Array.from({ length: 400 }, (_, i) => `${i} `) }], delayMs: 50 };
     if (survey !== undefined && results.length === 0) return m.toolUseReply('Read', { file_path: join(workspace, 'README.md') });
     if (survey !== undefined) return { ...textReply(`${survey} found `, 'a demo README. ', 'It has ', 'one heading.'), delayMs: 400 };
+    // A subagent that writes a file through Copilot's create_file: ToolSearch for it, the call, then its report.
+    const notes = NOTES_PROMPT.exec(m.userTexts(request)[0] ?? '')?.[1];
+    if (notes !== undefined) {
+      const createFile = BRIDGED_CREATE_FILE.exec(JSON.stringify(request.messages))?.[0];
+      const used = m.toolUses(request).map((u) => u.name);
+      if (createFile === undefined) return textReply('I have no create_file tool.');
+      if (used.includes(createFile)) return textReply(`${NOTES_WRITER} wrote ${notes}.`);
+      if (used.includes('ToolSearch')) return m.toolUseReply(createFile, { filePath: join(workspace, notes), content: `written by a subagent into ${notes}\n` });
+      return m.toolUseReply('ToolSearch', { query: `select:${createFile}`, max_results: 1 });
+    }
     // After a stopped turn Claude Code sends the stopped call's result with the person's next words, in one message:
     // those words are what the model answers.
     const lastText = m.blocksOf(m.lastUserMessage(request) ?? { content: [] }).filter(m.isTextBlock).at(-1)?.text.trim() ?? '';
     const typedAnew = /^(say|run|create|which mode)\b/.test(lastText);
     if (results.length > 0 && !typedAnew) {
       const used = m.toolUses(request).at(-1);
-      if (used.name === 'Agent') return textReply('Both surveys agree: ', 'a demo workspace.');
+      if (used.name === 'Agent') return used.input.description === NOTES_WRITER ? textReply('The subagent ', 'wrote it.') : textReply('Both surveys agree: ', 'a demo workspace.');
       if (used.name === 'Bash') return results[0].is_error ? textReply('I left ', 'the file alone, ', 'as you asked.') : textReply('Done: ', `${used.input.command} ran.`);
       if (used.name === 'ToolSearch' && BRIDGED_COMMAND_TOOL.test(used.input.query)) return m.toolUseReply(used.input.query.replace(/^select:/, ''), pendingCommand(request));
       if (used.name === 'ToolSearch') return m.toolUseReply(BRIDGED_CREATE_FILE.exec(JSON.stringify(request.messages))[0], pendingCreate(request));
@@ -63,6 +76,8 @@ export async function startAnthropicMock(workspace) {
       return textReply('Created it: ', m.toolResultText(results[0]));
     }
     const said = typedAnew ? lastText : m.lastUserText(request).trim();
+    const toWrite = /^have a subagent create (\S+)$/.exec(said)?.[1];
+    if (toWrite !== undefined) return m.toolUseReply('Agent', { description: NOTES_WRITER, prompt: `Write ${toWrite} as the notes writer.`, subagent_type: 'general-purpose', run_in_background: false });
     const surveys = SURVEYS_ASKED[said];
     if (surveys !== undefined) {
       // Two subagents at once, in the foreground (this Claude Code runs them in the background unless told not to).
@@ -576,6 +591,27 @@ CLAUDE_SCENARIOS.push({
     // Asked the next message after the stop, not a subagent's again.
     c.equal(subagentRequests(ctx, surveys).length, 2, 'model requests of the subagents after the next message');
     c.equal(ctx.mock.conversation().filter((r) => ctx.mock.lastUserTextOf(r).endsWith('say answered after the subagents stopped')).length, 1, 'model requests for the next message');
+  },
+});
+
+CLAUDE_SCENARIOS.push({
+  name: "claude: a subagent's edit through Copilot's create_file: the line right before Copilot's edit names the subagent that asks; the edit is listed with Keep / Undo",
+  async run(ui, c, ctx) {
+    await newClaudeChat(ui);
+    const file = join(ctx.workspace, 'subagent-notes.txt');
+    await ui.send('have a subagent create subagent-notes.txt');
+    await ui.response((t) => t.includes('The subagent wrote it.'), "Claude's answer after its subagent's edit");
+    await ui.idle();
+    // The Chat view folds the rounds before the last into "Completed n steps": the person opens them.
+    await ui.page.locator('.interactive-response').last().getByText(/^Completed \d+ steps?/).first().click({ timeout: 10_000 });
+    const text = c.note('answer', await ui.response((t) => t.includes(`${NOTES_WRITER} asks`), 'the steps opened'));
+    await ui.screenshot('claude-subagent-edit');
+    const asks = text.indexOf(`🤖 ${NOTES_WRITER} asks: create_file`);
+    c.ok(asks >= 0, `no line names the subagent that asks for create_file: ${JSON.stringify(text)}`);
+    c.ok(text.indexOf(`${NOTES_WRITER} (general-purpose): done`) > asks, "the subagent's end line does not come after its ask");
+    c.equal(readFileSync(file, 'utf8'), 'written by a subagent into subagent-notes.txt\n', 'the file the subagent created');
+    c.includes(c.note('changed files', await ui.changedFiles()), '1 file changed', 'the list of changed files above the input');
+    c.note('undo asked', await ui.review('Undo'));
   },
 });
 
