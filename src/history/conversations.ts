@@ -151,8 +151,7 @@ export class ConversationTracker {
       return this.goBack(request.id, named.conversation, named.turnKey, messages, read, reply, 'the marker of the last answer kept is an older one of the conversation');
     }
 
-    // The longest match wins; at equal length, extending beats diverging after the user's messages,
-    // which beats diverging after the committed part.
+    // The longest match wins; at equal length, extending beats diverging after the user's messages, which beats diverging after the committed part.
     const matches = [
       { match: this.longestMatch(chain, lastIdentity - 1, this.byProvisionalEnd, (c) => c.parts.length > 0 || c.committedLength > 0), discarded: DISCARDED_NOTHING },
       { match: this.longestMatch(chain, lastIdentity - 1, this.byUsersEnd, () => true), discarded: DISCARDED_REPLY },
@@ -164,9 +163,9 @@ export class ConversationTracker {
     }
     if (best !== undefined) {
       const { conversation, index } = best.match;
-      // Leaving a completed answer for new words after the answer before it: Retry, or the last request edited (the key of its turn, no position of interest, read only then).
-      const turnKey = best.discarded === DISCARDED_EXCHANGE && answeredInFull(conversation) ? (chain[index - 1] ?? linkAt(request.agentKey, identities, index - 1)) : undefined;
-      if (turnKey !== undefined && this.turnPoints.earlierTurnAt(turnKey) === conversation) return this.goBack(request.id, conversation, turnKey, messages, read, index, 'a completed answer was left for new words after the answer before it (Retry, or the last request edited)');
+      // Leaving an answer for new words after the one before it: Retry, or the last request edited (the key of its turn, no position of interest, read only then).
+      const turnKey = best.discarded === DISCARDED_EXCHANGE && answerLeft(conversation, last) ? (chain[index - 1] ?? linkAt(request.agentKey, identities, index - 1)) : undefined;
+      if (turnKey !== undefined && this.turnPoints.earlierTurnAt(turnKey) === conversation) return this.goBack(request.id, conversation, turnKey, messages, read, index, 'an answer was left for new words after the answer before it (Retry, or the last request edited)');
       return this.continueWith(request.id, conversation, messages, read, index, best.discarded);
     }
     const lastReply = lastAssistantIndex(messages);
@@ -260,13 +259,9 @@ export class ConversationTracker {
     return undefined;
   }
 
-  /**
-   * Whether a request that returns to the point after `conversation`'s answer to `turnKey` goes back. New words after
-   * the answer its provisional exchange follows leave that exchange: unless it was answered in full (Retry), that is
-   * a cancel, and its session goes on.
-   */
+  /** Whether a request that returns to the point after `conversation`'s answer to `turnKey` goes back (see `answerLeft`). */
   private goesBackTo(conversation: Conversation, turnKey: Link): boolean {
-    return this.turnPoints.isEarlierTurnOf(conversation, turnKey) && (answeredInFull(conversation) || !this.turnPoints.precedesLatest(conversation, turnKey));
+    return this.turnPoints.isEarlierTurnOf(conversation, turnKey) && (answerLeft(conversation) || !this.turnPoints.precedesLatest(conversation, turnKey));
   }
 
   private rememberMarker(conversationId: string, marker: string, turnKey: Link): void {
@@ -574,10 +569,15 @@ function lastAssistantIndex(messages: readonly Message[]): number {
   return i;
 }
 
-/** Its provisional exchange was answered in full: a reply that ended, and not on a call the agent waits on. */
-function answeredInFull(conversation: Conversation): boolean {
-  const last = conversation.parts[conversation.parts.length - 1];
-  return conversation.inFlight === undefined && last !== undefined && last.type !== 'tool_call';
+/**
+ * Whether new words after the answer before its provisional exchange go back: it was answered in full, or it ended on a
+ * call the agent waits on (a confirmation shown; data may follow) and is `asked` again (Retry); else they cancel it.
+ */
+function answerLeft(conversation: Conversation, asked?: Link): boolean {
+  let end = conversation.parts.length - 1;
+  while (conversation.parts[end]?.type === 'data') end--;
+  const last = conversation.parts[end];
+  return conversation.inFlight === undefined && last !== undefined && (last.type !== 'tool_call' || asked === conversation.usersEnd);
 }
 
 function preferable(a: Conversation, b: Conversation): boolean {

@@ -956,6 +956,56 @@ test(
 );
 
 test(
+  'Retry of an answer that ended at a confirmation still shown (issue 52): it goes back like any Retry; the model never sees the abandoned attempt',
+  async () => {
+    const FIRST = 'Retry at a confirmation: first words.';
+    const SECOND = 'Now clean the build folder.';
+    let cleanings = 0;
+    scripts.set(FIRST, (request) => {
+      if (!lastUserText(request).includes(SECOND)) return textReply(`answered: ${lastUserText(request)}`);
+      // The first time, a command that needs the person's confirmation; asked again, words.
+      return ++cleanings === 1 ? toolUseReply('Bash', { command: 'rm -rf build-to-clean', description: 'Clean the build folder' }) : textReply('answered again: clean it');
+    });
+    const first = await chat([user(FIRST)], { marker: 'rc1' });
+    const pending = await chat([user(FIRST), assistantOf(first), user(SECOND)], { marker: 'rc2' });
+    expect(toolCallsOf(pending)).toHaveLength(1);
+
+    // Retry (Copilot sends the request again; the confirmation is dropped with the answer it ended).
+    const retried = await chat([user(FIRST), assistantOf(first), user(SECOND)], { marker: 'rc3' });
+    expect(textOfParts(retried)).toBe('answered again: clean it');
+    const afterRetry = messagesOf(conversationOf(FIRST).at(-1)!);
+    expect(userTexts(afterRetry).filter((text) => text.includes(FIRST) || text.includes(SECOND))).toEqual([FIRST, SECOND]);
+    expect(assistantTexts(afterRetry)).toEqual([textOfParts(first)]);
+    expect(JSON.stringify(afterRetry)).not.toContain('rm -rf build-to-clean');
+    expect(Buffer.concat(bridgeLog).toString('utf8')).toMatch(/went back \(.*Retry.*\): ACP session \S+, forked from/);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  'other words instead of an answer to a confirmation still shown are the person moving on: a cancel in the same session, the command never runs',
+  async () => {
+    const FIRST = 'Moving on from a confirmation: first words.';
+    const SECOND = 'Now clean the other build folder.';
+    const THIRD = 'No, just tell me its size.';
+    scripts.set(FIRST, (request) => {
+      const last = lastUserText(request);
+      return last.includes(SECOND) ? toolUseReply('Bash', { command: 'touch other-build-ran', description: 'Clean the other build folder' }) : textReply(`answered: ${last.trim().split('\n').at(-1)}`);
+    });
+    const first = await chat([user(FIRST)], { marker: 'mo1' });
+    const pending = await chat([user(FIRST), assistantOf(first), user(SECOND)], { marker: 'mo2' });
+    expect(toolCallsOf(pending)).toHaveLength(1);
+
+    const moved = await chat([user(FIRST), assistantOf(first), user(THIRD)], { marker: 'mo3' });
+    expect(textOfParts(moved)).toContain(`answered: ${THIRD}`);
+    const requests = conversationOf(FIRST);
+    expect(sessionIdOf(requests.at(-1)!)).toBe(sessionIdOf(requests[0]!));
+    expect(existsSync(path.join(workspace, 'other-build-ran'))).toBe(false);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
   "Claude Code's subagents: two in parallel, each named by its task while it runs, its Read under its name, one clean end line each, the main answer once",
   async () => {
     const FIRST = 'Survey the workspace with two subagents, please.';

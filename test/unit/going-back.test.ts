@@ -193,3 +193,42 @@ test('after a reload (a new tracker, the state directory read again): going back
   expect(back.goesBack).toMatchObject({ conversationId: t1.conversationId, turnKey: t1.turnKey });
   expect(words(back.newMessages)).toEqual(['edited']);
 });
+
+describe('an answer that ended at a pending confirmation (its last part a tool call the agent waits on)', () => {
+  /** A request answered with `reply` up to a call the agent waits on (a confirmation shown), under `marker`. */
+  function pending(messages: Message[], reply: string, marker?: string): HistoryDecision & { kind: 'turn' } {
+    const id = nextId++;
+    const decision = tracker.decide({ id, agentKey: AGENT, messages, ...(marker === undefined ? {} : { marker }) });
+    if (decision.kind !== 'turn') throw new Error(`refused: ${decision.reason}`);
+    tracker.recordPart(id, { type: 'text', value: reply });
+    tracker.recordPart(id, { type: 'tool_call', toolCallId: 'c1', toolName: 'symposium-agent-action', parameters: { title: 'Run rm -rf build' } });
+    // As the bridge ends every response (recorded from Claude Code): its usage after the call.
+    tracker.recordPart(id, { type: 'data', mimeType: 'usage', data: Buffer.from('{"prompt_tokens":3905,"completion_tokens":0,"total_tokens":3905}').toString('base64') });
+    tracker.endTurn(id, true);
+    return decision;
+  }
+
+  test('Retry (its request asked again) goes back to after the answer before, like any Retry (Copilot: markers)', () => {
+    const t1 = answer([user('u1')], 'a1', 'm1');
+    pending([user('u1'), marked('a1', 'm1'), user('clean the build')], 'I will run it', 'm2');
+    const retry = decide([user('u1'), marked('a1', 'm1'), user('clean the build')], 'm3');
+    expect(retry.isNew).toBe(true);
+    expect(retry.goesBack).toMatchObject({ conversationId: t1.conversationId, turnKey: t1.turnKey });
+    expect(words(retry.newMessages)).toEqual(['clean the build']);
+  });
+
+  test('Retry goes back without markers too (Cline, Roo)', () => {
+    const t1 = answer([user('u1')], 'a1');
+    pending([user('u1'), said('a1'), user('clean the build')], 'I will run it');
+    expect(decide([user('u1'), said('a1'), user('clean the build')]).goesBack).toMatchObject({ conversationId: t1.conversationId, turnKey: t1.turnKey });
+  });
+
+  test('other words instead of an answer to the confirmation are the person moving on: a cancel in the same session, as before', () => {
+    const t1 = answer([user('u1')], 'a1', 'm1');
+    pending([user('u1'), marked('a1', 'm1'), user('clean the build')], 'I will run it', 'm2');
+    const moved = decide([user('u1'), marked('a1', 'm1'), user('no, just list it')], 'm3');
+    expect(moved).toMatchObject({ conversationId: t1.conversationId, isNew: false, canceled: true, askedKept: false });
+    expect(moved.goesBack).toBeUndefined();
+    expect(words(moved.newMessages)).toEqual(['no, just list it']);
+  });
+});

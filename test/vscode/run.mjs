@@ -36,6 +36,7 @@ import { CHAT_VIEW_SETTINGS, claudeAgents, runClaude, startAnthropicMock } from 
 import { clineVsix, runCline, writeClineState } from './cline-view.mjs';
 import { linkRipgrepForRoo, rooVsix, runRoo, writeRooSettings } from './roo-view.mjs';
 import { runWalkthrough } from './walkthrough.mjs';
+import { runFolders, writeTwoFolderWorkspace } from './folders-view.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..');
@@ -343,7 +344,7 @@ function readReport(path) {
  * on a free port of 127.0.0.1 and opens the workspace in headless Chromium; returns the page. What it starts is
  * recorded in `state` for the cleanup.
  */
-export async function startWorkbench(dirs, vsixPaths, userSettings, state) {
+export async function startWorkbench(dirs, vsixPaths, userSettings, state, workspaceFile = undefined) {
   const host = ensureHost();
   log('host ready');
   writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(userSettings, null, 2));
@@ -372,7 +373,7 @@ export async function startWorkbench(dirs, vsixPaths, userSettings, state) {
   log(`starting code-server on 127.0.0.1:${port}`);
   const cs = spawn(
     host.nodeBin,
-    [host.entry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, ...csArgs, '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', dirs.workspace],
+    [host.entry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, ...csArgs, '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', workspaceFile ?? dirs.workspace],
     { detached: true, env, stdio: ['ignore', out, out] },
   );
   closeSync(out);
@@ -394,7 +395,7 @@ export async function startWorkbench(dirs, vsixPaths, userSettings, state) {
   });
   page.on('pageerror', (e) => browserLog.push(`pageerror: ${e.message}`));
   state.browserLog = browserLog;
-  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(dirs.workspace)}`);
+  await page.goto(`http://127.0.0.1:${port}/?${workspaceFile === undefined ? 'folder' : 'workspace'}=${encodeURIComponent(workspaceFile ?? dirs.workspace)}`);
   log('workbench opened; waiting for the driver');
 
   return page;
@@ -458,9 +459,9 @@ async function runConsumerWorkbench(name, vsixPath, setUp) {
   let results;
   let close;
   try {
-    const { vsix, userSettings, ctx, run, ...rest } = await setUp(dirs);
+    const { vsix, userSettings, ctx, run, workspaceFile, ...rest } = await setUp(dirs);
     close = rest.close;
-    const page = await startWorkbench(dirs, [vsixPath, ...(vsix ? [vsix] : [])], userSettings, state);
+    const page = await startWorkbench(dirs, [vsixPath, ...(vsix ? [vsix] : [])], userSettings, state, workspaceFile);
     results = await run(page, ctx, log);
     mkdirSync(ctx.artifacts, { recursive: true });
     if (existsSync(dirs.requests)) copyFileSync(dirs.requests, join(ctx.artifacts, 'requests.jsonl'));
@@ -542,6 +543,21 @@ function runClaudeWorkbench(vsixPath) {
     const userSettings = { ...consumerSettings(claudeAgents(dirs.runDir, mock)), ...CHAT_VIEW_SETTINGS };
     const ctx = { workspace: dirs.workspace, mock, requests: dirs.requests, artifacts: join(ARTIFACTS, 'claude') };
     return { userSettings, ctx, run: runClaude, close: () => mock.close() };
+  });
+}
+
+/**
+ * A workspace of two folders (folders-view.mjs), opened from its `.code-workspace` file, with the real Claude Code
+ * against a scripted Anthropic API that this run starts and closes.
+ */
+function runFoldersWorkbench(vsixPath) {
+  return runConsumerWorkbench('Folders', vsixPath, async (dirs) => {
+    scriptedAgent(); // compiles dist/ (the mock with it) when missing
+    const mock = await startAnthropicMock(dirs.workspace);
+    const { file, second } = writeTwoFolderWorkspace(dirs);
+    const userSettings = { ...consumerSettings(claudeAgents(dirs.runDir, mock).filter((agent) => agent.id === 'claude')), ...CHAT_VIEW_SETTINGS };
+    const ctx = { workspace: dirs.workspace, second, mock, requests: dirs.requests, artifacts: join(ARTIFACTS, 'folders') };
+    return { userSettings, ctx, run: runFolders, close: () => mock.close(), workspaceFile: file };
   });
 }
 
@@ -738,6 +754,7 @@ async function main() {
   if (report?.done && codeServer && wanted('cline:')) report.scenarios.push(...(await runClineWorkbench(extensionVsix(dirs.runDir))));
   if (report?.done && codeServer && wanted('roo:')) report.scenarios.push(...(await runRooWorkbench(extensionVsix(dirs.runDir))));
   if (report?.done && codeServer && wanted('claude:')) report.scenarios.push(...(await runClaudeWorkbench(extensionVsix(dirs.runDir))));
+  if (report?.done && codeServer && wanted('folders:')) report.scenarios.push(...(await runFoldersWorkbench(extensionVsix(dirs.runDir))));
   if (report?.done && codeServer && wanted('walkthrough')) report.scenarios.push(...(await runWalkthrough(extensionVsix(dirs.runDir), log)));
   const { passed, failed } = printResults(report);
   const ok = !error && failed === 0 && passed > 0 && left.length === 0;
