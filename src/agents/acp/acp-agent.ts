@@ -25,6 +25,7 @@ import { WorkspaceFolders, type SessionFolders } from './workspace-folders.js';
 import { agentIndexKey } from './agent-index-key.js';
 import { closeSessionRequest } from './close-session.js';
 import { forkAtPoint, type ForkHost } from './fork-session.js';
+import { PastSessions } from './past-sessions.js';
 import type { ForkPoint } from './session/answer-ends.js';
 import type { RecentAgentSession } from '../../state/conversation-store.js';
 import { declinedResult } from '../../tools/tool-results.js';
@@ -101,6 +102,8 @@ export class AcpAgent implements AgentStream, SessionHost {
   private readonly heldToolServer = new HeldToolServer();
   private readonly forking: ForkHost;
   private readonly folders: WorkspaceFolders;
+  /** Its own sessions, to list, delete, continue in a new chat. */
+  readonly sessions: PastSessions;
 
   /**
    * `onInfo` hears what is learned about the agent: its models, image support, context window. `room` gives
@@ -124,6 +127,11 @@ export class AcpAgent implements AgentStream, SessionHost {
     this.key = agentIndexKey(command);
     this.folders = new WorkspaceFolders(options.cwd, options.additionalDirectories ?? [], this.name, this.log);
     this.forking = { name: this.name, log: this.log, agentSessions: options.agentSessions, step: (process, step, request) => this.startupStep(process, step, request) };
+    this.sessions = new PastSessions({
+      name: this.name, log: this.log, indexKey: this.key, folders: [options.cwd, ...(options.additionalDirectories ?? [])], timeoutMs: options.startupTimeoutMs,
+      start: () => this.start(), step: (process, step, request) => this.startupStep(process, step, request), sessionParams: (init) => this.sessionParams(init, []),
+      isHeld: (sessionId) => this.live.holderOf(sessionId) !== undefined, close: (sessionId, process, init) => this.closeRequest(sessionId, process, init),
+    });
     this.spare = new SpareSession<NewSession>({
       name: this.name,
       log: this.log,
@@ -533,8 +541,8 @@ export class AcpAgent implements AgentStream, SessionHost {
         if (update.sessionUpdate === 'usage_update') this.info.learnUsage(update);
         if (update.sessionUpdate === 'config_option_update') this.info.learnConfigOptions(update.configOptions);
         const route = this.routeOf(sessionId);
-        if (route === undefined) this.log.debug(`agent ${this.name}: update for unknown session ${sessionId} dropped`);
-        else route.session.onUpdate(update, outsidePrompt === true);
+        if (route !== undefined) route.session.onUpdate(update, outsidePrompt === true);
+        else if (!this.sessions.heard(sessionId, update)) this.log.debug(`agent ${this.name}: update for unknown session ${sessionId} dropped`);
       },
       onPermission: (raw, signal) => {
         let request: acp.RequestPermissionRequest;
