@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { ExtensionLog } from '../log/extension-log.js';
 import { registerFirstRunCommands } from './first-run.js';
 import { runManageAgents } from './agents/manage-agents.js';
+import { runContinueAgentSession } from './agents/continue-session.js';
 import { prefetchAgent } from './agents/prefetch.js';
 import { runSetAgentApiKey } from './keys/api-key-command.js';
 import type { LanguageModels } from './language-models.js';
@@ -23,6 +24,10 @@ export function registerCommands(models: LanguageModels, channel: vscode.OutputC
     vscode.commands.registerCommand('symposium.setAgentApiKey', async (agentId?: unknown) => {
       await runSetAgentApiKey(vscode, agents.secrets, agents.catalog(), typeof agentId === 'string' ? agentId : undefined);
       models.refresh();
+    }),
+    vscode.commands.registerCommand('symposium.continueAgentSession', () => {
+      const { agents: installed, bridge } = models.sessionAgents();
+      return runContinueAgentSession(vscode, installed, bridge);
     }),
     vscode.commands.registerCommand('symposium.showLog', () => channel.show()),
     vscode.commands.registerCommand('symposium.agentCommands', () => pickAgentCommand(models.commands)),

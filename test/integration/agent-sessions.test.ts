@@ -81,6 +81,22 @@ describe("an agent's own sessions", () => {
     expect(bridge.stderr()).toContain(`resumed ACP session ${session.sessionId} (session/resume)`);
   });
 
+  test('Restore Checkpoint in a continued chat goes back as in any chat: a fork of the session after the last answer shown', async () => {
+    const agentState = tempDir();
+    const agent = keeping(agentState, '--fork');
+    await twoChatsElsewhere(agent);
+    const bridge = startBridge(['--state-dir', tempDir()]);
+    const session = (await bridge.client.listAgentSessions({ agent })).sessions.find((s) => s.title === 'say one')!;
+    const { exchanges } = await bridge.client.continueAgentSession({ agent, sessionId: session.sessionId });
+    const shown = exchanges.flatMap(({ request, response }): Message[] => [asCopilotRendersIt(request), { role: 'assistant', content: [{ type: 'text', value: response }] }]);
+    const three = await bridge.chat([...shown, user('say three')], agent);
+    expect(textOfParts(three)).toBe('three');
+    // The checkpoint of `say three` restored, other words sent instead.
+    const back = await bridge.chat([...shown, user('history')], agent);
+    expect(JSON.parse(textOfParts(back))).toEqual(['say one', 'say more']);
+    expect(bridge.stderr()).toMatch(new RegExp(`forked from ${session.sessionId} after message`));
+  });
+
   test('a long session shows its last exchanges, the earlier ones in one line', async () => {
     const agentState = tempDir();
     const agent = keeping(agentState);

@@ -14,7 +14,7 @@
  * The last test shuts the bridge down and checks that no process of ours is left (found through the
  * fresh HOME every agent process inherits); afterAll kills, by pid, anything that test left behind.
  */
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -50,6 +50,8 @@ import { waitUntil } from '../fixtures/wait-until.js';
 /** The built CLI (jest runs from the repository root); SYMPOSIUM_LM_CLI points the tests at another build. */
 const CLI = path.resolve(process.env.SYMPOSIUM_LM_CLI ?? 'dist/src/cli/main.js');
 const CLAUDE_AGENT_ACP = path.resolve('node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js');
+/** Claude Code's own binary, as claude-agent-acp runs it. */
+const CLAUDE_CLI = path.resolve('node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude');
 const TEST_TIMEOUT_MS = 60_000;
 /** How long one response may take (the first one also starts the agent: a few seconds). */
 const RESPONSE_MS = 30_000;
@@ -1038,6 +1040,40 @@ test(
     // No model request of either subagent followed the stop, and the main conversation asked once more, for the answer.
     expect(subagentRequests()).toHaveLength(2);
     expect(conversationOf(FIRST).map((r) => lastUserText(messagesOf(r)).includes(SECOND))).toEqual([false, true]);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "a session begun by Claude Code's own CLI (print mode, same HOME) is listed, continued in a new chat, and its next message goes on in that session",
+  async () => {
+    const FIRST = 'Remember the word heliotrope, please.';
+    const NEXT = 'Which word did I ask you to remember?';
+    scripts.set(FIRST, (request) => textReply(lastUserText(request).includes(NEXT) ? 'You asked me to remember heliotrope.' : 'Heliotrope: remembered.'));
+    const agentEnv = 'mcp_server' in claude ? claude.mcp_server.env : [];
+    const env = { ...process.env, ...Object.fromEntries(agentEnv.map(({ name, value }) => [name, value])) };
+    execFileSync(CLAUDE_CLI, ['-p', FIRST], { cwd: workspace, env, timeout: RESPONSE_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+
+    const listed = await client.listAgentSessions({ agent: claude });
+    expect(listed.listed).toBe(true);
+    const begun = listed.sessions.find((s) => s.title?.includes('heliotrope') === true);
+    expect(begun).toBeDefined();
+    const { exchanges } = await client.continueAgentSession({ agent: claude, sessionId: begun!.sessionId });
+    expect(exchanges).toEqual([{ request: FIRST, response: 'Heliotrope: remembered.' }]);
+
+    // The new chat's next request, as Copilot sends it: the shown request in its blocks, the shown answer, the new words.
+    const shown: Message[] = exchanges.flatMap(({ request, response }): Message[] => [
+      user(`<context>\nThe current date is November 29, 2026.\n</context>\n<userRequest>\n${request}\n</userRequest>`),
+      { role: 'assistant', content: [{ type: 'text', value: response }] },
+    ]);
+    expect(textOfParts(await chat([...shown, user(NEXT)]))).toBe('You asked me to remember heliotrope.');
+    // Claude's model holds the earlier exchange as its own messages, in that session: not a transcript told anew.
+    const asked = messagesOf(conversationOf(FIRST).at(-1)!);
+    expect(assistantTexts(asked)).toContain('Heliotrope: remembered.');
+    expect(userTexts(asked).join('\n')).not.toContain('This conversation began before this session');
+    expect(userTexts(asked).filter((t) => t.includes(FIRST))).toHaveLength(1);
+    expect(sessionIdOf(conversationOf(FIRST).at(-1)!)).toBe(begun!.sessionId);
+    expect(logTail(400)).toContain(`resumed ACP session ${begun!.sessionId}`);
   },
   TEST_TIMEOUT_MS,
 );
