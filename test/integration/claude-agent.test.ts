@@ -14,7 +14,8 @@
  * The last test shuts the bridge down and checks that no process of ours is left (found through the
  * fresh HOME every agent process inherits); afterAll kills, by pid, anything that test left behind.
  */
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -1052,7 +1053,9 @@ test(
     scripts.set(FIRST, (request) => textReply(lastUserText(request).includes(NEXT) ? 'You asked me to remember heliotrope.' : 'Heliotrope: remembered.'));
     const agentEnv = 'mcp_server' in claude ? claude.mcp_server.env : [];
     const env = { ...process.env, ...Object.fromEntries(agentEnv.map(({ name, value }) => [name, value])) };
-    execFileSync(CLAUDE_CLI, ['-p', FIRST], { cwd: workspace, env, timeout: RESPONSE_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Not synchronously: the mock answers from this process.
+    const printed = await promisify(execFile)(CLAUDE_CLI, ['-p', FIRST], { cwd: workspace, env, timeout: RESPONSE_MS });
+    expect(printed.stdout.trim()).toBe('Heliotrope: remembered.');
 
     const listed = await client.listAgentSessions({ agent: claude });
     expect(listed.listed).toBe(true);
