@@ -1,5 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import * as t from 'io-ts';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../log/logger.js';
 import type { AgentSessionInfo, ListAgentSessionsResult } from '../../protocol/agent-sessions.js';
@@ -161,9 +162,18 @@ class ListingCut extends Error {
   }
 }
 
+/** Whether `cwd` is one of the folders, as written or with its links resolved (Claude Code reports its folder resolved). */
 function inFolders(cwd: string, folders: readonly string[]): boolean {
-  const resolved = path.resolve(cwd);
-  return folders.some((folder) => path.resolve(folder) === resolved);
+  const resolved = realPath(cwd);
+  return folders.some((folder) => path.resolve(folder) === path.resolve(cwd) || realPath(folder) === resolved);
+}
+
+function realPath(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return path.resolve(file);
+  }
 }
 
 /** The person's sentence for a session that could not be opened: the agent no longer has it, or said why not. */
