@@ -16,6 +16,7 @@
  */
 import { execFile, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -1077,6 +1078,9 @@ test(
     expect(userTexts(asked).filter((t) => t.includes(FIRST))).toHaveLength(1);
     expect(sessionIdOf(conversationOf(FIRST).at(-1)!)).toBe(begun!.sessionId);
     expect(logTail(400)).toContain(`resumed ACP session ${begun!.sessionId}`);
+    // A session Claude Code does not have (deleted in its terminal meanwhile): one sentence.
+    const gone = await client.continueAgentSession({ agent: claude, sessionId: randomUUID() }).then(() => 'continued', (error: Error) => error.message);
+    expect(gone).toBe('claude no longer has this session (it was deleted, or belongs to another folder): start a new chat instead.');
   },
   TEST_TIMEOUT_MS,
 );
