@@ -17,6 +17,7 @@ import { newChat } from './rows/new-chat.js';
 import { afterReload } from './rows/after-reload.js';
 import { goingBack } from './rows/going-back.js';
 import { commands } from './rows/commands.js';
+import { continuedSession } from './rows/continued-session.js';
 import { now, type Row } from './lib.js';
 
 const ROWS: [string, () => Row[] | Promise<Row[]>][] = [
@@ -32,6 +33,7 @@ const ROWS: [string, () => Row[] | Promise<Row[]>][] = [
   ['10', afterReload],
   ['11', goingBack],
   ['12', commands],
+  ['13', continuedSession],
 ];
 /** Rows that run only when named: they need more than Node (the VS Code host). */
 const ON_REQUEST = new Set(['8']);

@@ -24,7 +24,8 @@ import { shownHistoryLinks } from '../history/shown-history.js';
  * Continuing records a new conversation in the index as bound to that session and ending where the chat that shows
  * the answered exchanges ends: the chat's next request is found there, like a conversation's after a restart, and
  * its agent resumes the session (see AcpAgent.open). An agent's failure is an AgentFailed error whose message is a
- * sentence for the person.
+ * sentence for the person. The session then resumes ahead of the chat's first message (`AcpAgent.resumeAhead`), with
+ * the tools the agent was last offered in this workspace.
  */
 export function serveAgentSessions(connection: MessageConnection, agents: AgentRegistry, store: ConversationStore, log: Logger): void {
   connection.onRequest(Methods.listAgentSessions, async (raw: unknown): Promise<ListAgentSessionsResult> => {
@@ -50,6 +51,8 @@ export function serveAgentSessions(connection: MessageConnection, agents: AgentR
     const point = continued.forkPoint(links.lastTurnKey);
     if (point !== undefined) store.rememberForkPoint(conversationId, point);
     log.info(`conversation ${conversationId} continues ACP session ${sessionId} of ${nameOf(agent)} in a new chat (${exchanges.length} exchange(s) shown)`);
+    // While the person reads the chat, its session resumes ahead of its first message, as a restored chat's does.
+    agents.resumeRecent([agent], [{ conversationId, agent: continued.indexKey, agentSession: sessionId }], 1);
     return { exchanges };
   });
 

@@ -79,6 +79,8 @@ describe("an agent's own sessions", () => {
     // The session's own prompts: it was not told a transcript.
     expect(JSON.parse(textOfParts(next))).toEqual(['say one', 'say more']);
     expect(bridge.stderr()).toContain(`resumed ACP session ${session.sessionId} (session/resume)`);
+    // Resumed ahead of the message, while the person read the chat.
+    expect(bridge.stderr()).toMatch(new RegExp(`is ACP session ${session.sessionId}, resumed ahead`));
   });
 
   test('Restore Checkpoint in a continued chat goes back as in any chat: a fork of the session after the last answer shown', async () => {
