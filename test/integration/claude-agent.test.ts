@@ -1051,7 +1051,7 @@ test(
   async () => {
     const FIRST = 'Remember the word heliotrope, please.';
     const NEXT = 'Which word did I ask you to remember?';
-    scripts.set(FIRST, (request) => textReply(lastUserText(request).includes(NEXT) ? 'You asked me to remember heliotrope.' : 'Heliotrope: remembered.'));
+    scripts.set(FIRST, (request) => textReply(lastUserText(request).includes(FIRST) ? 'Heliotrope: remembered.' : 'You asked me to remember heliotrope.'));
     const agentEnv = 'mcp_server' in claude ? claude.mcp_server.env : [];
     const env = { ...process.env, ...Object.fromEntries(agentEnv.map(({ name, value }) => [name, value])) };
     // Not synchronously: the mock answers from this process.
@@ -1078,6 +1078,16 @@ test(
     expect(userTexts(asked).filter((t) => t.includes(FIRST))).toHaveLength(1);
     expect(sessionIdOf(conversationOf(FIRST).at(-1)!)).toBe(begun!.sessionId);
     expect(logTail(400)).toContain(`resumed ACP session ${begun!.sessionId}`);
+    // Restore Checkpoint on the new message, other words instead: Claude's model holds the shown exchange as its own
+    // (its session forked after it, at the point the replay named), nothing of the message taken back.
+    const OTHER = 'Which colour was that flower again?';
+    expect(textOfParts(await chat([...shown, user(OTHER)]))).toBe('You asked me to remember heliotrope.');
+    const back = messagesOf(conversationOf(FIRST).at(-1)!);
+    expect(lastUserText(back)).toContain(OTHER);
+    expect(assistantTexts(back)).toEqual(['Heliotrope: remembered.']);
+    expect(userTexts(back).join('\n')).not.toContain(NEXT);
+    expect(userTexts(back).join('\n')).not.toContain('This conversation began before this session');
+    expect(logTail(400)).toContain(`forked from ${begun!.sessionId} after message`);
     // A session Claude Code does not have (deleted in its terminal meanwhile): one sentence.
     const gone = await client.continueAgentSession({ agent: claude, sessionId: randomUUID() }).then(() => 'continued', (error: Error) => error.message);
     expect(gone).toBe('claude no longer has this session (it was deleted, or belongs to another folder): start a new chat instead.');
