@@ -17,6 +17,7 @@ import { newChat } from './rows/new-chat.js';
 import { afterReload } from './rows/after-reload.js';
 import { goingBack } from './rows/going-back.js';
 import { commands } from './rows/commands.js';
+import { continuedSession } from './rows/continued-session.js';
 import { subagents } from './rows/subagents.js';
 import { now, type Row } from './lib.js';
 
@@ -33,6 +34,7 @@ const ROWS: [string, () => Row[] | Promise<Row[]>][] = [
   ['10', afterReload],
   ['11', goingBack],
   ['12', commands],
+  ['13', continuedSession],
   ['14', subagents],
 ];
 /** Rows that run only when named: they need more than Node (the VS Code host). */

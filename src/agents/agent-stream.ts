@@ -4,6 +4,7 @@ import type { ForwardedMessage } from '../history/context-policy.js';
 import type { RecentAgentSession } from '../state/conversation-store.js';
 import type { ConsumerMode } from '../history/consumer-mode.js';
 import type { GoingBack } from '../history/conversations.js';
+import type { AgentSessions } from './agent-sessions.js';
 
 /** What one request asks of a conversation's agent session. */
 export interface TurnInput {
@@ -63,6 +64,8 @@ export interface AgentStream {
   resumeAhead?(conversations: readonly RecentAgentSession[]): void;
   /** ACP `authenticate` with one of the agent's methods; agents without sign-in do not have it. */
   authenticate?(methodId: string): Promise<void>;
+  /** The agent's own sessions, to list, delete, continue; agents that keep none do not have them. */
+  readonly sessions?: AgentSessions;
   /** Ends every session and whatever process backs them. */
   dispose(): void;
 }

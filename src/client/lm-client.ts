@@ -41,6 +41,13 @@ import {
   type ResponsePart,
   type ToolDefinition,
 } from '../protocol/messages.js';
+import {
+  ContinueAgentSessionResult,
+  ListAgentSessionsResult,
+  type ContinueAgentSessionParams,
+  type DeleteAgentSessionParams,
+  type ListAgentSessionsParams,
+} from '../protocol/agent-sessions.js';
 import { Methods } from '../protocol/methods.js';
 import { cutToolOutputs } from './tool-output-cut.js';
 
@@ -196,6 +203,21 @@ export class LmClient {
 
   async provideTokenCount(modelId: string, text: string | Message): Promise<number> {
     return decodeOrThrow(ProvideTokenCountResult, await this.connection.sendRequest(Methods.provideTokenCount, { modelId, text }), 'result').count;
+  }
+
+  /** The agent's own sessions in the workspace's folders (`symposium/listAgentSessions`), newest first. */
+  async listAgentSessions(params: ListAgentSessionsParams): Promise<ListAgentSessionsResult> {
+    return decodeOrThrow(ListAgentSessionsResult, await this.connection.sendRequest(Methods.listAgentSessions, params), 'result');
+  }
+
+  /** Deletes one of the agent's sessions (`symposium/deleteAgentSession`); rejects with -32001 and a sentence when it cannot. */
+  async deleteAgentSession(params: DeleteAgentSessionParams): Promise<void> {
+    await this.connection.sendRequest(Methods.deleteAgentSession, params);
+  }
+
+  /** Opens one of the agent's sessions to continue it in a new chat: the exchanges that chat shows (`symposium/continueAgentSession`). */
+  async continueAgentSession(params: ContinueAgentSessionParams): Promise<ContinueAgentSessionResult> {
+    return decodeOrThrow(ContinueAgentSessionResult, await this.connection.sendRequest(Methods.continueAgentSession, params), 'result');
   }
 
   /** Signs the agent in with one of its ACP methods (`symposium/authenticate`); rejects with -32001 naming the fault. */

@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import type { ExtensionLog } from '../log/extension-log.js';
 import { AgentSettings } from './agent-settings.js';
 import { answeredOnce } from './first-run.js';
-import { VENDOR } from './agents/models.js';
+import { agentModelId, modelsOf, VENDOR } from './agents/models.js';
+import type { SessionAgent } from './agents/continue-session.js';
 import { registerAgentActionTool } from './confirmation/agent-action-tool.js';
 import { vscodeSignInUi } from './keys/sign-in.js';
 import { LearnedAgents } from './learned-agents.js';
@@ -95,6 +96,16 @@ export class LanguageModels {
   /** The window started: the chats VS Code restored resume their sessions ahead (`symposium.resumeRecentChats`). */
   resumeRecent(): void {
     this.provider?.resumeRecent(config().get<number>('resumeRecentChats', 3), RESUME_RECENT_WITHIN_HOURS);
+  }
+
+  /** The installed agents (ready to run) whose sessions can be continued, each with its model's id, and the bridge's requests for them. */
+  sessionAgents(): { readonly agents: SessionAgent[]; readonly bridge: ReturnType<BridgeProcess['agentSessions']> } {
+    const ready = modelsOf(this.agents.modelSettings(this.learned.byAgent)).flatMap(({ agent, state, setting }) =>
+      'mcp_server' in agent && state.kind !== 'not-installed' && setting !== undefined ? [{ agent, name: setting.name, modelId: agentModelId(setting) }] : [],
+    );
+    // An agent of several models (one per choice) is one agent: its default model's id.
+    const agents = [...new Map(ready.map((entry) => [entry.modelId, entry])).values()];
+    return { agents, bridge: this.bridge.agentSessions() };
   }
 
   /** The sign-in's *Set API Key*: the command for that agent; whether it stored a key. */

@@ -347,7 +347,10 @@ export class ConversationTracker {
     return this.begin(requestId, messages, read, undefined, reply + 1, { conversationId: from.id, turnKey, why });
   }
 
-  /** A conversation this tracker does not hold: under `resumedId` (else a new id), the agent knowing its first `known` messages. */
+  /**
+   * A conversation this tracker does not hold: under `resumedId` (else a new id), the agent knowing its first `known` messages,
+   * whose last turn (asked before a restart, or in a session continued from elsewhere) can be gone back to.
+   */
   private begin(requestId: RequestId, messages: Message[], read: Read, resumedId: string | undefined, known: number, goesBack: GoingBack | undefined): HistoryDecision {
     const conversation: Conversation = {
       id: resumedId ?? this.options.newId?.() ?? `c${this.nextId}`,
@@ -363,6 +366,8 @@ export class ConversationTracker {
       lastUsed: 0,
       markers: [],
     };
+    const knownTurn = resumedId === undefined ? undefined : read.links[known - 2];
+    if (knownTurn !== undefined) this.turnPoints.asked(conversation, knownTurn, false);
     const decision = this.settle(requestId, conversation, messages, read, known, { isNew: true, ...DISCARDED_NOTHING, supersedes: undefined, ...(goesBack === undefined ? {} : { goesBack }) });
     if (decision.kind === 'turn') {
       if (resumedId === undefined) this.nextId++;
@@ -534,9 +539,7 @@ export class ConversationTracker {
   }
 
   private index(map: Map<Link, Set<Conversation>>, link: Link, conversation: Conversation): void {
-    let set = map.get(link);
-    if (set === undefined) map.set(link, (set = new Set()));
-    set.add(conversation);
+    map.set(link, (map.get(link) ?? new Set()).add(conversation));
   }
 
   private unindex(map: Map<Link, Set<Conversation>>, link: Link, conversation: Conversation): void {
@@ -634,8 +637,5 @@ function textOf(message: Message): string {
 }
 
 function nothingNew(): HistoryDecision {
-  return {
-    kind: 'reject',
-    reason: 'Nothing new to answer: the request repeats the conversation so far without a new user message.',
-  };
+  return { kind: 'reject', reason: 'Nothing new to answer: the request repeats the conversation so far without a new user message.' };
 }

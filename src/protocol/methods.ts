@@ -25,6 +25,10 @@ export const Methods = {
   askQuestions: 'symposium/askQuestions',
   /** Not in the seed: a request of the bridge to open a web page an agent names, once the person agrees. */
   openUrl: 'symposium/openUrl',
+  /** Not in the seed: requests of the client for an agent's own sessions (see agent-sessions.ts): list, delete, continue one in a new chat. */
+  listAgentSessions: 'symposium/listAgentSessions',
+  deleteAgentSession: 'symposium/deleteAgentSession',
+  continueAgentSession: 'symposium/continueAgentSession',
 } as const;
 
 /** The tool through which an agent's permission requests reach VS Code, which asks the user. */

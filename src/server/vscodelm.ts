@@ -37,6 +37,7 @@ import { dispatchInMicrotasks } from './dispatch-in-microtasks.js';
 import { askQuestionsOf, documentTextOf, openUrlOf } from './client-requests.js';
 import { editorFiles } from '../files/workspace-files.js';
 import type { CommandPromptsServer } from '../tools/command-prompts-server.js';
+import { serveAgentSessions } from './agent-session-requests.js';
 import { MAX_COMMANDS } from '../agents/acp/answers/agent-commands.js';
 
 export interface VscodeLmOptions extends Omit<AgentRegistryOptions, 'acp'> {
@@ -116,6 +117,7 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
   connection.onRequest(BAD_FRAME_METHOD, ({ reason }: BadFrameParams) => {
     throw new ResponseError(ProtocolErrorCodes.ParseError, `The request could not be read: ${reason}.`);
   });
+  serveAgentSessions(connection, agents, store, log);
   onNotification(connection, log, Methods.prepareAgent, PrepareAgentParams, (params) => agents.prepare(params.agent));
   onNotification(connection, log, Methods.resumeRecent, ResumeRecentParams, ({ agents: definitions, sessions, withinHours }) => {
     const { cwd } = options.acp;

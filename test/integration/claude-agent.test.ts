@@ -14,7 +14,9 @@
  * The last test shuts the bridge down and checks that no process of ours is left (found through the
  * fresh HOME every agent process inherits); afterAll kills, by pid, anything that test left behind.
  */
-import type { ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -50,6 +52,8 @@ import { waitUntil } from '../fixtures/wait-until.js';
 /** The built CLI (jest runs from the repository root); SYMPOSIUM_LM_CLI points the tests at another build. */
 const CLI = path.resolve(process.env.SYMPOSIUM_LM_CLI ?? 'dist/src/cli/main.js');
 const CLAUDE_AGENT_ACP = path.resolve('node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js');
+/** Claude Code's own binary, as claude-agent-acp runs it. */
+const CLAUDE_CLI = path.resolve('node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude');
 const TEST_TIMEOUT_MS = 60_000;
 /** How long one response may take (the first one also starts the agent: a few seconds). */
 const RESPONSE_MS = 30_000;
@@ -1168,6 +1172,55 @@ test(
     // (Claude Code marks its interrupted turn in the user message after it.)
     expect([said.filter((t) => t.includes(SECOND)).length, said.filter((t) => t.includes(THIRD)).length]).toEqual([1, 1]);
     expect(said.at(-1)).toContain(THIRD);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "a session begun by Claude Code's own CLI (print mode, same HOME) is listed, continued in a new chat, and its next message goes on in that session",
+  async () => {
+    const FIRST = 'Remember the word heliotrope, please.';
+    const NEXT = 'Which word did I ask you to remember?';
+    scripts.set(FIRST, (request) => textReply(lastUserText(request).includes(FIRST) ? 'Heliotrope: remembered.' : 'You asked me to remember heliotrope.'));
+    const agentEnv = 'mcp_server' in claude ? claude.mcp_server.env : [];
+    const env = { ...process.env, ...Object.fromEntries(agentEnv.map(({ name, value }) => [name, value])) };
+    // Not synchronously: the mock answers from this process.
+    const printed = await promisify(execFile)(CLAUDE_CLI, ['-p', FIRST], { cwd: workspace, env, timeout: RESPONSE_MS });
+    expect(printed.stdout.trim()).toBe('Heliotrope: remembered.');
+
+    const listed = await client.listAgentSessions({ agent: claude });
+    expect(listed.listed).toBe(true);
+    const begun = listed.sessions.find((s) => s.title?.includes('heliotrope') === true);
+    expect(begun).toBeDefined();
+    const { exchanges } = await client.continueAgentSession({ agent: claude, sessionId: begun!.sessionId });
+    expect(exchanges).toEqual([{ request: FIRST, response: 'Heliotrope: remembered.' }]);
+
+    // The new chat's next request, as Copilot sends it: the shown request in its blocks, the shown answer, the new words.
+    const shown: Message[] = exchanges.flatMap(({ request, response }): Message[] => [
+      user(`<context>\nThe current date is November 29, 2026.\n</context>\n<userRequest>\n${request}\n</userRequest>`),
+      { role: 'assistant', content: [{ type: 'text', value: response }] },
+    ]);
+    expect(textOfParts(await chat([...shown, user(NEXT)]))).toBe('You asked me to remember heliotrope.');
+    // Claude's model holds the earlier exchange as its own messages, in that session: not a transcript told anew.
+    const asked = messagesOf(conversationOf(FIRST).at(-1)!);
+    expect(assistantTexts(asked)).toContain('Heliotrope: remembered.');
+    expect(userTexts(asked).join('\n')).not.toContain('This conversation began before this session');
+    expect(userTexts(asked).filter((t) => t.includes(FIRST))).toHaveLength(1);
+    expect(sessionIdOf(conversationOf(FIRST).at(-1)!)).toBe(begun!.sessionId);
+    expect(logTail(400)).toContain(`resumed ACP session ${begun!.sessionId}`);
+    // Restore Checkpoint on the new message, other words instead: Claude's model holds the shown exchange as its own
+    // (its session forked after it, at the point the replay named), nothing of the message taken back.
+    const OTHER = 'Which colour was that flower again?';
+    expect(textOfParts(await chat([...shown, user(OTHER)]))).toBe('You asked me to remember heliotrope.');
+    const back = messagesOf(conversationOf(FIRST).at(-1)!);
+    expect(lastUserText(back)).toContain(OTHER);
+    expect(assistantTexts(back)).toEqual(['Heliotrope: remembered.']);
+    expect(userTexts(back).join('\n')).not.toContain(NEXT);
+    expect(userTexts(back).join('\n')).not.toContain('This conversation began before this session');
+    expect(logTail(400)).toContain(`forked from ${begun!.sessionId} after message`);
+    // A session Claude Code does not have (deleted in its terminal meanwhile): one sentence.
+    const gone = await client.continueAgentSession({ agent: claude, sessionId: randomUUID() }).then(() => 'continued', (error: Error) => error.message);
+    expect(gone).toBe('claude no longer has this session (it was deleted, or belongs to another folder): start a new chat instead.');
   },
   TEST_TIMEOUT_MS,
 );

@@ -140,6 +140,7 @@ describe('the command Set Agent API Key', () => {
       setUserAgents: async (value) => void did.push(`settings ${JSON.stringify(value)}`),
       openSettingsJson: async () => void did.push('open settings.json'),
       setApiKey: async () => void did.push('set an API key'),
+      continueSession: async () => {},
       prefetch: () => void did.push('prefetch'),
       download: () => void did.push('download'),
       modelsEnabled: () => true,

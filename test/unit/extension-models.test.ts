@@ -381,6 +381,7 @@ describe('package.json, the extension manifest', () => {
     expect(pkg.contributes.commands.map((c) => c.command).sort()).toEqual([
       'symposium.agentCommands',
       'symposium.allowChatWithoutSignIn',
+      'symposium.continueAgentSession',
       'symposium.enableModels',
       'symposium.manageAgents',
       'symposium.restartBridge',
@@ -421,7 +422,7 @@ describe('package.json, the extension manifest', () => {
     expect(walkthrough!.steps.map((s) => s.id)).toEqual(['enable', 'copilot', 'agents', 'chat']);
     const declared = new Set(pkg.contributes.commands.map((c) => c.command));
     const buttons = walkthrough!.steps.flatMap((s) => [...s.description.matchAll(/\]\(command:([\w.]+)\)/g)].map((m) => m[1]!));
-    expect(buttons).toEqual(['symposium.enableModels', 'symposium.allowChatWithoutSignIn', 'symposium.manageAgents', 'workbench.action.chat.open']);
+    expect(buttons).toEqual(['symposium.enableModels', 'symposium.allowChatWithoutSignIn', 'symposium.manageAgents', 'workbench.action.chat.open', 'symposium.continueAgentSession']);
     for (const command of buttons.filter((c) => c.startsWith('symposium.'))) expect(declared).toContain(command);
     for (const step of walkthrough!.steps) expect(step.completionEvents.length).toBeGreaterThan(0);
     const ignore = readFileSync('.vscodeignore', 'utf8');

@@ -56,10 +56,12 @@ describe('manageItems', () => {
       '-- Built-in agents',
       '$(add) Add Other',
       '-- ',
+      "$(history) Continue an agent's session…",
       "$(key) Set an agent's API key",
       '$(settings-gear) Edit symposium.agents in settings.json',
     ]);
     expect(items.find((i) => i.label === "$(key) Set an agent's API key")).toMatchObject({ action: { type: 'setKey' } });
+    expect(items.find((i) => i.label === "$(history) Continue an agent's session…")).toMatchObject({ action: { type: 'continue' } });
     expect(items[1]).toEqual({ kind: 'item', label: '$(check) Npm Agent', description: 'ready', detail: 'npx --yes --package=@scope/npm-agent@1.0.0 -- npm-agent', action: { type: 'edit' } });
     expect(items[2]).toMatchObject({ description: 'not available: `bin-agent` was not found on PATH: get it from example.org', detail: 'bin-agent acp' });
     expect(items[3]).toMatchObject({ description: '`my-agent` not found on PATH', detail: 'my-agent --acp' });
@@ -94,6 +96,7 @@ function fakeUi(options: { agents?: unknown; userAgents?: unknown; choose: (item
     },
     openSettingsJson: async () => void did.push('open settings.json'),
     setApiKey: async () => void did.push('set an API key'),
+    continueSession: async () => void did.push('continue a session'),
     prefetch: (entry, command) => void did.push(`prefetch ${entry.id}: ${command.command} ${command.args.join(' ')}`),
     download: (entry, download) => void did.push(`download ${entry.id}: ${download.url} into ${download.dir}`),
     modelsEnabled: () => options.enabled ?? true,
@@ -110,6 +113,12 @@ const chooseAdd = (id: string) => (items: readonly ManageItem[]) => {
 };
 
 describe('manageAgents', () => {
+  test("continuing an agent's session runs Symposium: Continue Agent Session…", async () => {
+    const { ui, did } = fakeUi({ userAgents: [{ id: 'npm-agent' }], choose: (items) => items.flatMap((i) => (i.kind === 'item' && i.action.type === 'continue' ? [i.action] : []))[0] });
+    await manageAgents(ui, machine('npx'), catalog);
+    expect(did).toEqual(['continue a session']);
+  });
+
   test('adding a built-in appends {id} to the user setting, keeping what was there', async () => {
     const mine = { id: 'mine', name: 'Mine', command: 'my-agent' };
     const { ui, did, userAgents } = fakeUi({ userAgents: [mine], choose: chooseAdd('npm-agent') });

@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChatView, Checks, checkRefusedInOneLine, sendCommand } from './chat-view.mjs';
 import { rewindScenarios } from './claude-rewind-view.mjs';
+import { continueScenarios } from './claude-continue-view.mjs';
 import { commandResults, eventually, keepModelRequest, processesRunning, terminalNames } from './command-stops.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -617,6 +618,9 @@ CLAUDE_SCENARIOS.push({
 
 // Going back in a chat (issue 45): Restore Checkpoint, an edited earlier request, Retry.
 CLAUDE_SCENARIOS.push(...rewindScenarios(newClaudeChat));
+
+// Continuing a session Claude Code's CLI began (issue 52).
+CLAUDE_SCENARIOS.push(...continueScenarios());
 
 /**
  * Opens the Chat view and sends a first message, answered by the first model listed (Claude Code): a fresh profile

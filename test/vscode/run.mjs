@@ -541,7 +541,7 @@ function runClaudeWorkbench(vsixPath) {
     scriptedAgent(); // compiles dist/ (the mock with it) when missing
     const mock = await startAnthropicMock(dirs.workspace);
     const userSettings = { ...consumerSettings(claudeAgents(dirs.runDir, mock)), ...CHAT_VIEW_SETTINGS };
-    const ctx = { workspace: dirs.workspace, mock, requests: dirs.requests, artifacts: join(ARTIFACTS, 'claude') };
+    const ctx = { workspace: dirs.workspace, runDir: dirs.runDir, mock, requests: dirs.requests, artifacts: join(ARTIFACTS, 'claude') };
     return { userSettings, ctx, run: runClaude, close: () => mock.close() };
   });
 }

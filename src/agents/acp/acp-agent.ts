@@ -17,7 +17,7 @@ import type { OpenedSession } from './session/opened-session.js';
 import { proposesEditsItMakes, readsMissingAsEmpty } from './session/file-requests.js';
 import { toolsThroughConsumer } from './session/edit-tools.js';
 import { clientCapabilitiesOf } from './session/client-capabilities.js';
-import { HeldToolServer, holdsMcpServersPerWorkspace } from './workspace-mcp-servers.js';
+import { HeldToolServer, callOfTheTurnInProgress, holdsMcpServersPerWorkspace } from './workspace-mcp-servers.js';
 import { LiveSessions, SessionIdInUse } from './live-sessions.js';
 import { SessionsResumedAhead } from './resumed-ahead.js';
 import type { AcpAgentOptions, PoolRoom } from './acp-agent-options.js';
@@ -25,9 +25,9 @@ import { WorkspaceFolders, type SessionFolders } from './workspace-folders.js';
 import { agentIndexKey } from './agent-index-key.js';
 import { closeSessionRequest } from './close-session.js';
 import { forkAtPoint, type ForkHost } from './fork-session.js';
+import { PastSessions } from './past-sessions.js';
 import type { ForkPoint } from './session/answer-ends.js';
 import type { RecentAgentSession } from '../../state/conversation-store.js';
-import { declinedResult } from '../../tools/tool-results.js';
 import { describeElicitation, onUrlElicitation } from './session/client-requests.js';
 import type { AgentInfo, AgentSlashCommand } from '../../protocol/messages.js';
 import { AgentInfoState, type SessionResponse } from './answers/agent-info.js';
@@ -101,6 +101,8 @@ export class AcpAgent implements AgentStream, SessionHost {
   private readonly heldToolServer = new HeldToolServer();
   private readonly forking: ForkHost;
   private readonly folders: WorkspaceFolders;
+  /** Its own sessions, to list, delete, continue in a new chat. */
+  readonly sessions: PastSessions;
 
   /**
    * `onInfo` hears what is learned about the agent: its models, image support, context window. `room` gives
@@ -124,6 +126,11 @@ export class AcpAgent implements AgentStream, SessionHost {
     this.key = agentIndexKey(command);
     this.folders = new WorkspaceFolders(options.cwd, options.additionalDirectories ?? [], this.name, this.log);
     this.forking = { name: this.name, log: this.log, agentSessions: options.agentSessions, step: (process, step, request) => this.startupStep(process, step, request) };
+    this.sessions = new PastSessions({
+      name: this.name, log: this.log, indexKey: this.key, folders: [options.cwd, ...(options.additionalDirectories ?? [])], timeoutMs: options.startupTimeoutMs,
+      start: () => this.start(), step: (process, step, request) => this.startupStep(process, step, request), sessionParams: (init) => this.sessionParams(init, []),
+      isHeld: (sessionId) => this.live.holderOf(sessionId) !== undefined, close: (sessionId, process, init) => this.closeRequest(sessionId, process, init),
+    });
     this.spare = new SpareSession<NewSession>({
       name: this.name,
       log: this.log,
@@ -495,19 +502,8 @@ export class AcpAgent implements AgentStream, SessionHost {
    * offered that tool is in a turn, if only one is; anywhere else, a call outside every turn, declined.
    */
   toolCallOutsideTurns(call: BridgedCall): Promise<CallToolResult> {
-    const inTurn = new Set(
-      this.live
-        .held()
-        .flatMap(({ holder }) => (holder.conversation !== undefined && holdsMcpServersPerWorkspace(holder.init) && holder.conversation.takesToolCall(call.name) ? [holder.conversation] : [])),
-    );
-    const [session] = inTurn;
-    if (inTurn.size === 1 && session !== undefined) {
-      this.log.debug(`agent ${this.name}: a call of ${call.name} reached the tool server of a conversation not in a turn; conversation ${session.conversationId}, the one in a turn, takes it`);
-      return session.onToolCall(call);
-    }
-    const why = inTurn.size === 0 ? 'no conversation offered it is in a turn' : `${inTurn.size} conversations offered it are in a turn, and which made it is not known`;
-    this.log.info(`agent ${this.name}: a call of ${call.name} reached the tool server of a conversation in no turn, and ${why}: declined`);
-    return Promise.resolve(declinedResult(call.name));
+    const perWorkspace = this.live.held().flatMap(({ holder }) => (holder.conversation !== undefined && holdsMcpServersPerWorkspace(holder.init) ? [holder.conversation] : []));
+    return callOfTheTurnInProgress(this.name, this.log, perWorkspace, call);
   }
 
   dispose(): void {
@@ -533,8 +529,8 @@ export class AcpAgent implements AgentStream, SessionHost {
         if (update.sessionUpdate === 'usage_update') this.info.learnUsage(update);
         if (update.sessionUpdate === 'config_option_update') this.info.learnConfigOptions(update.configOptions);
         const route = this.routeOf(sessionId);
-        if (route === undefined) this.log.debug(`agent ${this.name}: update for unknown session ${sessionId} dropped`);
-        else route.session.onUpdate(update, outsidePrompt === true);
+        if (route !== undefined) route.session.onUpdate(update, outsidePrompt === true);
+        else if (!this.sessions.heard(sessionId, update)) this.log.debug(`agent ${this.name}: update for unknown session ${sessionId} dropped`);
       },
       onPermission: (raw, signal) => {
         let request: acp.RequestPermissionRequest;

@@ -3,6 +3,7 @@ import type { AgentCommand, ShellOff } from '../../protocol/messages.js';
 import type { RecentAgentSession } from '../../state/conversation-store.js';
 import { offersCommandTool } from '../../tools/consumer-commands.js';
 import type { AgentSession, AgentStream, TurnInput } from '../agent-stream.js';
+import type { AgentSessions } from '../agent-sessions.js';
 import type { AcpAgentOptions } from './acp-agent-options.js';
 import { agentIndexKey } from './agent-index-key.js';
 import { shellOffCommand, shellOffDir, writeSettingsFiles, type ShellOffCommand } from './shell-off.js';
@@ -72,6 +73,11 @@ export class ShellOffVariant implements AgentStream {
     const groups = [conversations.filter((conversation) => !ofShellOff(conversation)), conversations.filter(ofShellOff)];
     if (conversations[0] !== undefined && ofShellOff(conversations[0])) groups.reverse();
     for (const group of groups) if (group[0] !== undefined) (ofShellOff(group[0]) ? this.variant() : this.own).resumeAhead?.(group);
+  }
+
+  /** Its own sessions, as its own process lists and opens them (both processes share its store). */
+  get sessions(): AgentSessions | undefined {
+    return this.own.sessions;
   }
 
   async authenticate(methodId: string): Promise<void> {

@@ -1,5 +1,8 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { BRIDGED_TOOLS_SERVER_NAME } from '../../tools/bridged-tools-server.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../../log/logger.js';
+import { BRIDGED_TOOLS_SERVER_NAME, type BridgedCall } from '../../tools/bridged-tools-server.js';
+import { declinedResult } from '../../tools/tool-results.js';
 import { RELAY_URL_ENV } from '../../tools/relay-env.js';
 
 /**
@@ -59,4 +62,28 @@ function toolServerAddressOf(mcpServers: readonly acp.McpServer[]): string | und
   const server = mcpServers.find((s) => s.name === BRIDGED_TOOLS_SERVER_NAME);
   if (server === undefined) return undefined;
   return 'url' in server ? server.url : server.env.find((v) => v.name === RELAY_URL_ENV)?.value;
+}
+
+/** A conversation whose tool server a call may have been meant for. */
+interface ToolCallTaker {
+  readonly conversationId: string;
+  takesToolCall(name: string): boolean;
+  onToolCall(call: BridgedCall): Promise<CallToolResult>;
+}
+
+/**
+ * A call that reached a tool server outside its conversation's turns, where the agent holds one tool server for all
+ * its sessions (`perWorkspace`, the conversations there): the call of whichever conversation that offered the tool
+ * is in a turn, if only one is; otherwise a call outside every turn, declined.
+ */
+export function callOfTheTurnInProgress(agentName: string, log: Logger, perWorkspace: readonly ToolCallTaker[], call: BridgedCall): Promise<CallToolResult> {
+  const inTurn = new Set(perWorkspace.filter((conversation) => conversation.takesToolCall(call.name)));
+  const [session] = inTurn;
+  if (inTurn.size === 1 && session !== undefined) {
+    log.debug(`agent ${agentName}: a call of ${call.name} reached the tool server of a conversation not in a turn; conversation ${session.conversationId}, the one in a turn, takes it`);
+    return session.onToolCall(call);
+  }
+  const why = inTurn.size === 0 ? 'no conversation offered it is in a turn' : `${inTurn.size} conversations offered it are in a turn, and which made it is not known`;
+  log.info(`agent ${agentName}: a call of ${call.name} reached the tool server of a conversation in no turn, and ${why}: declined`);
+  return Promise.resolve(declinedResult(call.name));
 }

@@ -1,4 +1,5 @@
 import type { AgentSession, AgentStream } from '../agent-stream.js';
+import type { AgentSessions } from '../agent-sessions.js';
 import type { AcpAgentOptions } from '../acp/acp-agent-options.js';
 import { LazyAgentStream } from './lazy.js';
 import { ElizaAgent } from '../eliza/eliza-agent.js';
@@ -77,6 +78,11 @@ export class AgentRegistry {
     const { key, stream } = this.streamOf(definition);
     if (stream.authenticate === undefined) throw new Error(`${this.names.get(key) ?? 'This agent'} has no sign-in.`);
     await stream.authenticate(methodId);
+  }
+
+  /** The agent's own sessions; none for an agent that keeps none (Eliza). Its stream idles out if no session follows. */
+  sessionsOf(definition: AgentDefinition): AgentSessions | undefined {
+    return 'eliza' in definition ? undefined : this.streamOf(definition).stream.sessions;
   }
 
   /** The agent's model was picked: it starts now rather than at the first message (it idles out if none follows). */

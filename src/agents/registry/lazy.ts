@@ -1,6 +1,7 @@
 import { from, switchMap, type Observable } from 'rxjs';
 import type { ResponsePart } from '../../protocol/messages.js';
 import type { AgentSession, AgentStream, TurnInput } from '../agent-stream.js';
+import type { AgentSessions } from '../agent-sessions.js';
 import type { RecentAgentSession } from '../../state/conversation-store.js';
 
 /**
@@ -38,6 +39,19 @@ export class LazyAgentStream implements AgentStream {
     const stream = await this.stream();
     if (stream.authenticate === undefined) throw new Error('This agent has no sign-in.');
     await stream.authenticate(methodId);
+  }
+
+  /** The loaded agent's own sessions; an agent that keeps none says so. */
+  readonly sessions: AgentSessions = {
+    list: async () => (await this.ownSessions()).list(),
+    delete: async (sessionId) => (await this.ownSessions()).delete(sessionId),
+    continue: async (sessionId) => (await this.ownSessions()).continue(sessionId),
+  };
+
+  private async ownSessions(): Promise<AgentSessions> {
+    const { sessions } = await this.stream();
+    if (sessions === undefined) throw new Error('This agent keeps no sessions of its own.');
+    return sessions;
   }
 
   dispose(): void {

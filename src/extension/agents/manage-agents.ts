@@ -26,13 +26,19 @@ import { agentModelId, parseAgentSettings, resolveAgent, type AgentStatus } from
 
 export const AGENTS_SETTING = 'symposium.agents';
 
-export type ManageAction = { readonly type: 'add'; readonly id: string } | { readonly type: 'edit' } | { readonly type: 'setKey' };
+export type ManageAction = { readonly type: 'add'; readonly id: string } | { readonly type: 'edit' } | { readonly type: 'setKey' } | { readonly type: 'continue' };
 
 export type ManageItem =
   | { readonly kind: 'separator'; readonly label: string }
   | { readonly kind: 'item'; readonly label: string; readonly description?: string; readonly detail?: string; readonly action: ManageAction };
 
 const EDIT: ManageItem = { kind: 'item', label: `$(settings-gear) Edit ${AGENTS_SETTING} in settings.json`, action: { type: 'edit' } };
+const CONTINUE: ManageItem = {
+  kind: 'item',
+  label: "$(history) Continue an agent's session…",
+  description: 'begun in its own CLI or elsewhere, in a new chat',
+  action: { type: 'continue' },
+};
 const SET_KEY: ManageItem = {
   kind: 'item',
   label: "$(key) Set an agent's API key",
@@ -51,7 +57,7 @@ export function manageItems(raw: unknown, ctx: ResolveContext, catalog: readonly
   const addable = catalog.filter((entry) => !taken.has(entry.id));
   if (addable.length > 0) items.push({ kind: 'separator', label: 'Built-in agents' });
   for (const entry of addable) items.push(addItem(entry, ctx));
-  items.push({ kind: 'separator', label: '' }, ...(configured.length > 0 ? [SET_KEY] : []), EDIT);
+  items.push({ kind: 'separator', label: '' }, ...(configured.length > 0 ? [CONTINUE, SET_KEY] : []), EDIT);
   return items;
 }
 
@@ -86,6 +92,8 @@ export interface ManageAgentsUi {
   openSettingsJson(): Promise<void>;
   /** Runs *Set Agent API Key*. */
   setApiKey(): Promise<void>;
+  /** Runs *Continue Agent Session…*. */
+  continueSession(): Promise<void>;
   /** Fetches an npm agent now (in the background, with a progress notification), so its first start is quick. */
   prefetch(entry: CatalogEntry, command: LaunchCommand): void;
   /** Downloads an agent the registry distributes as an archive now (with a progress notification), likewise. */
@@ -101,6 +109,7 @@ export async function manageAgents(ui: ManageAgentsUi, ctx: ResolveContext, cata
   if (action === undefined) return;
   if (action.type === 'edit') return ui.openSettingsJson();
   if (action.type === 'setKey') return ui.setApiKey();
+  if (action.type === 'continue') return ui.continueSession();
   const entry = findBuiltin(action.id, catalog);
   if (entry === undefined) return;
   const current = ui.userAgents() ?? [];
@@ -161,6 +170,9 @@ export function runManageAgents(
       await vs.commands.executeCommand('workbench.action.openSettingsJson', { revealSetting: { key: AGENTS_SETTING, edit: true } });
     },
     setApiKey,
+    continueSession: async () => {
+      await vs.commands.executeCommand('symposium.continueAgentSession');
+    },
     prefetch,
     download: (entry, download) => {
       const cancel = new vs.CancellationTokenSource();

@@ -145,6 +145,11 @@ export class BridgeProcess {
     this.ensureRunning().client.resumeRecent(params);
   }
 
+  /** The bridge's requests for an agent's own sessions (list, delete, continue), starting it if needed. */
+  agentSessions(): Pick<LmClient, 'listAgentSessions' | 'deleteAgentSession' | 'continueAgentSession'> {
+    return this.ensureRunning().client;
+  }
+
   /** Starts the bridge now if it does not run (requests start it anyway). */
   start(): void {
     this.ensureRunning();
