@@ -7,6 +7,7 @@ import { prefetchAgent } from './agents/prefetch.js';
 import { runSetAgentApiKey } from './keys/api-key-command.js';
 import type { LanguageModels } from './language-models.js';
 import { pickAgentCommand } from './slash-commands/pick-agent-command.js';
+import { continueChatInTerminal } from './terminal/continue-chat-in-terminal.js';
 
 export function registerCommands(models: LanguageModels, channel: vscode.OutputChannel, log: ExtensionLog): vscode.Disposable[] {
   const { agents } = models;
@@ -29,6 +30,7 @@ export function registerCommands(models: LanguageModels, channel: vscode.OutputC
     vscode.commands.registerCommand('symposium.restartBridge', async () => {
       if (await models.restartBridge()) vscode.window.setStatusBarMessage('Symposium: bridge restarted', 3000);
     }),
+    vscode.commands.registerCommand('symposium.continueChatInTerminal', () => continueChatInTerminal(models.chatsOfAgents(), log)),
     ...registerFirstRunCommands(),
   ];
 }

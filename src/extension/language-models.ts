@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import type { ExtensionLog } from '../log/extension-log.js';
 import { AgentSettings } from './agent-settings.js';
 import { answeredOnce } from './first-run.js';
-import { VENDOR } from './agents/models.js';
+import { VENDOR, modelsOf } from './agents/models.js';
+import type { ChatsOfAgents } from './terminal/continue-chat-in-terminal.js';
 import { registerAgentActionTool } from './confirmation/agent-action-tool.js';
 import { vscodeSignInUi } from './keys/sign-in.js';
 import { LearnedAgents } from './learned-agents.js';
@@ -95,6 +96,12 @@ export class LanguageModels {
   /** The window started: the chats VS Code restored resume their sessions ahead (`symposium.resumeRecentChats`). */
   resumeRecent(): void {
     this.provider?.resumeRecent(config().get<number>('resumeRecentChats', 3), RESUME_RECENT_WITHIN_HOURS);
+  }
+
+  /** The models' agents and the bridge's chats, for *Continue Chat in Terminal*; undefined while the models are off. */
+  chatsOfAgents(): ChatsOfAgents | undefined {
+    if (this.registration === undefined) return undefined;
+    return { models: modelsOf(this.agents.modelSettings(this.learned.byAgent)), chatSessions: (params) => this.bridge.chatSessions(params) };
   }
 
   /** The sign-in's *Set API Key*: the command for that agent; whether it stored a key. */
