@@ -1,5 +1,5 @@
 /** How each agent's own CLI opens a fork of one of its sessions (*Continue Chat in Terminal*): the catalogue's data, validated; the command the terminal runs. */
-import { forkCommandOf } from '../../src/extension/agents/agent-cli.js';
+import { cliRouteOf, forkCommandOf } from '../../src/extension/agents/agent-cli.js';
 import { findBuiltin, type ResolveContext } from '../../src/extension/agents/agent-catalog.js';
 import { agentsOfSettings, modelsOf, parseAgentSettings } from '../../src/extension/agents/models.js';
 import { catalogOfRegistry } from '../../src/extension/agents/registry.js';
@@ -73,6 +73,13 @@ test('the pick: each agent once, in the order the bridge names them; rows with f
     ['fix the parser', 'Codex · 5 min ago'],
     ['a chat with Claude Code', 'Claude Code · 3 h ago'],
   ]);
+});
+
+test("a bin of the agent's package, run through npx as the agent is, whichever way npx names the package", () => {
+  const cli = { program: 'tool', inPackage: true, fork: ['{session}'] };
+  expect(cliRouteOf(cli, { command: 'npx', args: ['--yes', '--package=pkg@1', '--', 'pkg-acp', '--acp'] })).toEqual({ command: 'npx', args: ['--yes', '--package=pkg@1', '--', 'tool'], fork: ['{session}'] });
+  expect(cliRouteOf(cli, { command: 'npx', args: ['--yes', '--', 'pkg@1', '--acp'] })).toEqual({ command: 'npx', args: ['--yes', '--package=pkg@1', '--', 'tool'], fork: ['{session}'] });
+  expect(cliRouteOf(cli, { command: '/opt/pkg/bin/pkg-acp', args: [] })).toEqual({ command: 'tool', args: [], fork: ['{session}'] });
 });
 
 test('forkCommandOf: the session id is one argument whatever it holds (no shell reads it)', () => {

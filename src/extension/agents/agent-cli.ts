@@ -40,7 +40,10 @@ export type CliRoute =
 export function cliRouteOf(cli: AgentCli, launch: { readonly command: string; readonly args: readonly string[] }): CliRoute {
   if ('cannot' in cli) return { cannot: cli.cannot };
   const viaNpx = cli.inPackage === true && launch.command === 'npx' ? launch.args.indexOf('--') : -1;
-  const start = viaNpx < 0 ? { command: cli.program, args: [] } : { command: 'npx', args: [...launch.args.slice(0, viaNpx + 1), cli.program] };
+  const before = launch.args.slice(0, viaNpx + 1);
+  // `npx --yes -- pkg` (a package whose bin is its name) names the package after `--`: it moves into `--package=`.
+  const npxArgs = before.some((arg) => arg.startsWith('--package=')) ? before : [...before.slice(0, -1), `--package=${launch.args[viaNpx + 1] ?? ''}`, '--'];
+  const start = viaNpx < 0 ? { command: cli.program, args: [] } : { command: 'npx', args: [...npxArgs, cli.program] };
   return { ...start, fork: cli.fork, ...(cli.variable === undefined ? {} : { variable: cli.variable }), ...(cli.install === undefined ? {} : { install: cli.install }) };
 }
 
