@@ -29,8 +29,8 @@ export function terminalScenarios(newClaudeChat) {
 
         await ui.command('Symposium: Continue Chat in Terminal');
         // The set-up's chat is there too: a pick, the chat used last first.
-        const rows = ui.page.locator('.quick-input-widget .monaco-list-row');
-        await rows.first().waitFor({ timeout: 20_000 });
+        const rows = ui.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Claude Code ·' });
+        await rows.nth(1).waitFor({ timeout: 20_000 });
         const listed = c.note('pick', await rows.allInnerTexts());
         c.ok(listed[0]?.includes('say Words to take to the terminal') && listed[0]?.includes('Claude Code'), `the chat used last is not first in the pick: ${JSON.stringify(listed)}`);
         await ui.screenshot('claude-continue-in-terminal-pick');
@@ -55,8 +55,10 @@ export function terminalScenarios(newClaudeChat) {
         const terminalSession = c.note('terminal session', mock.sessionIdOf(inTerminal()[0]));
         c.ok(terminalSession !== undefined && terminalSession !== chatSession, `the terminal's message went to the chat's own session ${chatSession}`);
         c.includes(JSON.stringify(inTerminal()[0].body.messages), 'Words to take to the terminal', "the terminal's request (the chat's exchange)");
-        await eventually(async () => (await terminalText(ui.page)).includes('Typed in the terminal'), 10_000);
+        // Claude's answer (the mock says the words back) shows under the typed message.
+        const answered = await eventually(async () => (await terminalText(ui.page)).split('Typed in the terminal').length > 2, 30_000);
         c.note('terminal after', await terminalText(ui.page));
+        c.ok(answered, "Claude's answer in the terminal never showed");
         await ui.screenshot('claude-continue-in-terminal-answered');
 
         // The chat goes on in its own session, which holds nothing of the terminal's.

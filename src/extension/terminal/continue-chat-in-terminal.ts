@@ -32,6 +32,7 @@ export async function continueChatInTerminal(source: ChatsOfAgents | undefined, 
     }
   }
   const rows = chatRows(chats, settings, Date.now());
+  log.debug(`continue in terminal: the bridge lists ${rows.length} chat(s): sessions ${rows.map((row) => row.chat.session).join(', ')}`);
   if (rows.length === 0) {
     void vscode.window.showInformationMessage('No chat with an agent was used in this workspace yet: chat with one in the Chat view, then continue it in its terminal.');
     return;
