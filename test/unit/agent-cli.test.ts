@@ -29,6 +29,9 @@ test("Claude Code's CLI is the one its agent runs where the agent's env names it
   const ctx = machine('npx', '/opt/claude/bin/claude');
   const [named] = agentsOfSettings([{ id: 'claude-code', env: { CLAUDE_CODE_EXECUTABLE: '/opt/claude/bin/claude' } }], ctx).agents;
   expect(terminalCommandOf(named!, chat, ctx.env, ctx.which)).toEqual({ ok: true, command: '/opt/claude/bin/claude', location: '/opt/claude/bin/claude', args: ['--resume', SESSION, '--fork-session'] });
+  // Set for every process (inherited), the agent runs it too: so does the terminal.
+  const [inherited] = agentsOfSettings([{ id: 'claude-code' }], ctx).agents;
+  expect(terminalCommandOf(inherited!, chat, { PATH: '/bin', CLAUDE_CODE_EXECUTABLE: '/opt/claude/bin/claude' }, ctx.which)).toMatchObject({ ok: true, location: '/opt/claude/bin/claude' });
   const [plain] = agentsOfSettings([{ id: 'claude-code' }], machine('npx')).agents;
   const missing = terminalCommandOf(plain!, chat, { PATH: '/bin' }, machine('npx').which);
   expect(!missing.ok && missing.reason).toBe("Claude Code's CLI (`claude`) was not found on the agent's PATH: install Claude Code's CLI (`npm install -g @anthropic-ai/claude-code`), or set CLAUDE_CODE_EXECUTABLE in the agent's env.");

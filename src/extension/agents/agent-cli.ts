@@ -52,14 +52,16 @@ export type ForkCommand = { readonly ok: true; readonly command: string; readonl
 
 /**
  * The command that opens a fork of `session` in the agent's CLI, with the agent's environment `agentEnv` over the
- * inherited `env`; or why there is none (the person reads it).
+ * inherited `env` (on Windows the variables' names ignore case there); or why there is none (the person reads it).
  */
 export function forkCommandOf(agentName: string, route: CliRoute | undefined, session: string, agentEnv: Readonly<Record<string, string>>, env: Env, which: (executable: string, env: Env) => string | undefined, platform: NodeJS.Platform = process.platform): ForkCommand {
   if (route === undefined) return { ok: false, reason: `${agentName} names no CLI that could open its sessions (its definition has no \`cli\`).` };
   if ('cannot' in route) return { ok: false, reason: route.cannot };
-  const named = route.variable === undefined ? undefined : agentEnv[route.variable];
+  // The agent reads the variable from its whole environment: the inherited one, under its own.
+  const agentSees = withEnv(env, agentEnv, platform);
+  const named = route.variable === undefined ? undefined : agentSees[route.variable];
   const command = named !== undefined && named !== '' ? named : route.command;
-  const location = which(command, withEnv(env, agentEnv, platform));
+  const location = which(command, agentSees);
   if (location === undefined) {
     return { ok: false, reason: `${agentName}'s CLI (\`${command}\`) was not found on the agent's PATH${route.install === undefined ? '.' : `: ${route.install}.`}` };
   }
