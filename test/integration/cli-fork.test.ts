@@ -15,6 +15,7 @@ import { findBuiltin, findOnPath } from '../../src/extension/agents/agent-catalo
 import { textReply } from '../fixtures/model-api-mock.js';
 import { INSTALL_TIMEOUT_MS } from '../fixtures/agent-install.js';
 import { PtyScreen } from '../fixtures/pty-screen.js';
+import { processesWithHome } from '../fixtures/home-processes.js';
 import { AgentBridge, user } from './agent-bridge.js';
 import { CODEX, OPENCODE, type AgentSetup, type AgentUnderTest } from './catalog-agents.js';
 
@@ -26,10 +27,21 @@ interface Case {
   readonly forked: RegExp;
   /** The CLI's own word on the sessions afterwards, where it lists them: the chat's and its fork. */
   readonly sessionsAfter?: (run: (args: string[]) => string, session: string) => void;
+  /** What else the CLI started that outlives it, ended the CLI's own way. */
+  readonly stopBackground?: (run: (args: string[]) => string, home: string) => void;
 }
 
 const CASES: readonly Case[] = [
-  { setup: CODEX, forked: /Thread forked from .*\( ?[0-9a-f-]{36} ?\)/ },
+  // Codex's TUI starts a managed app-server daemon in its CODEX_HOME that outlives it (as for anyone running `codex`):
+  // `codex app-server daemon stop` ends the server; its `pid-update-loop` stayed 40 s after, so it is ended here.
+  {
+    setup: CODEX,
+    forked: /Thread forked from .*\( ?[0-9a-f-]{36} ?\)/,
+    stopBackground: (run, home) => {
+      run(['app-server', 'daemon', 'stop']);
+      for (const { pid } of processesWithHome(home).filter(({ command }) => command.endsWith(' app-server daemon pid-update-loop'))) process.kill(pid, 'SIGTERM');
+    },
+  },
   {
     setup: OPENCODE,
     forked: /tell me about pelicans/,
@@ -41,8 +53,9 @@ const CASES: readonly Case[] = [
   },
 ];
 
-describe.each(CASES)('$setup.id', ({ setup, forked, sessionsAfter }) => {
+describe.each(CASES)('$setup.id', ({ setup, forked, sessionsAfter, stopBackground }) => {
   let root: string;
+  let home: string;
   let workspace: string;
   let agent: AgentUnderTest | undefined;
   let bridge: AgentBridge | undefined;
@@ -50,7 +63,7 @@ describe.each(CASES)('$setup.id', ({ setup, forked, sessionsAfter }) => {
 
   beforeAll(async () => {
     root = realpathSync(mkdtempSync(path.join(tmpdir(), `${setup.id}-cli-fork-`)));
-    const home = path.join(root, 'home');
+    home = path.join(root, 'home');
     workspace = path.join(root, 'workspace');
     mkdirSync(home);
     mkdirSync(workspace);
@@ -59,6 +72,14 @@ describe.each(CASES)('$setup.id', ({ setup, forked, sessionsAfter }) => {
   }, INSTALL_TIMEOUT_MS);
 
   afterAll(async () => {
+    // A failed test still ends what it started.
+    for (const { pid } of home === undefined ? [] : processesWithHome(home)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
     await screen?.close();
     await bridge?.close();
     await agent?.mock.close();
@@ -87,6 +108,13 @@ describe.each(CASES)('$setup.id', ({ setup, forked, sessionsAfter }) => {
     expect(screen.text()).toMatch(forked);
     await screen.close();
     screen = undefined;
-    sessionsAfter?.((args) => execFileSync(command.location, args, { cwd: workspace, env: { ...process.env, ...agentEnv }, encoding: 'utf8', timeout: 60_000 }), chat!.session);
+    const run = (args: string[]): string => execFileSync(command.location, args, { cwd: workspace, env: { ...process.env, ...agentEnv }, encoding: 'utf8', timeout: 60_000 });
+    sessionsAfter?.(run, chat!.session);
+    stopBackground?.(run, home);
+    // Nothing of the agent or its CLI is left (every process of its HOME ends).
+    await bridge!.close();
+    bridge = undefined;
+    for (let waited = 0; waited < 10_000 && processesWithHome(home).length > 0; waited += 200) await new Promise((r) => setTimeout(r, 200));
+    expect(processesWithHome(home)).toEqual([]);
   }, RESPONSE_MS * 2);
 });
