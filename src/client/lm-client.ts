@@ -33,6 +33,8 @@ import {
   type PrepareAgentParams,
   ProvideChatInformationResult,
   type ResumeRecentParams,
+  type ChatSessionsParams,
+  ChatSessionsResult,
   ProvideTokenCountResult,
   ResponsePartParams,
   type Message,
@@ -228,6 +230,11 @@ export class LmClient {
   /** Tells the bridge an agent's model was picked (`symposium/prepareAgent`): it starts the agent ahead of the first request. */
   prepareAgent(params: PrepareAgentParams): void {
     void this.connection.sendNotification(Methods.prepareAgent, params);
+  }
+
+  /** The agent sessions of the chats used lately in the bridge's workspace with one of `params.agents`, latest first (`symposium/chatSessions`). */
+  async chatSessions(params: ChatSessionsParams, token?: CancellationToken): Promise<ChatSessionsResult> {
+    return decodeOrThrow(ChatSessionsResult, await this.connection.sendRequest(Methods.chatSessions, params, token ?? new CancellationTokenSource().token), 'result');
   }
 
   /** Tells the bridge the window started (`symposium/resumeRecent`): it resumes the latest conversations' sessions ahead. */

@@ -9,6 +9,7 @@ import { runSetAgentApiKey } from './keys/api-key-command.js';
 import type { LanguageModels } from './language-models.js';
 import { modelsEnabled } from './settings.js';
 import { pickAgentCommand } from './slash-commands/pick-agent-command.js';
+import { continueChatInTerminal } from './terminal/continue-chat-in-terminal.js';
 
 export function registerCommands(models: LanguageModels, channel: vscode.OutputChannel, log: ExtensionLog): vscode.Disposable[] {
   const { agents } = models;
@@ -37,6 +38,7 @@ export function registerCommands(models: LanguageModels, channel: vscode.OutputC
     vscode.commands.registerCommand('symposium.restartBridge', async () => {
       if (await models.restartBridge()) vscode.window.setStatusBarMessage('Symposium: bridge restarted', 3000);
     }),
+    vscode.commands.registerCommand('symposium.continueChatInTerminal', () => continueChatInTerminal(models.chatsOfAgents(), log)),
     ...registerFirstRunCommands(),
   ];
 }

@@ -8,6 +8,7 @@ import { AgentSettings } from './agent-settings.js';
 import { answeredOnce } from './first-run.js';
 import { agentModelId, modelsOf, VENDOR } from './agents/models.js';
 import type { SessionAgent } from './agents/continue-session.js';
+import type { ChatsOfAgents } from './terminal/continue-chat-in-terminal.js';
 import { registerAgentActionTool } from './confirmation/agent-action-tool.js';
 import { vscodeSignInUi } from './keys/sign-in.js';
 import { LearnedAgents } from './learned-agents.js';
@@ -106,6 +107,12 @@ export class LanguageModels {
     // An agent of several models (one per choice) is one agent: its default model's id.
     const agents = [...new Map(ready.map((entry) => [entry.modelId, entry])).values()];
     return { agents, bridge: this.bridge.agentSessions() };
+  }
+
+  /** The models' agents and the bridge's chats, for *Continue Chat in Terminal*; undefined while the models are off. */
+  chatsOfAgents(): ChatsOfAgents | undefined {
+    if (this.registration === undefined) return undefined;
+    return { models: modelsOf(this.agents.modelSettings(this.learned.byAgent)), chatSessions: (params) => this.bridge.chatSessions(params) };
   }
 
   /** The sign-in's *Set API Key*: the command for that agent; whether it stored a key. */

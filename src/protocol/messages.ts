@@ -220,6 +220,30 @@ export const ResumeRecentParams = t.type(
 );
 export type ResumeRecentParams = t.TypeOf<typeof ResumeRecentParams>;
 
+/**
+ * `symposium/chatSessions`: the agent sessions of the chats used lately in the bridge's workspace (`--cwd`) with one of
+ * `agents`, latest first, at most `limit`: for a command that hands a chat to the agent's own CLI.
+ */
+export const ChatSessionsParams = t.type(
+  {
+    agents: t.array(AgentDefinition),
+    limit: t.refinement(t.number, (n) => Number.isInteger(n) && n >= 1 && n <= 50, 'an integer from 1 to 50'),
+  },
+  'ChatSessionsParams',
+);
+export type ChatSessionsParams = t.TypeOf<typeof ChatSessionsParams>;
+/**
+ * A chat's agent session: `agent` indexes the request's `agents`; `cwd` the folder the session runs in; `usedAt` when
+ * the chat was last used (ms since the epoch); `title` the chat's first words, where the bridge kept them.
+ */
+export const ChatSession = t.intersection(
+  [t.type({ agent: t.number, session: t.string, cwd: t.string, usedAt: t.number }), t.partial({ title: t.string })],
+  'ChatSession',
+);
+export type ChatSession = t.TypeOf<typeof ChatSession>;
+export const ChatSessionsResult = t.type({ sessions: t.array(ChatSession) }, 'ChatSessionsResult');
+export type ChatSessionsResult = t.TypeOf<typeof ChatSessionsResult>;
+
 /** The bridge asks the client for the text an editor shows of a file (its unsaved changes included). */
 export const DocumentTextParams = t.type({ path: t.string }, 'DocumentTextParams');
 export type DocumentTextParams = t.TypeOf<typeof DocumentTextParams>;

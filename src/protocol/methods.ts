@@ -19,6 +19,8 @@ export const Methods = {
   prepareAgent: 'symposium/prepareAgent',
   /** Not in the seed: a notification that the client's window started, so the bridge resumes recent conversations ahead. */
   resumeRecent: 'symposium/resumeRecent',
+  /** Not in the seed: a request of the client for the agent sessions of the chats used lately, to hand one to the agent's CLI. */
+  chatSessions: 'symposium/chatSessions',
   /** Not in the seed: a request of the bridge for the text of a file open in an editor, for an agent's reads. */
   documentText: 'symposium/documentText',
   /** Not in the seed: a request of the bridge to ask the person an agent's questions where the chat cannot. */

@@ -9,6 +9,8 @@ import { bridge } from '../pipeline/bridge.js';
 import { decodeOrThrow } from '../protocol/decode.js';
 import {
   AuthenticateParams,
+  ChatSessionsParams,
+  type ChatSessionsResult,
   CommandPromptsParams,
   type CommandPromptsResult,
   PrepareAgentParams,
@@ -39,6 +41,8 @@ import { editorFiles } from '../files/workspace-files.js';
 import type { CommandPromptsServer } from '../tools/command-prompts-server.js';
 import { serveAgentSessions } from './agent-session-requests.js';
 import { MAX_COMMANDS } from '../agents/acp/answers/agent-commands.js';
+import { chatSessionsOf } from './chat-sessions.js';
+import { firstWordsOf } from '../history/first-words.js';
 
 export interface VscodeLmOptions extends Omit<AgentRegistryOptions, 'acp'> {
   readonly input: Readable;
@@ -124,6 +128,11 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
     const resumed = agents.resumeRecent(definitions, store.recentAgentSessions(cwd, Date.now() - withinHours * 3_600_000), sessions);
     log.info(`the window started: ${resumed} conversation(s) of the last ${withinHours} h in ${cwd} resume ahead of their next message (at most ${sessions})`);
   });
+  connection.onRequest(Methods.chatSessions, (raw: unknown): ChatSessionsResult => {
+    const params = invalidParams(() => decodeOrThrow(ChatSessionsParams, raw));
+    const { cwd } = options.acp;
+    return { sessions: chatSessionsOf(params, store.recentAgentSessions(cwd, 0), cwd, (agent) => agents.indexKeysOf(agent)) };
+  });
   connection.onNotification((method) => log.debug(`ignoring unknown notification ${method}`));
   connection.onError(([error]) => log.error(`protocol error: ${error.message}`));
 
@@ -131,6 +140,8 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
     agentKeyOf: (agent) => agents.keyOf(agent),
     openSession: (turn) => {
       log.info(`conversation ${turn.conversationId} opens a session (request ${turn.request.id})`);
+      const title = firstWordsOf(turn.request.params.messages);
+      if (title !== undefined) store.rememberTitle(turn.conversationId, title);
       return agents.openSession(turn.request.params.agent, turn.conversationId);
     },
     history: { index: store, newId: randomUUID, maxConversations: options.maxConversations },

@@ -30,6 +30,8 @@ const StoredConversation = t.intersection([
     workspace: t.string,
     /** Where its latest answers can be gone back to, oldest first. */
     forkPoints: t.array(ForkPoint),
+    /** The chat's first words (history/first-words.ts), by which a person picks it: nothing more of it is kept. */
+    title: t.string,
   }),
 ]);
 type StoredConversation = t.TypeOf<typeof StoredConversation>;
@@ -89,6 +91,9 @@ export interface RecentAgentSession {
   readonly conversationId: string;
   readonly agent: string;
   readonly agentSession: string;
+  /** When the conversation was last used, in ms since the epoch. */
+  readonly usedAt: number;
+  readonly title?: string;
 }
 
 /**
@@ -181,9 +186,14 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
       if (entry.at < since) break;
       const { agent, agentSession } = entry;
       if (entry.workspace !== workspace || agent === undefined || agentSession === undefined) continue;
-      if (this.agentSessionOf(entry.id, agent) === agentSession) recent.push({ conversationId: entry.id, agent, agentSession });
+      if (this.agentSessionOf(entry.id, agent) === agentSession) recent.push({ conversationId: entry.id, agent, agentSession, usedAt: entry.at, ...(entry.title === undefined ? {} : { title: entry.title }) });
     }
     return recent;
+  }
+
+  /** The conversation's first words, kept once (a later call for it changes nothing). */
+  rememberTitle(conversationId: string, title: string): void {
+    if (this.byId.get(conversationId)?.title === undefined) this.update(conversationId, { title });
   }
 
   /** Writes what is pending now, and to the disk itself (at exit). */

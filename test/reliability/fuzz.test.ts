@@ -67,6 +67,7 @@ const chatRequest: fc.Arbitrary<ProvideChatResponseParams> = fc.record(
 );
 const infoRequest = fc.record({ silent: fc.boolean() });
 const tokenRequest = fc.record({ modelId: text, text: fc.oneof(text, message) });
+const chatSessionsRequest = fc.record({ agents: fc.array(agent, { maxLength: 3 }), limit: fc.integer({ min: 1, max: 50 }) });
 
 // ---------------------------------------------------------------------------------------------------
 // Breaking a valid params object at one path.
@@ -205,6 +206,7 @@ describe('invalid params get -32602 naming the field, and the bridge keeps servi
     ['lm/provideLanguageModelChatResponse', Methods.provideChatResponse, chatRequest],
     ['lm/provideLanguageModelChatInformation', Methods.provideChatInformation, infoRequest],
     ['lm/provideTokenCount', Methods.provideTokenCount, tokenRequest],
+    ['symposium/chatSessions', Methods.chatSessions, chatSessionsRequest],
   ];
   test.each(cases)('%s: a valid params object broken at a random path', async (_name, method, valid) => {
     const bridge = new RawBridge();

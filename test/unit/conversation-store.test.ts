@@ -41,11 +41,24 @@ describe('ConversationStore', () => {
     first.flush();
     const second = new ConversationStore(dir, log);
     expect(second.recentAgentSessions('/work', since)).toEqual([
-      { conversationId: 'd', agent: 'agent', agentSession: 's1' },
-      { conversationId: 'c', agent: 'agent', agentSession: 's4' },
-      { conversationId: 'b', agent: 'other-agent', agentSession: 's3' },
+      { conversationId: 'd', agent: 'agent', agentSession: 's1', usedAt: expect.any(Number) },
+      { conversationId: 'c', agent: 'agent', agentSession: 's4', usedAt: expect.any(Number) },
+      { conversationId: 'b', agent: 'other-agent', agentSession: 's3', usedAt: expect.any(Number) },
     ]);
     expect(second.recentAgentSessions('/work', 0).map((r) => r.conversationId)).toEqual(['d', 'c', 'b', 'old']);
+  });
+
+  test("a conversation's title is its first words, kept once, across a restart, with when it was used", () => {
+    const first = new ConversationStore(dir, log);
+    first.rememberTitle('a', 'fix the parser');
+    first.rememberAgentSession('a', 'agent', 's1', '/work');
+    first.rememberTitle('a', 'later words');
+    first.rememberAgentSession('b', 'agent', 's2', '/work');
+    first.flush();
+    const second = new ConversationStore(dir, log);
+    const recent = second.recentAgentSessions('/work', 0);
+    expect(recent.map(({ conversationId, title }) => ({ conversationId, title }))).toEqual([{ conversationId: 'b', title: undefined }, { conversationId: 'a', title: 'fix the parser' }]);
+    expect(recent[0]!.usedAt).toBeGreaterThanOrEqual(recent[1]!.usedAt);
   });
 
   test('the writes while requests come in are made durable by the write at exit, even with nothing new', async () => {

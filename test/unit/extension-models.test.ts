@@ -110,6 +110,7 @@ describe('agentsOfSettings', () => {
         args: ['--yes', '--package=@agentclientprotocol/claude-agent-acp@0.100.0', '--', 'claude-agent-acp'],
         env: { ANTHROPIC_API_KEY: 'k' },
         description: findBuiltin('claude-code')!.description,
+        cli: { command: 'claude', args: [], fork: ['--resume', '{session}', '--fork-session'], variable: 'CLAUDE_CODE_EXECUTABLE', install: expect.stringMatching(/^install Claude Code's CLI/) as string },
       },
       { id: 'goose', name: 'Goose', command: 'goose', args: ['acp'], env: {}, description: findBuiltin('goose')!.description, unavailable: expect.stringMatching(/^`goose` was not found on PATH: install the Goose CLI/) as string },
       { id: 'kimi', name: 'Kimi CLI', command: 'kimi', args: ['acp', '--debug'], env: {}, description: findBuiltin('kimi')!.description },
@@ -382,6 +383,7 @@ describe('package.json, the extension manifest', () => {
       'symposium.agentCommands',
       'symposium.allowChatWithoutSignIn',
       'symposium.continueAgentSession',
+      'symposium.continueChatInTerminal',
       'symposium.enableModels',
       'symposium.manageAgents',
       'symposium.restartBridge',
@@ -441,7 +443,7 @@ describe('package.json, the extension manifest', () => {
     const descriptions = builtin!.properties.id!.markdownEnumDescriptions!;
     BUILTIN_AGENTS.forEach((entry, i) => expect(descriptions[i]).toContain(commandLine(launchOf(entry))));
     expect(full!.required).toEqual(['id', 'name', 'command']);
-    expect(Object.keys(full!.properties).sort()).toEqual(['args', 'command', 'env', 'id', 'name']);
+    expect(Object.keys(full!.properties).sort()).toEqual(['args', 'cli', 'command', 'env', 'id', 'name']);
     expect(items.defaultSnippets.map((s) => s.body.id)).toEqual([`\${1|${BUILTIN_AGENTS.map((e) => e.id).join(',')}|}`, '$1']);
   });
 });

@@ -115,11 +115,11 @@ test("after a reload, each conversation resumes ahead in the process its session
   expect(indexKeysOf(command, false)).toEqual([ownKey]);
   const variant = new ShellOffVariant(command, switches, { agentSessions: new ConversationStore(undefined, log), cwd: '/w', log }, agents.start);
 
-  variant.resumeAhead([{ conversationId: 'a', agent: ownKey!, agentSession: 's1' }]);
+  variant.resumeAhead([{ conversationId: 'a', agent: ownKey!, agentSession: 's1', usedAt: 1 }]);
   expect(agents.started).toHaveLength(1);
   variant.resumeAhead([
-    { conversationId: 'b', agent: shellOffKey!, agentSession: 's2' },
-    { conversationId: 'c', agent: ownKey!, agentSession: 's3' },
+    { conversationId: 'b', agent: shellOffKey!, agentSession: 's2', usedAt: 2 },
+    { conversationId: 'c', agent: ownKey!, agentSession: 's3', usedAt: 1 },
   ]);
   expect(agents.resumed).toEqual([['own', ['a']], ['shell off', ['b']], ['own', ['c']]]);
   expect(agentIndexKey(agents.started[1]!)).toBe(shellOffKey);

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { ChatView, Checks, checkRefusedInOneLine, sendCommand } from './chat-view.mjs';
 import { rewindScenarios } from './claude-rewind-view.mjs';
 import { continueScenarios } from './claude-continue-view.mjs';
+import { terminalScenarios } from './claude-terminal-view.mjs';
 import { commandResults, eventually, keepModelRequest, processesRunning, terminalNames } from './command-stops.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -149,17 +150,28 @@ export async function startAnthropicMock(workspace) {
   });
 }
 
+/** Claude Code's binary as claude-agent-acp finds it here (a platform package of the Claude Agent SDK). */
+const CLAUDE_BINARY = join(REPO, 'node_modules', '@anthropic-ai', `claude-agent-sdk-linux-${process.arch}`, 'claude');
+
 /**
  * The `symposium.agents` entries: "Claude Code" with the mock's key, "Keyless Claude" without one; each with its
- * own HOME and CLAUDE_CONFIG_DIR under `runDir`.
+ * own HOME and CLAUDE_CONFIG_DIR under `runDir`. With `terminal` ({workspace, cli}: the catalogue's CLI route of
+ * Claude Code), "Claude Code" also names its CLI, the binary claude-agent-acp runs (CLAUDE_CODE_EXECUTABLE, which
+ * both read), and its HOME lets Claude's TUI start without asking: onboarding done, the workspace trusted, the mock's
+ * key approved (Claude's global config, `.claude.json` in CLAUDE_CONFIG_DIR).
  */
-export function claudeAgents(runDir, mock) {
+export function claudeAgents(runDir, mock, terminal) {
   const entry = (id, name, withKey) => {
     const home = join(runDir, `${id}-home`);
     mkdirSync(join(home, '.claude'), { recursive: true });
     const env = Object.fromEntries(mock.claudeEnv({ home, configDir: join(home, '.claude') }).map(({ name: n, value }) => [n, value]));
     if (!withKey) delete env.ANTHROPIC_API_KEY;
-    return { id, name, command: process.execPath, args: [CLAUDE_AGENT_ACP], env };
+    if (terminal === undefined || !withKey) return { id, name, command: process.execPath, args: [CLAUDE_AGENT_ACP], env };
+    writeFileSync(
+      join(home, '.claude', '.claude.json'),
+      JSON.stringify({ hasCompletedOnboarding: true, theme: 'dark', customApiKeyResponses: { approved: [env.ANTHROPIC_API_KEY.slice(-20)], rejected: [] }, projects: { [terminal.workspace]: { hasTrustDialogAccepted: true } } }),
+    );
+    return { id, name, command: process.execPath, args: [CLAUDE_AGENT_ACP], env: { ...env, CLAUDE_CODE_EXECUTABLE: CLAUDE_BINARY }, cli: terminal.cli };
   };
   return [entry('claude', 'Claude Code', true), entry('keyless-claude', 'Keyless Claude', false)];
 }
@@ -621,6 +633,9 @@ CLAUDE_SCENARIOS.push(...rewindScenarios(newClaudeChat));
 
 // Continuing a session Claude Code's CLI began (issue 52).
 CLAUDE_SCENARIOS.push(...continueScenarios());
+
+// Continue Chat in Terminal (issue 52).
+CLAUDE_SCENARIOS.push(...terminalScenarios(newClaudeChat));
 
 /**
  * Opens the Chat view and sends a first message, answered by the first model listed (Claude Code): a fresh profile

@@ -540,7 +540,10 @@ function runClaudeWorkbench(vsixPath) {
   return runConsumerWorkbench('Claude', vsixPath, async (dirs) => {
     scriptedAgent(); // compiles dist/ (the mock with it) when missing
     const mock = await startAnthropicMock(dirs.workspace);
-    const userSettings = { ...consumerSettings(claudeAgents(dirs.runDir, mock)), ...CHAT_VIEW_SETTINGS };
+    // Claude Code's CLI route as the catalogue has it (Continue Chat in Terminal); the terminal's rows in the DOM.
+    const { CATALOG_OVERLAY } = await import(join(REPO, 'dist', 'src', 'extension', 'agents', 'registry-snapshot.js'));
+    const agents = claudeAgents(dirs.runDir, mock, { workspace: dirs.workspace, cli: CATALOG_OVERLAY['claude-code'].cli });
+    const userSettings = { ...consumerSettings(agents), ...CHAT_VIEW_SETTINGS, 'terminal.integrated.gpuAcceleration': 'off' };
     const ctx = { workspace: dirs.workspace, runDir: dirs.runDir, mock, requests: dirs.requests, artifacts: join(ARTIFACTS, 'claude') };
     return { userSettings, ctx, run: runClaude, close: () => mock.close() };
   });

@@ -95,8 +95,7 @@ export class AgentRegistry {
    * on soon: their agents start and resume their sessions ahead. Returns how many were chosen.
    */
   resumeRecent(agents: readonly AgentDefinition[], recent: readonly RecentAgentSession[], count: number): number {
-    // An agent's conversations are under the index key of its own process, and of its second one, its shell off.
-    const indexKeys = new Map(agents.flatMap((agent) => ('mcp_server' in agent ? [[agent, indexKeysOf(agent.mcp_server, this.options.acp.consumerTerminal !== false)] as const] : [])));
+    const indexKeys = new Map(agents.map((agent) => [agent, this.indexKeysOf(agent)] as const));
     const ours = new Set([...indexKeys.values()].flat());
     const chosen = recent.filter((conversation) => ours.has(conversation.agent)).slice(0, count);
     for (const [definition, keys] of indexKeys) {
@@ -104,6 +103,14 @@ export class AgentRegistry {
       if (conversations.length > 0) this.streamOf(definition).stream.resumeAhead?.(conversations);
     }
     return chosen.length;
+  }
+
+  /**
+   * The keys under which the index of conversations keeps this agent's sessions: its own process's, and its second
+   * one's, its shell off; none for Eliza, whose conversations have no agent session.
+   */
+  indexKeysOf(agent: AgentDefinition): string[] {
+    return 'mcp_server' in agent ? indexKeysOf(agent.mcp_server, this.options.acp.consumerTerminal !== false) : [];
   }
 
   /** How many agent sessions and agent streams are open now. */

@@ -10,7 +10,8 @@ import { canonicalJson } from '../../protocol/canonical-json.js';
 import { withEnv } from '../../agents/agent-env.js';
 import type { ArchiveDownload } from './archive-install.js';
 import { BUILTIN_AGENTS, commandLine, expandHome, findBuiltin, resolveBuiltin, type BuiltinOverrides, type ResolveContext } from './agent-catalog.js';
-import type { CatalogEntry } from './registry.js';
+import { cliOf, type CatalogEntry } from './registry.js';
+import { cliRouteOf, type CliRoute } from './agent-cli.js';
 
 export const VENDOR = 'symposium';
 export const AGENT_MODEL_PREFIX = 'symposium-agent-';
@@ -24,6 +25,8 @@ export interface AgentSetting {
   readonly env: Readonly<Record<string, string>>;
   /** How the built-in's own shell is switched off for the conversations offered a command tool (a second process). */
   readonly shellOff?: ShellOff;
+  /** How its own CLI opens a fork of one of its sessions, or why it cannot (*Continue Chat in Terminal*). */
+  readonly cli?: CliRoute;
   /** The built-in agent this one is (when named by id), for the tooltip. */
   readonly description?: string;
   /** Why it cannot run here (a built-in whose program is missing): its model says so and fails at once. */
@@ -133,15 +136,18 @@ const blank = (value: unknown) => typeof value !== 'string' || value.trim() === 
 /** `{id, name, command, args?, env?}`: the agent or what is wrong with it (the fields, for the message). */
 function parseFullEntry(fields: Record<string, unknown>, index: number): ConfiguredAgent | string {
   const { id, name, command, args = [], env = {} } = fields;
+  const { cli, problem } = cliOf(fields.cli, 'cli');
   const bad = [
     typeof id !== 'string' || !ID.test(id) ? 'id (letters, digits, "_", "-" and ".")' : undefined,
     blank(name) ? 'name' : undefined,
     blank(command) ? 'command' : undefined,
     badArgs(args) ? 'args (an array of strings)' : undefined,
     badEnv(env) ? 'env (an object of strings)' : undefined,
+    problem,
   ].filter((b) => b !== undefined);
   if (bad.length > 0) return bad.join(', ');
-  return { kind: 'command', index, id: id as string, name: name as string, command: command as string, args: args as string[], env: env as Record<string, string> };
+  const launch = { command: command as string, args: args as string[] };
+  return { kind: 'command', index, id: id as string, name: name as string, ...launch, env: env as Record<string, string>, ...(cli === undefined ? {} : { cli: cliRouteOf(cli, launch) }) };
 }
 
 /** `{id, name?, args?, env?, version?}` naming a built-in agent. */
@@ -191,7 +197,13 @@ export function resolveAgent(configured: ConfiguredAgent, ctx: ResolveContext): 
   }
   const { entry } = configured;
   const resolution = resolveBuiltin(entry, configured, ctx);
-  const agent: AgentSetting = { id: entry.id, name: configured.name ?? entry.name, ...resolution.launch, description: entry.description };
+  const agent: AgentSetting = {
+    id: entry.id,
+    name: configured.name ?? entry.name,
+    ...resolution.launch,
+    description: entry.description,
+    ...(entry.cli === undefined ? {} : { cli: cliRouteOf(entry.cli, resolution.launch) }),
+  };
   if (!resolution.ok) return { configured, ok: false, agent, reason: resolution.reason };
   return { configured, ok: true, agent: resolution.download === undefined ? agent : { ...agent, download: resolution.download }, location: resolution.location };
 }

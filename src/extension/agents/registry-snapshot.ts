@@ -6,6 +6,7 @@
  */
 import type { ShellOff } from '../../protocol/messages.js';
 import type { CatalogOverlay } from './registry.js';
+import type { AgentCli } from './agent-cli.js';
 
 export const REGISTRY_SNAPSHOT = {
   version: '1.0.0',
@@ -73,17 +74,37 @@ const SHELL_OFF: Readonly<Record<'codex' | 'gemini' | 'qwen' | 'opencode', Shell
   opencode: { json: { OPENCODE_CONFIG_CONTENT: { permission: { bash: 'deny' } } } },
 };
 
+/**
+ * How each agent's own CLI opens a fork of a session of its ACP mode (the same store, same HOME), read from each CLI's
+ * `--help` as installed with the catalogue's versions (November 2026). A fork, so that the chat in VS Code stays as the
+ * person sees it: the agent's session there is not changed by what is done in the terminal.
+ */
+const CLI: Readonly<Record<'claude' | 'codex' | 'gemini' | 'qwen' | 'opencode', AgentCli>> = {
+  // Claude Code 2.1.316, the binary claude-agent-acp 0.100 runs (a platform package of the Claude Agent SDK, no npm
+  // bin): `--fork-session` "When resuming, create a new session ID instead of reusing the original". It finds a session
+  // in the store of the folder it runs in (~/.claude/projects/<cwd>/).
+  claude: { program: 'claude', fork: ['--resume', '{session}', '--fork-session'], variable: 'CLAUDE_CODE_EXECUTABLE', install: "install Claude Code's CLI (`npm install -g @anthropic-ai/claude-code`), or set CLAUDE_CODE_EXECUTABLE in the agent's env" },
+  // codex-cli 0.166, a dependency of codex-acp 2.6 (its bin `codex`): `codex fork [SESSION_ID]`.
+  codex: { program: 'codex', inPackage: true, fork: ['fork', '{session}'] },
+  // Gemini CLI 0.61: `--resume <uuid>` continues the session itself; there is no fork, in the CLI or in its ACP mode.
+  gemini: { cannot: 'Gemini CLI cannot fork a session (its `--resume` continues the session itself, and neither it nor its ACP mode has a fork), so what you did in its CLI would change this chat\'s session behind the chat.' },
+  // Qwen Code 0.24.4: `--fork-session` "Create a new forked session from the resumed session".
+  qwen: { program: 'qwen', inPackage: true, fork: ['--resume', '{session}', '--fork-session'] },
+  // OpenCode 1.18.33: `--fork` "fork the session when continuing (use with --continue or --session)".
+  opencode: { program: 'opencode', inPackage: true, fork: ['--session', '{session}', '--fork'] },
+};
+
 export const CATALOG_OVERLAY: CatalogOverlay = {
-  'claude-code': { auth: 'Uses your Claude Code sign-in (`claude`, then `/login`), or an ANTHROPIC_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['ANTHROPIC_API_KEY'], },
+  'claude-code': { auth: 'Uses your Claude Code sign-in (`claude`, then `/login`), or an ANTHROPIC_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['ANTHROPIC_API_KEY'], cli: CLI.claude },
   // Its default mode ("Auto review") has a model review approvals and deny them before VS Code can ask the
   // user; in this mode they come to the client (`session/request_permission`), which asks the user.
-  'codex': { auth: 'Signs in with a CODEX_API_KEY or OPENAI_API_KEY (**Symposium: Set Agent API Key**), or with ChatGPT.', apiKeys: ['CODEX_API_KEY', 'OPENAI_API_KEY'], env: { INITIAL_AGENT_MODE: 'workspace-write' }, shellOff: SHELL_OFF.codex },
+  'codex': { auth: 'Signs in with a CODEX_API_KEY or OPENAI_API_KEY (**Symposium: Set Agent API Key**), or with ChatGPT.', apiKeys: ['CODEX_API_KEY', 'OPENAI_API_KEY'], env: { INITIAL_AGENT_MODE: 'workspace-write' }, shellOff: SHELL_OFF.codex, cli: CLI.codex },
   // In a folder it does not trust, Gemini CLI starts no MCP server, so VS Code's tools would vanish. The
   // extension runs only in workspaces VS Code trusts (it declares no `untrustedWorkspaces` support).
-  'gemini': { auth: 'Sign in once by running `gemini` in a terminal, or set a GEMINI_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['GEMINI_API_KEY'], env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' }, shellOff: SHELL_OFF.gemini },
+  'gemini': { auth: 'Sign in once by running `gemini` in a terminal, or set a GEMINI_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['GEMINI_API_KEY'], env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' }, shellOff: SHELL_OFF.gemini, cli: CLI.gemini },
   // Qwen Code 0.24's MCP pool (on by default in ACP mode) lists the servers of `session/new` and never offers
   // their tools to the session, and its background MCP discovery races the first prompts (3 of 9 runs).
-  'qwen-code': { auth: 'Sign in once by running `qwen` in a terminal, or set an OPENAI_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['OPENAI_API_KEY'], env: { QWEN_SERVE_NO_MCP_POOL: '1', QWEN_CODE_LEGACY_MCP_BLOCKING: '1' }, shellOff: SHELL_OFF.qwen },
+  'qwen-code': { auth: 'Sign in once by running `qwen` in a terminal, or set an OPENAI_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['OPENAI_API_KEY'], env: { QWEN_SERVE_NO_MCP_POOL: '1', QWEN_CODE_LEGACY_MCP_BLOCKING: '1' }, shellOff: SHELL_OFF.qwen, cli: CLI.qwen },
   'copilot-cli': { auth: 'Sign in once with `copilot login` (a GitHub account with Copilot).', },
-  'opencode': { auth: 'Sign in once with `opencode auth login`.', shellOff: SHELL_OFF.opencode },
+  'opencode': { auth: 'Sign in once with `opencode auth login`.', shellOff: SHELL_OFF.opencode, cli: CLI.opencode },
 };

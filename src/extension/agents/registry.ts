@@ -8,6 +8,8 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { ShellOff } from '../../protocol/messages.js';
+import { decodeOrThrow } from '../../protocol/decode.js';
+import { AgentCli } from './agent-cli.js';
 
 /** How an agent of the catalogue is launched: what a registry entry's distribution comes to. */
 export type Distribution =
@@ -37,6 +39,8 @@ export interface CatalogEntry {
   readonly env?: Readonly<Record<string, string>>;
   /** How its own shell is switched off, per process, for conversations offered a consumer's command tool. */
   readonly shellOff?: ShellOff;
+  /** How its own CLI opens a fork of one of its sessions (*Continue Chat in Terminal*), or why it cannot. */
+  readonly cli?: AgentCli;
 }
 
 const StringArray = t.array(t.string);
@@ -60,7 +64,7 @@ export const RegistryAgent = t.intersection(
 export type RegistryAgent = t.TypeOf<typeof RegistryAgent>;
 
 /** What the catalogue adds to a registry entry: how the agent signs in, which keys it reads. */
-export type CatalogOverlay = Readonly<Record<string, Partial<Pick<CatalogEntry, 'auth' | 'apiKeys' | 'install' | 'env' | 'shellOff'>>>>;
+export type CatalogOverlay = Readonly<Record<string, Partial<Pick<CatalogEntry, 'auth' | 'apiKeys' | 'install' | 'env' | 'shellOff' | 'cli'>>>>;
 
 /** The registry's name of a platform, e.g. `darwin-aarch64`, `windows-x86_64`; undefined for others. */
 export function platformTarget(platform: NodeJS.Platform, arch: string): string | undefined {
@@ -91,6 +95,8 @@ export function catalogOfRegistry(raw: unknown, target: string | undefined, over
     const distribution = distributionOf(agent, target);
     if (distribution === undefined) return void problems.push(`${agent.id}: no distribution for this platform (${target ?? 'unknown'}): skipped`);
     const extra = overlay[agent.id] ?? {};
+    const { cli, problem } = cliOf(extra.cli, `${agent.id}.cli`);
+    if (problem !== undefined) problems.push(`${problem}: its CLI route is left out`);
     entries.push({
       id: agent.id,
       name: agent.name,
@@ -101,9 +107,20 @@ export function catalogOfRegistry(raw: unknown, target: string | undefined, over
       ...(extra.install === undefined ? {} : { install: extra.install }),
       ...(extra.env === undefined ? {} : { env: extra.env }),
       ...(extra.shellOff === undefined ? {} : { shellOff: extra.shellOff }),
+      ...(cli === undefined ? {} : { cli }),
     });
   });
   return { entries, problems };
+}
+
+/** `raw` (a `cli` field at `where`) validated: the route, or what is wrong with it, naming the bad field. */
+export function cliOf(raw: unknown, where: string): { readonly cli?: AgentCli; readonly problem?: string } {
+  if (raw === undefined) return {};
+  try {
+    return { cli: decodeOrThrow(AgentCli, raw, where) };
+  } catch (error) {
+    return { problem: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 function distributionOf(agent: RegistryAgent, target: string | undefined): Distribution | undefined {

@@ -10,7 +10,7 @@ import { CancellationTokenSource, ResponseError, type CancellationToken } from '
 import { LmClient } from '../../client/lm-client.js';
 import { askBridgeToEnd } from '../../client/end-bridge.js';
 import { ProtocolErrorCodes } from '../../protocol/errors.js';
-import type { AgentCommandsParams, AgentInfoParams, CommandPromptsParams, CommandPromptsResult, AskQuestionsParams, AskQuestionsResult, AuthenticateParams, OpenUrlParams, OpenUrlResult, PrepareAgentParams, ProvideChatResponseParams, ResponsePart, ResumeRecentParams } from '../../protocol/messages.js';
+import type { ChatSessionsParams, ChatSessionsResult, AgentCommandsParams, AgentInfoParams, CommandPromptsParams, CommandPromptsResult, AskQuestionsParams, AskQuestionsResult, AuthenticateParams, OpenUrlParams, OpenUrlResult, PrepareAgentParams, ProvideChatResponseParams, ResponsePart, ResumeRecentParams } from '../../protocol/messages.js';
 import type { ExtensionLog } from '../../log/extension-log.js';
 
 const STDERR_LINES_KEPT = 20;
@@ -148,6 +148,11 @@ export class BridgeProcess {
   /** The bridge's requests for an agent's own sessions (list, delete, continue), starting it if needed. */
   agentSessions(): Pick<LmClient, 'listAgentSessions' | 'deleteAgentSession' | 'continueAgentSession'> {
     return this.ensureRunning().client;
+  }
+
+  /** The agent sessions of the chats used lately in the workspace (`symposium/chatSessions`), the bridge started if needed. */
+  chatSessions(params: ChatSessionsParams): Promise<ChatSessionsResult> {
+    return this.ensureRunning().client.chatSessions(params);
   }
 
   /** Starts the bridge now if it does not run (requests start it anyway). */
