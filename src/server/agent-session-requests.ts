@@ -52,7 +52,7 @@ export function serveAgentSessions(connection: MessageConnection, agents: AgentR
     if (point !== undefined) store.rememberForkPoint(conversationId, point);
     log.info(`conversation ${conversationId} continues ACP session ${sessionId} of ${nameOf(agent)} in a new chat (${exchanges.length} exchange(s) shown)`);
     // While the person reads the chat, its session resumes ahead of its first message, as a restored chat's does.
-    agents.resumeRecent([agent], [{ conversationId, agent: continued.indexKey, agentSession: sessionId }], 1);
+    agents.resumeRecent([agent], [{ conversationId, agent: continued.indexKey, agentSession: sessionId, usedAt: Date.now() }], 1);
     return { exchanges };
   });
 
