@@ -127,3 +127,111 @@ describe('subagents in the answer', () => {
     });
   });
 });
+
+/** Qwen Code 0.24.4's subagents as recorded over ACP: its `agent` tool, `_meta.parentToolCallId` on each call and message of a subagent. */
+describe("Qwen Code's subagents in the answer", () => {
+  const qwenOpens = (id: string): AcpTurnEvent =>
+    update({ sessionUpdate: 'tool_call', toolCallId: id, status: 'pending', title: 'Agent', content: [], locations: [], kind: 'other', rawInput: {}, _meta: { toolName: 'agent', provenance: 'builtin', phase: 'preparing', subagentSessionReady: false } });
+  const qwenNamed = (id: string, description: string): AcpTurnEvent =>
+    update({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: id,
+      status: 'in_progress',
+      title: `Agent: ${description}`,
+      rawInput: { description, prompt: `Do the ${description}.`, subagent_type: 'general-purpose', run_in_background: false },
+      _meta: { toolName: 'agent', provenance: 'builtin', subagentSessionReady: false },
+    });
+  const progress = (id: string): AcpTurnEvent =>
+    update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress', content: [{ type: 'content', content: { type: 'text', text: 'ReadFile: README.md' } }], _meta: { subagentType: 'general-purpose', provenance: 'subagent', subagentProgress: true } });
+  const subMeta = (parent: string) => ({ provenance: 'subagent', parentToolCallId: parent, subagentType: 'general-purpose' });
+  const qwenRead = (id: string, parent: string): AcpTurnEvent =>
+    update({ sessionUpdate: 'tool_call', toolCallId: id, status: 'pending', title: 'ReadFile: README.md', content: [], locations: [{ path: '/w/README.md' }], kind: 'read', rawInput: { file_path: '/w/README.md' }, _meta: { toolName: 'read_file', ...subMeta(parent) } });
+  const qwenReadDone = (id: string, parent: string): AcpTurnEvent =>
+    update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', content: [{ type: 'content', content: { type: 'text', text: '# Demo\n' } }], rawOutput: '', _meta: { toolName: 'read_file', ...subMeta(parent) } });
+  const said = (parent: string, description: string): AcpTurnEvent => update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: report(description) }, _meta: subMeta(parent) });
+  const qwenDone = (id: string, description: string): AcpTurnEvent =>
+    update({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: id,
+      status: 'completed',
+      content: [{ type: 'content', content: { type: 'text', text: report(description) } }],
+      rawOutput: {
+        type: 'task_execution',
+        subagentName: 'general-purpose',
+        taskDescription: description,
+        status: 'completed',
+        result: report(description),
+        executionSummary: { rounds: 2, totalDurationMs: 1132, totalToolCalls: 1, successfulToolCalls: 1, failedToolCalls: 0, totalTokens: 4862 },
+      },
+      _meta: { toolName: 'agent', provenance: 'builtin' },
+    });
+
+  test('each named by its task, its reads under it, its text kept out of the main answer, one end line with its own figures', () => {
+    const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler.run(({ cold, expectObservable }) => {
+      const rendering = new TurnRendering(undefined, () => testScheduler.now());
+      const events = cold('abAB-pPrR-qQ-tT-xX-m-s', {
+        a: qwenOpens('call_1'),
+        b: qwenOpens('call_2'),
+        A: qwenNamed('call_1', 'Alpha survey'),
+        B: qwenNamed('call_2', 'Beta survey'),
+        p: progress('call_1'),
+        P: progress('call_2'),
+        r: qwenRead('call_r1', 'call_1'),
+        R: qwenRead('call_r2', 'call_2'),
+        q: qwenReadDone('call_r1', 'call_1'),
+        Q: qwenReadDone('call_r2', 'call_2'),
+        t: said('call_1', 'Alpha survey'),
+        T: said('call_2', 'Beta survey'),
+        x: qwenDone('call_1', 'Alpha survey'),
+        X: qwenDone('call_2', 'Beta survey'),
+        m: chunk('Both surveys agree.'),
+        s: stopped,
+      });
+      expectObservable(events.pipe(acpTurnToParts(rendering, { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('--AB---rR-qQ----xX-m-|', {
+        A: text('\n\n> 🤖 Alpha survey (general-purpose)\n\n'),
+        B: text('\n\n> 🤖 Beta survey (general-purpose)\n\n'),
+        r: text('\n\n> 🔧 `Alpha survey › ReadFile: README.md`\n\n'),
+        R: text('\n\n> 🔧 `Beta survey › ReadFile: README.md`\n\n'),
+        q: text('\n\n> ✓ `Alpha survey › ReadFile: README.md`: Demo\n\n'),
+        Q: text('\n\n> ✓ `Beta survey › ReadFile: README.md`: Demo\n\n'),
+        x: text('\n\n> ✓ Alpha survey (general-purpose): done · 1 tool use · 4.9k tokens · 1 s — Alpha survey found a demo README.\n\n'),
+        X: text('\n\n> ✓ Beta survey (general-purpose): done · 1 tool use · 4.9k tokens · 1 s — Beta survey found a demo README.\n\n'),
+        m: text('Both surveys agree.'),
+      });
+    });
+  });
+});
+
+/** OpenCode 1.18.33's subagents as recorded over ACP: its `task` tool; the child session's own calls do not come. */
+describe("OpenCode's subagents in the answer", () => {
+  const taskOpens = (id: string): AcpTurnEvent => update({ sessionUpdate: 'tool_call', toolCallId: id, title: 'task', kind: 'think', status: 'pending', locations: [], rawInput: {} });
+  const taskNamed = (id: string, description: string): AcpTurnEvent =>
+    update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress', kind: 'think', title: description, locations: [], rawInput: { description, prompt: `Do the ${description}.`, subagent_type: 'general' } });
+  const taskDone = (id: string, description: string): AcpTurnEvent => {
+    const output = `<task id="ses_${id}" state="completed">\n<task_result>\n${report(description)}\n</task_result>\n</task>`;
+    return update({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: id,
+      status: 'completed',
+      title: description,
+      content: [{ type: 'content', content: { type: 'text', text: output } }],
+      rawOutput: { output, metadata: { parentSessionId: 'ses_parent', sessionId: `ses_${id}`, model: { modelID: 'm', providerID: 'p' }, truncated: false } },
+    });
+  };
+
+  test('each named by its task while it runs, one end line with its report, never "task" nor its markup', () => {
+    const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler.run(({ cold, expectObservable }) => {
+      const rendering = new TurnRendering(undefined, () => testScheduler.now());
+      const events = cold('aAbB 1996ms YX-m-s', { a: taskOpens('call_1'), A: taskNamed('call_1', 'Alpha survey'), b: taskOpens('call_2'), B: taskNamed('call_2', 'Beta survey'), Y: taskDone('call_2', 'Beta survey'), X: taskDone('call_1', 'Alpha survey'), m: chunk('Both surveys agree.'), s: stopped });
+      expectObservable(events.pipe(acpTurnToParts(rendering, { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('-A-B 1996ms YX-m-|', {
+        A: text('\n\n> 🤖 Alpha survey (general)\n\n'),
+        B: text('\n\n> 🤖 Beta survey (general)\n\n'),
+        Y: text('\n\n> ✓ Beta survey (general): done · 0 tool uses · 2 s — Beta survey found a demo README.\n\n'),
+        X: text('\n\n> ✓ Alpha survey (general): done · 0 tool uses · 2 s — Alpha survey found a demo README.\n\n'),
+        m: text('Both surveys agree.'),
+      });
+    });
+  });
+});

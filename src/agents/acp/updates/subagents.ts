@@ -1,10 +1,12 @@
 import type { ToolCallContent } from '@agentclientprotocol/sdk';
 import { escapeMarkdown } from '../../../protocol/markdown.js';
+import { SUBAGENT_ROUTES, type SubagentCall, type SubagentRoute } from './subagent-routes.js';
 
 /**
- * An agent's subagents in the answer's text, by the route Claude Code gives (claude-agent-acp's `_meta.claudeCode`):
- * each `Agent` (older: `Task`) call is a subagent, named by its task; each tool call a subagent makes carries
- * `parentToolUseId`, its `Agent` call's id, and is named under it; each ends in one line with its outcome.
+ * An agent's subagents in the answer's text, by the route its agent gives (subagent-routes.ts: Claude Code's
+ * `_meta.claudeCode`, Qwen Code's `_meta.parentToolCallId`, OpenCode's `task` tool): each subagent's call is named by
+ * its task; each tool call a subagent makes names its subagent's call as its parent, and is named under it; each ends
+ * in one line with its outcome.
  *
  * claude-agent-acp opens an `Agent` call titled "Task" (its input is still streaming) and names it in the next update,
  * a millisecond later; its kind comes with the whole input, later still, and shows in the end line. The start line
@@ -21,11 +23,11 @@ export class Subagents {
   constructor(private readonly now: () => number = Date.now) {}
 
   /** Whether this `tool_call` opens a subagent; it is then remembered, not yet shown. */
-  opens(id: string, meta: unknown, rawInput: unknown): boolean {
-    const toolName = claudeCodeMeta(meta)?.['toolName'];
-    if (toolName !== 'Agent' && toolName !== 'Task') return false;
-    this.subagents.set(id, { name: undefined, type: undefined, uses: 0, started: this.now(), shown: false, ended: false });
-    this.named(id, undefined, rawInput);
+  opens(id: string, call: SubagentCall): boolean {
+    const route = SUBAGENT_ROUTES.find((r) => r.opens(call));
+    if (route === undefined) return false;
+    this.subagents.set(id, { route, name: undefined, type: undefined, uses: 0, started: this.now(), shown: false, ended: false });
+    this.named(id, call);
     return true;
   }
 
@@ -34,28 +36,19 @@ export class Subagents {
   }
 
   /**
-   * What Claude Code says of a subagent as it ends (`_meta.claudeCode.toolResponse`): its kind, tool uses, time and
-   * tokens, truer than the bridge's own count and clock.
+   * What an update of a subagent's call says of it: its name and kind as the agent says them, and as it ends, the
+   * agent's own figures (kind, tool uses, time and tokens), truer than the bridge's own count and clock.
    */
-  reported(id: string, meta: unknown): void {
-    const subagent = this.subagents.get(id);
-    const response = claudeCodeMeta(meta)?.['toolResponse'];
-    if (subagent === undefined || !isRecord(response)) return;
-    const { agentType, totalToolUseCount, totalDurationMs, totalTokens } = response;
-    if (typeof agentType === 'string' && agentType !== '') subagent.type = agentType;
-    if (typeof totalToolUseCount === 'number') subagent.reportedUses = totalToolUseCount;
-    if (typeof totalDurationMs === 'number') subagent.durationMs = totalDurationMs;
-    if (typeof totalTokens === 'number') subagent.tokens = totalTokens;
-  }
-
-  /** A subagent's name and kind as the agent says them: its description (the title, after the first), its `subagent_type`. */
-  named(id: string, title: string | null | undefined, rawInput: unknown): void {
+  named(id: string, call: SubagentCall): void {
     const subagent = this.subagents.get(id);
     if (subagent === undefined) return;
-    const input = isRecord(rawInput) ? rawInput : {};
-    if (typeof input['description'] === 'string' && input['description'].trim() !== '') subagent.name = input['description'];
-    else if (title && title !== GENERIC_TITLE) subagent.name = title;
-    if (typeof input['subagent_type'] === 'string' && input['subagent_type'] !== '') subagent.type = input['subagent_type'];
+    const { name, type, uses, durationMs, tokens, report } = subagent.route.facts(call);
+    if (name !== undefined) subagent.name = name;
+    if (type !== undefined) subagent.type = type;
+    if (uses !== undefined) subagent.reportedUses = uses;
+    if (durationMs !== undefined) subagent.durationMs = durationMs;
+    if (tokens !== undefined) subagent.tokens = tokens;
+    if (report !== undefined) subagent.report = report;
   }
 
   /** The start line of a subagent once it has its name ('' until then, and after it was written). */
@@ -65,16 +58,30 @@ export class Subagents {
   }
 
   /**
-   * A tool call the subagent made (`parentToolUseId`): counted, and named under its subagent; the subagent's start
-   * line comes first if it was not written yet.
+   * A tool call the subagent made (its parent, as its route says it): counted, and named under its subagent; the
+   * subagent's start line comes first if it was not written yet.
    */
   madeBySubagent(id: string, meta: unknown): string {
-    const parent = claudeCodeMeta(meta)?.['parentToolUseId'];
-    const subagent = typeof parent === 'string' ? this.subagents.get(parent) : undefined;
-    if (typeof parent !== 'string' || subagent === undefined) return '';
+    const parent = this.parentOf(meta);
+    const subagent = parent === undefined ? undefined : this.subagents.get(parent);
+    if (parent === undefined || subagent === undefined) return '';
     this.parents.set(id, parent);
     subagent.uses += 1;
     return this.startLine(parent);
+  }
+
+  /** Whether a message comes from a subagent (Qwen Code's carry their parent): its text is not the main answer's. */
+  saidBySubagent(meta: unknown): boolean {
+    const parent = this.parentOf(meta);
+    return parent !== undefined && this.subagents.has(parent);
+  }
+
+  private parentOf(meta: unknown): string | undefined {
+    for (const route of new Set([...this.subagents.values()].map((s) => s.route))) {
+      const parent = route.parentOf(meta);
+      if (parent !== undefined) return parent;
+    }
+    return undefined;
   }
 
   /** A tool call's title as the answer shows it: under its subagent's name, if a subagent made it. */
@@ -89,7 +96,7 @@ export class Subagents {
     if (subagent === undefined || subagent.ended) return '';
     const start = this.startLine(id);
     subagent.ended = true;
-    const sentence = status === 'completed' ? firstSentence(content) : '';
+    const sentence = status === 'completed' ? firstSentence(subagent.report === undefined ? content : [{ type: 'content', content: { type: 'text', text: subagent.report } }]) : '';
     const uses = subagent.reportedUses ?? subagent.uses;
     const outcome = [
       status === 'completed' ? 'done' : 'failed',
@@ -121,6 +128,8 @@ export class Subagents {
 }
 
 interface Subagent {
+  /** How its agent tells it. */
+  route: SubagentRoute;
   /** Its task, once the agent said it. */
   name: string | undefined;
   /** Its kind ("Explore", "general-purpose"), where the agent says it. */
@@ -132,14 +141,13 @@ interface Subagent {
   /** How long it ran and how many tokens it used, where the agent says. */
   durationMs?: number;
   tokens?: number;
+  /** Its report, where the agent's markup around it is not the report's. */
+  report?: string;
   /** Whether its start line was written. */
   shown: boolean;
   /** Whether its end line was written. */
   ended: boolean;
 }
-
-/** What claude-agent-acp titles an `Agent` call before its description has arrived. */
-const GENERIC_TITLE = 'Task';
 
 const SENTENCE_LIMIT = 160;
 /** An element of Claude Code's own markup, whole (`<tools-used-before-summary>Read</tools-used-before-summary>`). */
@@ -166,15 +174,6 @@ function firstSentence(content: readonly ToolCallContent[] | undefined): string 
 /** A token count as Claude Code's CLI gives it: 950, 2.9k. */
 function tokensOf(tokens: number): string {
   return tokens < 1000 ? `${tokens}` : `${(tokens / 1000).toFixed(1)}k`;
-}
-
-function claudeCodeMeta(meta: unknown): Record<string, unknown> | undefined {
-  const claudeCode = isRecord(meta) ? meta['claudeCode'] : undefined;
-  return isRecord(claudeCode) ? claudeCode : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function oneLine(text: string): string {
