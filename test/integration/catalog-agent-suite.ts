@@ -461,6 +461,57 @@ export function describeCatalogAgent(setup: AgentSetup): void {
     return answer;
   };
 
+  if (setup.subagents !== undefined) test(
+    `two subagents in parallel (issue 51): each named by its task while it runs, ${setup.subagents === 'with their calls' ? 'its read under its name' : 'no call of its own sent'}, one clean end line each with its report, the main answer once`,
+    async () => {
+      const FIRST = `Survey the workspace with two subagents, ${setup.id}.`;
+      const readme = path.join(workspace, 'README.md');
+      writeFileSync(readme, '# Survey demo\n\nA workspace for subagents to read.\n');
+      const SURVEYS = ['Alpha survey', 'Beta survey'];
+      const start = agent.startSubagent;
+      const read = agent.readFile;
+      if (start === undefined || read === undefined) throw new Error(`${setup.id} says it starts subagents, but not how`);
+      // Each subagent's conversation begins with its prompt: read the README, then report.
+      for (const survey of SURVEYS) scripts.set(`Do the ${survey} of this workspace.`, (view) => (allToolResults(view).length > 0 ? textReply(`${survey} found a demo README. It has one heading.`) : { content: [read(view, readme)] }));
+      scripts.set(FIRST, (view) => (allToolResults(view).length >= SURVEYS.length ? textReply('Both surveys agree.') : { content: SURVEYS.map((survey) => start(view, survey, `Do the ${survey} of this workspace.`)) }));
+
+      // The agent may ask before it starts each subagent: the person allows each, and the answer goes on.
+      const messages: Message[] = [user(FIRST)];
+      const texts: string[] = [];
+      for (let asked = 0; asked <= SURVEYS.length; asked++) {
+        const parts = await chat(messages);
+        texts.push(...parts.flatMap((p) => (p.type === 'text' ? [p.value] : [])));
+        const calls = toolCallsOf(parts);
+        if (calls.length === 0) break;
+        expect(calls.map((c) => c.toolName)).toEqual([AGENT_ACTION]);
+        messages.push(assistantOf(parts), approve(calls[0]!));
+      }
+      const answer = texts.join('');
+      for (const survey of SURVEYS) {
+        const named = texts.findIndex((t) => t.includes(`🤖 ${survey}`));
+        const ends = texts.filter((t) => t.includes(`✓ ${survey} (`));
+        expect(named).toBeGreaterThanOrEqual(0);
+        expect(ends).toEqual([expect.stringMatching(new RegExp(`✓ ${survey} \\([\\w-]+\\): done · (\\d+ tool uses? · )?([\\d.]+k? tokens · )?\\d+ s — ${survey} found a demo README\\.\\n`))]);
+        const end = texts.findIndex((t) => t.includes(`✓ ${survey} (`));
+        if (setup.subagents === 'with their calls') {
+          const readStarts = texts.findIndex((t) => t.includes(`🔧 \`${survey} › `));
+          expect(readStarts).toBeGreaterThan(named);
+          expect(end).toBeGreaterThan(readStarts);
+          expect(ends[0]).toContain('· 1 tool use ·');
+        } else {
+          // The agent does not send its subagents' calls: no count of them is made up.
+          expect(end).toBeGreaterThan(named);
+          expect(ends[0]).not.toContain('tool use');
+        }
+        // What the subagent said is its own: only its report's first sentence, in its end line.
+        expect(answer.split(`${survey} found a demo README.`)).toHaveLength(2);
+      }
+      expect(answer).not.toMatch(/🔧 `(Agent|task)`|task_result|<\/?[A-Za-z]/);
+      expect(answer.split('Both surveys agree.')).toHaveLength(2);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
   if (setup.asksQuestions === true) test(
     "its model's question is asked through VS Code's vscode_askQuestions, and the person's pick reaches the model",
     async () => {

@@ -32,6 +32,10 @@ export interface AgentUnderTest {
   readonly questionsConfig?: SessionConfig;
   /** The tool call that replaces the line `before` of a file with `after` by the agent's own means, for agents that edit by themselves. */
   editFile?(view: ChatView, path: string, before: string, after: string): ReplyBlock;
+  /** The tool call that starts a subagent in the foreground with this task and prompt, for agents that start subagents (`subagents`). */
+  startSubagent?(view: ChatView, description: string, prompt: string): ReplyBlock;
+  /** The tool call with which the agent's model reads a file. */
+  readFile?(view: ChatView, path: string): ReplyBlock;
   /** A model among those the agent reports, other than its current one, whose requests still reach the mock (none: no such model). */
   readonly pickableModel?: string;
 }
@@ -50,6 +54,11 @@ export interface AgentSetup {
   readonly embeddedContext?: boolean;
   /** It reads a file a prompt links (`resource_link`) into its model's request by itself. */
   readonly readsLinkedFiles?: boolean;
+  /**
+   * Its model starts subagents (`startSubagent`), and what its ACP layer shows of them: each one's own tool calls too
+   * (`with their calls`), or only the subagent's call, named, and its end (`without their calls`).
+   */
+  readonly subagents?: 'with their calls' | 'without their calls';
   /** It forks a session at a message (`session/fork` with the AIR fork point): going back forks, else it is told. */
   readonly forksAtAPoint?: boolean;
   /**
@@ -116,6 +125,9 @@ export const GEMINI: AgentSetup = {
       shellTools: ['run_shell_command'],
       shell: (_view, command) => ({ type: 'tool_call', id: callId(), name: 'run_shell_command', input: { command, description: `Run ${command}` } }),
       writeFile: (file, content) => ({ type: 'tool_call', id: callId(), name: 'write_file', input: { file_path: file, content } }),
+      // Its `agent` tool runs a subagent in the background unless told not to.
+      startSubagent: (_view, description, prompt) => ({ type: 'tool_call', id: callId(), name: 'agent', input: { description, prompt, subagent_type: 'general-purpose', run_in_background: false } }),
+      readFile: (_view, file) => ({ type: 'tool_call', id: callId(), name: 'read_file', input: { file_path: file } }),
       bridgedToolName: findTool,
     };
   },
@@ -187,6 +199,7 @@ export const CODEX: AgentSetup = {
 
 export const OPENCODE: AgentSetup = {
   id: 'opencode',
+  subagents: 'without their calls',
   editsByItself: true,
   embeddedContext: true,
   readsLinkedFiles: true,
@@ -221,6 +234,8 @@ export const OPENCODE: AgentSetup = {
       shellTools: ['bash'],
       shell: (_view, command) => ({ type: 'tool_call', id: callId(), name: 'bash', input: { command, description: `Run ${command}` } }),
       editFile: (_view, file, before, after) => ({ type: 'tool_call', id: callId(), name: 'edit', input: { filePath: file, oldString: before, newString: after } }),
+      startSubagent: (_view, description, prompt) => ({ type: 'tool_call', id: callId(), name: 'task', input: { description, prompt, subagent_type: 'general' } }),
+      readFile: (_view, file) => ({ type: 'tool_call', id: callId(), name: 'read', input: { filePath: file } }),
       bridgedToolName: findTool,
     };
   },
@@ -228,6 +243,7 @@ export const OPENCODE: AgentSetup = {
 
 export const QWEN: AgentSetup = {
   id: 'qwen-code',
+  subagents: 'with their calls',
   writesThroughClient: true,
   embeddedContext: true,
   readsLinkedFiles: true,
@@ -254,6 +270,9 @@ export const QWEN: AgentSetup = {
       shellTools: ['run_shell_command', 'monitor'],
       shell: (_view, command) => ({ type: 'tool_call', id: callId(), name: 'run_shell_command', input: { command, is_background: false, description: `Run ${command}` } }),
       writeFile: (file, content) => ({ type: 'tool_call', id: callId(), name: 'write_file', input: { file_path: file, content } }),
+      // Its `agent` tool runs a subagent in the background unless told not to.
+      startSubagent: (_view, description, prompt) => ({ type: 'tool_call', id: callId(), name: 'agent', input: { description, prompt, subagent_type: 'general-purpose', run_in_background: false } }),
+      readFile: (_view, file) => ({ type: 'tool_call', id: callId(), name: 'read_file', input: { file_path: file } }),
       bridgedToolName: findTool,
     };
   },

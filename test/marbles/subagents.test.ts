@@ -220,7 +220,7 @@ describe("OpenCode's subagents in the answer", () => {
     });
   };
 
-  test('each named by its task while it runs, one end line with its report, never "task" nor its markup', () => {
+  test('each named by its task while it runs, one end line with its report (no count of tool uses the agent does not send), never "task" nor its markup', () => {
     const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
     testScheduler.run(({ cold, expectObservable }) => {
       const rendering = new TurnRendering(undefined, () => testScheduler.now());
@@ -228,8 +228,8 @@ describe("OpenCode's subagents in the answer", () => {
       expectObservable(events.pipe(acpTurnToParts(rendering, { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('-A-B 1996ms YX-m-|', {
         A: text('\n\n> 🤖 Alpha survey (general)\n\n'),
         B: text('\n\n> 🤖 Beta survey (general)\n\n'),
-        Y: text('\n\n> ✓ Beta survey (general): done · 0 tool uses · 2 s — Beta survey found a demo README.\n\n'),
-        X: text('\n\n> ✓ Alpha survey (general): done · 0 tool uses · 2 s — Alpha survey found a demo README.\n\n'),
+        Y: text('\n\n> ✓ Beta survey (general): done · 2 s — Beta survey found a demo README.\n\n'),
+        X: text('\n\n> ✓ Alpha survey (general): done · 2 s — Alpha survey found a demo README.\n\n'),
         m: text('Both surveys agree.'),
       });
     });

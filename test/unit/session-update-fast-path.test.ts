@@ -59,7 +59,7 @@ describe('SessionUpdateFastPath', () => {
     expect(order).toEqual(['a', 'session/update', 'b', 'c', 'session/request_permission', 'd', 'response 1', 'e']);
   });
 
-  test('a chunk that does not fit (a non-text block, a bad field) goes to the SDK, which validates it; extra fields are dropped, the message id kept (fork points name it)', async () => {
+  test("a chunk that does not fit (a non-text block, a bad field) goes to the SDK, which validates it; extra fields are dropped, the message id kept (fork points name it), and the chunk's _meta (Qwen Code names there the subagent that said it)", async () => {
     const image: AnyMessage = { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'image', data: 'AA==', mimeType: 'image/png' } } } };
     const badText: AnyMessage = { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 42 } } } };
     const withMeta: AnyMessage = {
@@ -67,11 +67,17 @@ describe('SessionUpdateFastPath', () => {
       method: 'session/update',
       params: { sessionId: 's1', _meta: { x: 1 }, update: { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: 'hi', annotations: { priority: 1 } } } },
     };
-    const seen = await run([image, badText, withMeta]);
+    const subagentSaid: AnyMessage = {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'found it' }, _meta: { parentToolCallId: 'call_1', subagentType: 'general-purpose' } } },
+    };
+    const seen = await run([image, badText, withMeta, subagentSaid]);
     expect(seen).toEqual([
       `sdk ${JSON.stringify(image)}`,
       `sdk ${JSON.stringify(badText)}`,
       `fast ${JSON.stringify({ sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' }, messageId: 'm1' } })}`,
+      `fast ${JSON.stringify({ sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'found it' }, _meta: { parentToolCallId: 'call_1', subagentType: 'general-purpose' } } })}`,
     ]);
   });
 

@@ -1,10 +1,13 @@
 import type { AnyMessage, SessionNotification } from '@agentclientprotocol/sdk';
 import * as t from 'io-ts';
 
+const Meta = t.union([t.record(t.string, t.unknown), t.null]);
+
 /**
  * A piece of the agent's message or thoughts as text: nearly everything an agent sends while it streams, with the id
- * of its message where the agent names one (a fork point names the message: session/answer-ends.ts). Fields beyond
- * these (`_meta`, annotations) are dropped: nothing downstream reads them.
+ * of its message where the agent names one (a fork point names the message: session/answer-ends.ts), and its `_meta`
+ * (Qwen Code's names the subagent that said it: subagent-routes.ts). Fields beyond these (annotations) are dropped:
+ * nothing downstream reads them.
  */
 const TextChunk = t.exact(
   t.intersection([
@@ -12,11 +15,9 @@ const TextChunk = t.exact(
       sessionUpdate: t.keyof({ agent_message_chunk: null, agent_thought_chunk: null }),
       content: t.exact(t.type({ type: t.literal('text'), text: t.string })),
     }),
-    t.partial({ messageId: t.union([t.string, t.null]) }),
+    t.partial({ messageId: t.union([t.string, t.null]), _meta: Meta }),
   ]),
 );
-
-const Meta = t.union([t.record(t.string, t.unknown), t.null]);
 const Line = t.refinement(t.number, (n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff, 'uint32');
 const NoContent = t.refinement(t.array(t.unknown), (items): items is never[] => items.length === 0, 'no content');
 
@@ -59,7 +60,15 @@ function fastUpdateOf(message: AnyMessage): t.TypeOf<typeof FastUpdate>['params'
   const { sessionId, update } = message.params;
   if (update.sessionUpdate !== 'tool_call') {
     const content = { type: 'text' as const, text: update.content.text };
-    return { sessionId, update: typeof update.messageId === 'string' ? { sessionUpdate: update.sessionUpdate, content, messageId: update.messageId } : { sessionUpdate: update.sessionUpdate, content } };
+    return {
+      sessionId,
+      update: {
+        sessionUpdate: update.sessionUpdate,
+        content,
+        ...(typeof update.messageId === 'string' ? { messageId: update.messageId } : {}),
+        ...(update._meta == null ? {} : { _meta: update._meta }),
+      },
+    };
   }
   const decoded = FastUpdate.decode(message);
   return decoded._tag === 'Right' ? decoded.right.params : undefined;

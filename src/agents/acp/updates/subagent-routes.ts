@@ -31,6 +31,8 @@ export interface SubagentFacts {
 }
 
 export interface SubagentRoute {
+  /** Whether the agent sends its subagents' own tool calls: else the bridge cannot count them. */
+  readonly callsShown: boolean;
   /** Whether this `tool_call` opens a subagent. */
   opens(call: SubagentCall): boolean;
   /** What this update of a subagent's call says of it. */
@@ -44,6 +46,7 @@ export interface SubagentRoute {
  * description comes; its calls carry `parentToolUseId`; `toolResponse` gives its figures as it ends.
  */
 export const CLAUDE_CODE: SubagentRoute = {
+  callsShown: true,
   opens: (call) => {
     const toolName = claudeCodeMeta(call._meta)?.['toolName'];
     return toolName === 'Agent' || toolName === 'Task';
@@ -71,6 +74,7 @@ export const CLAUDE_CODE: SubagentRoute = {
  * reports in a later turn.)
  */
 export const QWEN_CODE: SubagentRoute = {
+  callsShown: true,
   opens: (call) => isRecord(call._meta) && call._meta['toolName'] === 'agent',
   facts: (call) => {
     const facts = describedInput(call.rawInput, undefined, 'Agent');
@@ -95,6 +99,7 @@ export const QWEN_CODE: SubagentRoute = {
  * comes as `<task id="…" state="…"><task_result>…</task_result></task>`.
  */
 export const OPENCODE: SubagentRoute = {
+  callsShown: false,
   opens: (call) => call.title === 'task' && call.kind === 'think' && call._meta === undefined,
   facts: (call) => {
     const facts = describedInput(call.rawInput, call.title, 'task');

@@ -97,10 +97,10 @@ export class Subagents {
     const start = this.startLine(id);
     subagent.ended = true;
     const sentence = status === 'completed' ? firstSentence(subagent.report === undefined ? content : [{ type: 'content', content: { type: 'text', text: subagent.report } }]) : '';
-    const uses = subagent.reportedUses ?? subagent.uses;
+    const uses = subagent.reportedUses ?? (subagent.route.callsShown ? subagent.uses : undefined);
     const outcome = [
       status === 'completed' ? 'done' : 'failed',
-      `${uses} tool ${uses === 1 ? 'use' : 'uses'}`,
+      ...(uses === undefined ? [] : [`${uses} tool ${uses === 1 ? 'use' : 'uses'}`]),
       ...(subagent.tokens === undefined ? [] : [`${tokensOf(subagent.tokens)} tokens`]),
       `${Math.round((subagent.durationMs ?? this.now() - subagent.started) / 1000)} s`,
     ].join(' · ');
