@@ -473,7 +473,12 @@ export function describeCatalogAgent(setup: AgentSetup): void {
       if (start === undefined || read === undefined) throw new Error(`${setup.id} says it starts subagents, but not how`);
       // Each subagent's conversation begins with its prompt: read the README, then report.
       for (const survey of SURVEYS) scripts.set(`Do the ${survey} of this workspace.`, (view) => (allToolResults(view).length > 0 ? textReply(`${survey} found a demo README. It has one heading.`) : { content: [read(view, readme)] }));
-      scripts.set(FIRST, (view) => (allToolResults(view).length >= SURVEYS.length ? textReply('Both surveys agree.') : { content: SURVEYS.map((survey) => start(view, survey, `Do the ${survey} of this workspace.`)) }));
+      scripts.set(FIRST, (view) => {
+        if (allToolResults(view).length < SURVEYS.length) return { content: SURVEYS.map((survey) => start(view, survey, `Do the ${survey} of this workspace.`)) };
+        // Where the subagents' reports do not come as the calls' results, the model waits for them (Codex).
+        const wait = agent.awaitSubagents?.(view);
+        return wait === undefined ? textReply('Both surveys agree.') : { content: [wait] };
+      });
 
       // The agent may ask before it starts each subagent: the person allows each, and the answer goes on.
       const messages: Message[] = [user(FIRST)];
@@ -488,11 +493,14 @@ export function describeCatalogAgent(setup: AgentSetup): void {
       }
       const answer = texts.join('');
       for (const survey of SURVEYS) {
-        const named = texts.findIndex((t) => t.includes(`🤖 ${survey}`));
-        const ends = texts.filter((t) => t.includes(`✓ ${survey} (`));
+        // Named by its description, with its kind where the agent says it; Codex's, which has none, by its prompt.
+        const name = `(${survey}|Do the ${survey} of this workspace)`;
+        const named = texts.findIndex((t) => new RegExp(`🤖 ${name}( \\([\\w-]+\\))?\\n`).test(t));
+        const isEnd = (t: string): boolean => new RegExp(`✓ ${name}( \\(|:)`).test(t);
+        const ends = texts.filter(isEnd);
         expect(named).toBeGreaterThanOrEqual(0);
-        expect(ends).toEqual([expect.stringMatching(new RegExp(`✓ ${survey} \\([\\w-]+\\): done · (\\d+ tool uses? · )?([\\d.]+k? tokens · )?\\d+ s — ${survey} found a demo README\\.\\n`))]);
-        const end = texts.findIndex((t) => t.includes(`✓ ${survey} (`));
+        expect(ends).toEqual([expect.stringMatching(new RegExp(`✓ ${name}( \\([\\w-]+\\))?: done · (\\d+ tool uses? · )?([\\d.]+k? tokens · )?\\d+ s — ${survey} found a demo README\\.\\n`))]);
+        const end = texts.findIndex(isEnd);
         if (setup.subagents === 'with their calls') {
           const readStarts = texts.findIndex((t) => t.includes(`🔧 \`${survey} › `));
           expect(readStarts).toBeGreaterThan(named);
@@ -506,7 +514,7 @@ export function describeCatalogAgent(setup: AgentSetup): void {
         // What the subagent said is its own: only its report's first sentence, in its end line.
         expect(answer.split(`${survey} found a demo README.`)).toHaveLength(2);
       }
-      expect(answer).not.toMatch(/🔧 `(Agent|task)`|task_result|<\/?[A-Za-z]/);
+      expect(answer).not.toMatch(/`(Agent|task|spawnAgent)`|task_result|<\/?[A-Za-z]/);
       expect(answer.split('Both surveys agree.')).toHaveLength(2);
     },
     TEST_TIMEOUT_MS,

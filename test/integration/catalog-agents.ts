@@ -10,7 +10,7 @@ import { BUILTIN_AGENTS, launchOf } from '../../src/extension/agents/agent-catal
 import type { AgentDefinition, SessionConfig } from '../../src/protocol/messages.js';
 import { installCatalogAgent } from '../fixtures/agent-install.js';
 import { GeminiMock } from '../fixtures/gemini-mock.js';
-import type { ChatView, ModelApiMock, ModelApiMockOptions, ReplyBlock } from '../fixtures/model-api-mock.js';
+import { allToolResults, type ChatView, type ModelApiMock, type ModelApiMockOptions, type ReplyBlock } from '../fixtures/model-api-mock.js';
 import { MOCK_MODEL, OpenAiChatMock, OpenAiResponsesMock } from '../fixtures/openai-mocks.js';
 
 export interface AgentUnderTest {
@@ -36,6 +36,8 @@ export interface AgentUnderTest {
   startSubagent?(view: ChatView, description: string, prompt: string): ReplyBlock;
   /** The tool call with which the agent's model reads a file. */
   readFile?(view: ChatView, path: string): ReplyBlock;
+  /** The call that waits for the subagents it started and that have not reported yet, for agents whose reports come only so (Codex). */
+  awaitSubagents?(view: ChatView): ReplyBlock | undefined;
   /** A model among those the agent reports, other than its current one, whose requests still reach the mock (none: no such model). */
   readonly pickableModel?: string;
 }
@@ -135,6 +137,7 @@ export const GEMINI: AgentSetup = {
 
 export const CODEX: AgentSetup = {
   id: 'codex',
+  subagents: 'without their calls',
   editsByItself: true,
   asksQuestions: true,
   relaysSignInPages: true,
@@ -185,6 +188,27 @@ export const CODEX: AgentSetup = {
         input: { questions: [{ id: 'answer', header, question, options: labels.map((label) => ({ label, description: `Choose ${label}` })) }] },
       }),
       questionsConfig: { collaboration_mode: 'plan' },
+      // Its multi_agent tools (on by default), in their namespace: spawn_agent answers the subagent's id at once,
+      // wait_agent answers the reports of those that ended.
+      startSubagent: (view, _description, prompt) => ({ type: 'tool_call', id: callId(), name: view.tools.find((t) => t.endsWith('spawn_agent')) ?? 'spawn_agent', input: { message: prompt } }),
+      readFile: (view, file) => {
+        const name = ['exec_command', 'shell_command', 'shell'].find((n) => view.tools.includes(n)) ?? 'shell';
+        const input = name === 'exec_command' ? { cmd: `cat ${file}` } : name === 'shell_command' ? { command: `cat ${file}` } : { command: ['bash', '-lc', `cat ${file}`] };
+        return { type: 'tool_call', id: callId(), name, input };
+      },
+      awaitSubagents: (view) => {
+        const results = allToolResults(view).flatMap((r) => {
+          try {
+            return [JSON.parse(r.text) as { agent_id?: string; status?: Record<string, unknown> }];
+          } catch {
+            return [];
+          }
+        });
+        const reported = new Set(results.flatMap((r) => Object.keys(r.status ?? {})));
+        const waiting = results.flatMap((r) => (r.agent_id === undefined || reported.has(r.agent_id) ? [] : [r.agent_id]));
+        if (waiting.length === 0) return undefined;
+        return { type: 'tool_call', id: callId(), name: view.tools.find((t) => t.endsWith('wait_agent')) ?? 'wait_agent', input: { targets: waiting, timeout_ms: 60_000 } };
+      },
       // Codex's own patch format, given as the shell command it recognises and applies itself (no shell runs).
       editFile: (view, file, before, after) => {
         const patch = ['apply_patch <<\'EOF\'', '*** Begin Patch', `*** Update File: ${file}`, '@@', `-${before}`, `+${after}`, '*** End Patch', 'EOF'].join('\n');

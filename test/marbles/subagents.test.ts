@@ -235,3 +235,51 @@ describe("OpenCode's subagents in the answer", () => {
     });
   });
 });
+
+/** Codex's subagents as codex-acp 2.6.0 sends them to a client without the subagents RFD: `spawnAgent` calls, ends told by `wait`. */
+describe("Codex's subagents in the answer", () => {
+  const root = 'thread-root';
+  const collab = (id: string, tool: string, status: 'in_progress' | 'completed', fields: Record<string, unknown>): AcpTurnEvent =>
+    update({
+      sessionUpdate: status === 'in_progress' ? 'tool_call' : 'tool_call_update',
+      toolCallId: id,
+      ...(status === 'in_progress' ? { kind: 'other', title: tool } : {}),
+      status,
+      rawInput: { prompt: null, senderThreadId: root, receiverThreadIds: [], agentsStates: {}, model: null, reasoningEffort: null, status: status === 'in_progress' ? 'inProgress' : 'completed', ...fields },
+    } as SessionUpdate);
+  const spawns = (id: string, survey: string): AcpTurnEvent => collab(id, 'spawnAgent', 'in_progress', { prompt: `Do the ${survey} of this workspace.` });
+  const spawned = (id: string, survey: string, thread: string): AcpTurnEvent =>
+    collab(id, 'spawnAgent', 'completed', { prompt: `Do the ${survey} of this workspace.`, receiverThreadIds: [thread], agentsStates: { [thread]: { status: 'pendingInit', message: null } } });
+  const waits = (id: string, threads: string[]): AcpTurnEvent => collab(id, 'wait', 'in_progress', { receiverThreadIds: threads });
+  const waited = (id: string, ends: Record<string, { status: string; message: string | null }>): AcpTurnEvent => collab(id, 'wait', 'completed', { receiverThreadIds: Object.keys(ends), agentsStates: ends });
+
+  test('each named by its task as it is spawned, no line of its spawn call ending, one end line each when a wait tells it, with its report', () => {
+    const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler.run(({ cold, expectObservable }) => {
+      const rendering = new TurnRendering(undefined, () => testScheduler.now());
+      const events = cold('aAbB-w 1994ms W---v-V---m-s', {
+        a: spawns('call_1', 'Alpha survey'),
+        A: spawned('call_1', 'Alpha survey', 't1'),
+        b: spawns('call_2', 'Beta survey'),
+        B: spawned('call_2', 'Beta survey', 't2'),
+        w: waits('call_w1', ['t1', 't2']),
+        W: waited('call_w1', { t1: { status: 'completed', message: report('Alpha survey') } }),
+        v: waits('call_w2', ['t2']),
+        V: waited('call_w2', { t2: { status: 'errored', message: 'boom' } }),
+        m: chunk('Both surveys agree.'),
+        s: stopped,
+      });
+      expectObservable(events.pipe(acpTurnToParts(rendering, { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('a-b--w 1994ms (XW)v-(YV)m-|', {
+        a: text('\n\n> 🤖 Do the Alpha survey of this workspace\n\n'),
+        b: text('\n\n> 🤖 Do the Beta survey of this workspace\n\n'),
+        w: text('\n\n> 🔧 `wait`\n\n'),
+        X: text('\n\n> ✓ Do the Alpha survey of this workspace: done · 2 s — Alpha survey found a demo README.\n\n'),
+        W: text('\n\n> ✓ `wait`\n\n'),
+        v: text('\n\n> 🔧 `wait`\n\n'),
+        Y: text('\n\n> ✗ Do the Beta survey of this workspace: failed · 2 s\n\n'),
+        V: text('\n\n> ✓ `wait`\n\n'),
+        m: text('Both surveys agree.'),
+      });
+    });
+  });
+});

@@ -4,7 +4,7 @@
  * and what the agent says of its run as it ends. subagents.ts renders them all alike.
  *
  * None of these agents is asked for the ACP subagents RFD (`clientCapabilities.subagents`): Qwen Code and OpenCode do
- * not implement it, and for Claude Code its child sessions would replace the `_meta` route below.
+ * not implement it, and for Claude Code its child sessions would replace the `_meta` route below (docs/agents.md).
  */
 
 /** What the routes read of a `tool_call` or `tool_call_update`. */
@@ -28,6 +28,15 @@ export interface SubagentFacts {
   tokens?: number;
   /** Its report, where the agent wraps it in markup of its own that the report's text is not. */
   report?: string;
+  /** The ids under which the agent tells its end in another call (Codex's threads). */
+  threads?: readonly string[];
+}
+
+/** A subagent's end told in another call than its own (Codex's `wait`): by the id its facts gave (`threads`). */
+export interface SubagentEnd {
+  readonly thread: string;
+  readonly status: 'completed' | 'failed';
+  readonly report: string;
 }
 
 export interface SubagentRoute {
@@ -39,6 +48,8 @@ export interface SubagentRoute {
   facts(call: SubagentCall): SubagentFacts;
   /** The id of the subagent's call that a tool call or message of a subagent names as its parent, if it does. */
   parentOf(meta: unknown): string | undefined;
+  /** The subagents' ends another call tells, where its own call's end is not the subagent's (Codex). */
+  endsOf?(call: SubagentCall): readonly SubagentEnd[];
 }
 
 /**
@@ -110,8 +121,40 @@ export const OPENCODE: SubagentRoute = {
   parentOf: () => undefined,
 };
 
+/**
+ * Codex (codex-acp 2.6.0, codex 0.166.0, to a client without `clientCapabilities.subagents`): a `spawnAgent` call
+ * (kind `other`, `rawInput.prompt`, no description: the prompt names it) that completes once the subagent is spawned,
+ * its thread in `receiverThreadIds`; a later `wait` call's `agentsStates {thread: {status, message}}` tells each end and
+ * report. What the subagent does is not sent (only the subagents RFD's child sessions would carry it).
+ */
+export const CODEX: SubagentRoute = {
+  callsShown: false,
+  opens: (call) => call.title === 'spawnAgent' && isRecord(call.rawInput) && typeof call.rawInput['senderThreadId'] === 'string',
+  facts: (call) => {
+    const input = isRecord(call.rawInput) ? call.rawInput : {};
+    const prompt = typeof input['prompt'] === 'string' ? input['prompt'].replace(/\s+/g, ' ').trim() : '';
+    // Its first sentence, without its full stop: the end line puts a colon after the name.
+    const task = (/^.*?[.!?](?=\s|$)/.exec(prompt)?.[0] ?? prompt).replace(/\.$/, '');
+    const threads = Array.isArray(input['receiverThreadIds']) ? input['receiverThreadIds'].filter((t): t is string => typeof t === 'string') : [];
+    return { ...(task === '' ? {} : { name: task.length > TASK_LIMIT ? `${task.slice(0, TASK_LIMIT - 1)}…` : task }), ...(threads.length === 0 ? {} : { threads }) };
+  },
+  parentOf: () => undefined,
+  endsOf: (call) => {
+    const states = isRecord(call.rawInput) && isRecord(call.rawInput['agentsStates']) ? call.rawInput['agentsStates'] : {};
+    return Object.entries(states).flatMap(([thread, state]): SubagentEnd[] => {
+      const status = isRecord(state) ? state['status'] : undefined;
+      const report = isRecord(state) && typeof state['message'] === 'string' ? state['message'] : '';
+      if (status === 'completed') return [{ thread, status, report }];
+      return status === 'errored' || status === 'interrupted' || status === 'shutdown' || status === 'notFound' ? [{ thread, status: 'failed', report }] : [];
+    });
+  },
+};
+
 /** The routes, Claude Code's first (its `Agent` call is also of kind `think`). */
-export const SUBAGENT_ROUTES: readonly SubagentRoute[] = [CLAUDE_CODE, QWEN_CODE, OPENCODE];
+export const SUBAGENT_ROUTES: readonly SubagentRoute[] = [CLAUDE_CODE, QWEN_CODE, OPENCODE, CODEX];
+
+/** How long a task taken from a prompt may be as a subagent's name. */
+const TASK_LIMIT = 80;
 
 /** A subagent's task and kind from its input (`description`, `subagent_type`), else from a title that is not the tool's own. */
 function describedInput(rawInput: unknown, title: string | null | undefined, genericTitle: string): SubagentFacts {

@@ -18,6 +18,8 @@ export class Subagents {
   private readonly subagents = new Map<string, Subagent>();
   /** The subagent of each tool call a subagent made. */
   private readonly parents = new Map<string, string>();
+  /** The subagent whose end another call tells, by the id the agent gave it there (Codex's threads). */
+  private readonly threads = new Map<string, string>();
 
   /** `now`: the clock that times each subagent's run. */
   constructor(private readonly now: () => number = Date.now) {}
@@ -42,13 +44,28 @@ export class Subagents {
   named(id: string, call: SubagentCall): void {
     const subagent = this.subagents.get(id);
     if (subagent === undefined) return;
-    const { name, type, uses, durationMs, tokens, report } = subagent.route.facts(call);
+    const { name, type, uses, durationMs, tokens, report, threads } = subagent.route.facts(call);
     if (name !== undefined) subagent.name = name;
     if (type !== undefined) subagent.type = type;
     if (uses !== undefined) subagent.reportedUses = uses;
     if (durationMs !== undefined) subagent.durationMs = durationMs;
     if (tokens !== undefined) subagent.tokens = tokens;
     if (report !== undefined) subagent.report = report;
+    for (const thread of threads ?? []) this.threads.set(thread, id);
+  }
+
+  /** The end lines of the subagents whose ends this update of another call tells (Codex's `wait`). */
+  endedBy(call: SubagentCall): string {
+    return [...new Set([...this.subagents.values()].map((s) => s.route))]
+      .flatMap((route) => route.endsOf?.(call) ?? [])
+      .map(({ thread, status, report }) => {
+        const id = this.threads.get(thread);
+        const subagent = id === undefined ? undefined : this.subagents.get(id);
+        if (id === undefined || subagent === undefined) return '';
+        subagent.report = report;
+        return this.endLines(id, status, undefined, true);
+      })
+      .join('');
   }
 
   /** The start line of a subagent once it has its name ('' until then, and after it was written). */
@@ -91,10 +108,12 @@ export class Subagents {
   }
 
   /** A subagent's end: its start line if never written, then one line with its outcome and its report's first sentence. */
-  endLines(id: string, status: 'completed' | 'failed', content: readonly ToolCallContent[] | undefined): string {
+  endLines(id: string, status: 'completed' | 'failed', content: readonly ToolCallContent[] | undefined, toldElsewhere = false): string {
     const subagent = this.subagents.get(id);
     if (subagent === undefined || subagent.ended) return '';
     const start = this.startLine(id);
+    // Its call ended as it was started; another call tells its end (Codex).
+    if (subagent.route.endsOf !== undefined && !toldElsewhere) return start;
     subagent.ended = true;
     const sentence = status === 'completed' ? firstSentence(subagent.report === undefined ? content : [{ type: 'content', content: { type: 'text', text: subagent.report } }]) : '';
     const uses = subagent.reportedUses ?? (subagent.route.callsShown ? subagent.uses : undefined);

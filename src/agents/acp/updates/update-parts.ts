@@ -121,7 +121,9 @@ export class TurnRendering {
         this.keepContent(update.toolCallId, update.content);
         this.subagents.named(update.toolCallId, update);
         const status = update.status;
-        if (status === 'completed' || status === 'failed') return this.end(update.toolCallId, status);
+        const subagentsEnded = this.subagents.endedBy(update);
+        if (status === 'completed' || status === 'failed') return [...textPart(subagentsEnded), ...this.end(update.toolCallId, status)];
+        if (subagentsEnded !== '') return textPart(subagentsEnded);
         return this.subagents.isSubagent(update.toolCallId) ? textPart(this.subagents.startLineWhenNamed(update.toolCallId)) : [];
       }
       case 'usage_update':
