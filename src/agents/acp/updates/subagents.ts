@@ -4,9 +4,9 @@ import { SUBAGENT_ROUTES, type SubagentCall, type SubagentRoute } from './subage
 
 /**
  * An agent's subagents in the answer's text, by the route its agent gives (subagent-routes.ts: Claude Code's
- * `_meta.claudeCode`, Qwen Code's `_meta.parentToolCallId`, OpenCode's `task` tool): each subagent's call is named by
- * its task; each tool call a subagent makes names its subagent's call as its parent, and is named under it; each ends
- * in one line with its outcome.
+ * `_meta.claudeCode`, Qwen Code's `_meta.parentToolCallId`, OpenCode's `task` tool, Codex's `spawnAgent`): each
+ * subagent's call is named by its task; each tool call a subagent makes names its subagent's call as its parent, and
+ * is named under it; each ends in one line with its outcome.
  *
  * claude-agent-acp opens an `Agent` call titled "Task" (its input is still streaming) and names it in the next update,
  * a millisecond later; its kind comes with the whole input, later still, and shows in the end line. The start line
