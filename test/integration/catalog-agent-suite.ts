@@ -520,6 +520,54 @@ export function describeCatalogAgent(setup: AgentSetup): void {
     TEST_TIMEOUT_MS,
   );
 
+  if (setup.subagents !== undefined && setup.subagentsOutliveStop !== true) test(
+    'Stop during two running subagents (issue 51): the request fails with -32800, neither subagent asks the model again, and the next message is answered',
+    async () => {
+      const FIRST = `Survey the workspace slowly with two subagents, ${setup.id}.`;
+      const SECOND = 'Never mind the surveys: are you there?';
+      const SURVEYS = ['Slow alpha survey', 'Slow beta survey'];
+      const start = agent.startSubagent;
+      if (start === undefined) throw new Error(`${setup.id} says it starts subagents, but not how`);
+      const subagentRequests = (): RecordedRequest[] => SURVEYS.flatMap((survey) => conversationOf(`Do the ${survey} of this workspace.`));
+      // A report that streams for far longer than the test waits: the subagent is still running when Stop comes.
+      for (const survey of SURVEYS) scripts.set(`Do the ${survey} of this workspace.`, () => ({ content: [{ type: 'text', text: Array.from({ length: 400 }, (_, i) => `${i} `) }], delayMs: 50 }));
+      scripts.set(FIRST, (view) => {
+        if (userTexts(view).some((t) => t.includes(SECOND))) return textReply('Yes, here.');
+        if (allToolResults(view).length < SURVEYS.length) return { content: SURVEYS.map((survey) => start(view, survey, `Do the ${survey} of this workspace.`)) };
+        const wait = agent.awaitSubagents?.(view);
+        return wait === undefined ? textReply('Both surveys ended.') : { content: [wait] };
+      });
+
+      const cts = new CancellationTokenSource();
+      const received: ResponsePart[] = [];
+      const both = (): boolean => subagentRequests().length === SURVEYS.length;
+      // The person allows whatever the agent asks before its subagents start; then both are asking the model.
+      let history: Message[] = [user(FIRST)];
+      let response = chat(history, { token: cts, onPart: (part) => received.push(part) });
+      for (let asked = 0; asked <= SURVEYS.length; asked++) {
+        let answered: ResponsePart[] | undefined;
+        void response.then((parts) => (answered = parts), () => undefined);
+        expect(await waitUntil(() => both() || answered !== undefined, RESPONSE_MS)).toBe(true);
+        if (both()) break;
+        const calls = toolCallsOf(answered!);
+        expect(calls.map((c) => c.toolName)).toEqual([AGENT_ACTION]);
+        history = [...history, assistantOf(answered!), approve(calls[0]!)];
+        response = chat(history, { token: cts, onPart: (part) => received.push(part) });
+      }
+      expect(both()).toBe(true);
+      cts.cancel();
+
+      expect((await rejection(response)).code).toBe(ProtocolErrorCodes.RequestCancelled);
+      expect(await waitUntil(() => subagentRequests().every((r) => r.endedAt !== undefined), 20_000)).toBe(true);
+      expect(subagentRequests().every((r) => r.aborted)).toBe(true);
+      const next = await chat([...history, { role: 'assistant', content: [{ type: 'text', value: textOfParts(received) }] }, user(SECOND)]);
+      expect(textOfParts(next)).toContain('Yes, here.');
+      // No model request of either subagent followed the stop.
+      expect(subagentRequests()).toHaveLength(SURVEYS.length);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
   if (setup.asksQuestions === true) test(
     "its model's question is asked through VS Code's vscode_askQuestions, and the person's pick reaches the model",
     async () => {
