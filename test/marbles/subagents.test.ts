@@ -203,6 +203,30 @@ describe("Qwen Code's subagents in the answer", () => {
   });
 });
 
+describe("Qwen Code's background subagent", () => {
+  test('its call ends as it goes on in the background: said so, never "done"', () => {
+    const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler.run(({ cold, expectObservable }) => {
+      const rendering = new TurnRendering(undefined, () => testScheduler.now());
+      const opens = update({ sessionUpdate: 'tool_call', toolCallId: 'call_1', status: 'pending', title: 'Agent', kind: 'other', rawInput: {}, _meta: { toolName: 'agent' } });
+      const named = update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'in_progress', title: 'Agent: Alpha survey', rawInput: { description: 'Alpha survey', prompt: 'p', subagent_type: 'general-purpose' }, _meta: { toolName: 'agent' } });
+      const launched = update({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'call_1',
+        status: 'completed',
+        content: [{ type: 'content', content: { type: 'text', text: 'Background agent launched successfully.' } }],
+        rawOutput: { type: 'task_execution', subagentName: 'general-purpose', taskDescription: 'Alpha survey', executionMode: 'background', status: 'background' },
+        _meta: { toolName: 'agent' },
+      });
+      const events = cold('aAl-s', { a: opens, A: named, l: launched, s: stopped });
+      expectObservable(events.pipe(acpTurnToParts(rendering, { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('-Al-|', {
+        A: text('\n\n> 🤖 Alpha survey (general-purpose)\n\n'),
+        l: text('\n\n> ⏳ Alpha survey (general-purpose): runs on in the background\n\n'),
+      });
+    });
+  });
+});
+
 /** OpenCode 1.18.33's subagents as recorded over ACP: its `task` tool; the child session's own calls do not come. */
 describe("OpenCode's subagents in the answer", () => {
   const taskOpens = (id: string): AcpTurnEvent => update({ sessionUpdate: 'tool_call', toolCallId: id, title: 'task', kind: 'think', status: 'pending', locations: [], rawInput: {} });

@@ -30,6 +30,8 @@ export interface SubagentFacts {
   report?: string;
   /** The ids under which the agent tells its end in another call (Codex's threads). */
   threads?: readonly string[];
+  /** Its call ended as it went on in the background: it has no outcome yet (Qwen Code's `run_in_background`). */
+  background?: boolean;
 }
 
 /** A subagent's end told in another call than its own (Codex's `wait`): by the id its facts gave (`threads`). */
@@ -81,8 +83,8 @@ export const CLAUDE_CODE: SubagentRoute = {
 /**
  * Qwen Code (0.24.4, `_meta` at the top level): its `agent` tool's call (`_meta.toolName: "agent"`), titled "Agent" until
  * its input comes; each call and message of the subagent carries `parentToolCallId`; the end's `rawOutput` is a
- * `task_execution` with its `executionSummary`. (A background agent, `run_in_background`, ends its call at once and
- * reports in a later turn.)
+ * `task_execution` with its `executionSummary`. A background agent (`run_in_background`, its default) ends its call at
+ * once (`status: "background"`), sends none of its calls, and is told done in a later turn, as the agent's own text.
  */
 export const QWEN_CODE: SubagentRoute = {
   callsShown: true,
@@ -91,6 +93,7 @@ export const QWEN_CODE: SubagentRoute = {
     const facts = describedInput(call.rawInput, undefined, 'Agent');
     const output = isRecord(call.rawOutput) && call.rawOutput['type'] === 'task_execution' ? call.rawOutput : undefined;
     if (output === undefined) return facts;
+    if (output['status'] === 'background') return { ...facts, background: true };
     const summary = isRecord(output['executionSummary']) ? output['executionSummary'] : {};
     const { totalToolCalls, totalDurationMs, totalTokens } = summary;
     return {

@@ -44,7 +44,8 @@ export class Subagents {
   named(id: string, call: SubagentCall): void {
     const subagent = this.subagents.get(id);
     if (subagent === undefined) return;
-    const { name, type, uses, durationMs, tokens, report, threads } = subagent.route.facts(call);
+    const { name, type, uses, durationMs, tokens, report, threads, background } = subagent.route.facts(call);
+    if (background === true) subagent.background = true;
     if (name !== undefined) subagent.name = name;
     if (type !== undefined) subagent.type = type;
     if (uses !== undefined) subagent.reportedUses = uses;
@@ -115,6 +116,7 @@ export class Subagents {
     // Its call ended as it was started; another call tells its end (Codex).
     if (subagent.route.endsOf !== undefined && !toldElsewhere) return start;
     subagent.ended = true;
+    if (subagent.background === true) return `${start}\n\n> ⏳ ${this.label(subagent)}${this.kind(subagent)}: runs on in the background\n\n`;
     const sentence = status === 'completed' ? firstSentence(subagent.report === undefined ? content : [{ type: 'content', content: { type: 'text', text: subagent.report } }]) : '';
     const uses = subagent.reportedUses ?? (subagent.route.callsShown ? subagent.uses : undefined);
     const outcome = [
@@ -162,6 +164,8 @@ interface Subagent {
   tokens?: number;
   /** Its report, where the agent's markup around it is not the report's. */
   report?: string;
+  /** Its call ended as it went on in the background: no outcome yet. */
+  background?: boolean;
   /** Whether its start line was written. */
   shown: boolean;
   /** Whether its end line was written. */
