@@ -61,12 +61,6 @@ export interface AgentSetup {
    * (`with their calls`), or only the subagent's call, named, and its end (`without their calls`).
    */
   readonly subagents?: 'with their calls' | 'without their calls';
-  /**
-   * Stop (`session/cancel`) interrupts its own turn only: its subagents run on to their end. Codex without the subagents
-   * RFD, measured here: both subagents' model requests streamed all 300 deltas, 15.4 s after the cancel; declared
-   * (`clientCapabilities.subagents: {}`), both were aborted within 13 ms (docs/agents.md).
-   */
-  readonly subagentsOutliveStop?: boolean;
   /** It forks a session at a message (`session/fork` with the AIR fork point): going back forks, else it is told. */
   readonly forksAtAPoint?: boolean;
   /**
@@ -95,6 +89,7 @@ async function definitionOf(id: string, bin: string, env: Record<string, string>
       args: agentArgs,
       env: Object.entries({ ...launch.env, ...env, PATH: process.env.PATH ?? '' }).map(([n, value]) => ({ name: n, value })),
       ...(launch.shellOff === undefined ? {} : { shellOff: launch.shellOff }),
+      ...(launch.subagentSessions === true ? { subagentSessions: true } : {}),
     },
   };
 }
@@ -143,8 +138,7 @@ export const GEMINI: AgentSetup = {
 
 export const CODEX: AgentSetup = {
   id: 'codex',
-  subagents: 'without their calls',
-  subagentsOutliveStop: true,
+  subagents: 'with their calls',
   editsByItself: true,
   asksQuestions: true,
   relaysSignInPages: true,

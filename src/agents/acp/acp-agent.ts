@@ -17,6 +17,7 @@ import type { OpenedSession } from './session/opened-session.js';
 import { proposesEditsItMakes, readsMissingAsEmpty } from './session/file-requests.js';
 import { toolsThroughConsumer } from './session/edit-tools.js';
 import { clientCapabilitiesOf } from './session/client-capabilities.js';
+import { ChildSessions } from './child-sessions.js';
 import { HeldToolServer, holdsMcpServersPerWorkspace } from './workspace-mcp-servers.js';
 import { LiveSessions, SessionIdInUse } from './live-sessions.js';
 import { SessionsResumedAhead } from './resumed-ahead.js';
@@ -101,6 +102,8 @@ export class AcpAgent implements AgentStream, SessionHost {
   private readonly heldToolServer = new HeldToolServer();
   private readonly forking: ForkHost;
   private readonly folders: WorkspaceFolders;
+  /** Subagents as child sessions, led to their parent's conversation (child-sessions.ts). */
+  private readonly children = new ChildSessions();
 
   /**
    * `onInfo` hears what is learned about the agent: its models, image support, context window. `room` gives
@@ -124,19 +127,14 @@ export class AcpAgent implements AgentStream, SessionHost {
     this.key = agentIndexKey(command);
     this.folders = new WorkspaceFolders(options.cwd, options.additionalDirectories ?? [], this.name, this.log);
     this.forking = { name: this.name, log: this.log, agentSessions: options.agentSessions, step: (process, step, request) => this.startupStep(process, step, request) };
-    this.spare = new SpareSession<NewSession>({
-      name: this.name,
-      log: this.log,
-      newSession: (tools) => this.newSpareSession(tools),
-      hold: room.spare ?? (() => undefined),
-      toolCallOutsideTurns: (call) => this.toolCallOutsideTurns(call),
-    });
+    const outsideTurns = (call: BridgedCall): Promise<CallToolResult> => this.toolCallOutsideTurns(call);
+    this.spare = new SpareSession<NewSession>({ name: this.name, log: this.log, newSession: (tools) => this.newSpareSession(tools), hold: room.spare ?? (() => undefined), toolCallOutsideTurns: outsideTurns });
     this.resumedAhead = new SessionsResumedAhead<NewSession>({
       name: this.name,
       log: this.log,
       resume: (conversationId, agentSession, tools) => this.resumeAheadSession(conversationId, agentSession, tools),
       hold: room.ahead ?? (() => undefined),
-      toolCallOutsideTurns: (call) => this.toolCallOutsideTurns(call),
+      toolCallOutsideTurns: outsideTurns,
     }, room.resumes);
   }
 
@@ -527,14 +525,16 @@ export class AcpAgent implements AgentStream, SessionHost {
           this.log.warn(`agent ${this.name} sent a malformed session/update (${problem}): dropped`);
           return;
         }
-        const { sessionId, update } = notification;
+        const led = this.children.lead(notification);
+        if (led === undefined) return;
+        const { sessionId, update } = led;
         // The agent's, not a turn's: agents send it when a session opens, outside every prompt.
         if (update.sessionUpdate === 'available_commands_update') return this.commands.hear(update.availableCommands);
         if (update.sessionUpdate === 'usage_update') this.info.learnUsage(update);
         if (update.sessionUpdate === 'config_option_update') this.info.learnConfigOptions(update.configOptions);
         const route = this.routeOf(sessionId);
         if (route === undefined) this.log.debug(`agent ${this.name}: update for unknown session ${sessionId} dropped`);
-        else route.session.onUpdate(update, outsidePrompt === true);
+        else route.session.onUpdate(update, outsidePrompt === true && led === notification);
       },
       onPermission: (raw, signal) => {
         let request: acp.RequestPermissionRequest;
@@ -576,7 +576,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     });
     const initialize = process.connection.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: clientCapabilitiesOf(this.options),
+      clientCapabilities: clientCapabilitiesOf(this.options, this.command.subagentSessions === true),
       clientInfo: { name: 'symposium-lm', version: '0.1.0' },
     });
     const initialized = this.startupStep(process, 'initialize', initialize.then((raw: unknown) => checkInitialize(this.name, raw))).then((init) => {
@@ -602,7 +602,6 @@ export class AcpAgent implements AgentStream, SessionHost {
     return running;
   }
 
-  /** What a session opened or resumed is told so that its agent edits and runs commands through the consumer's tools, where it can. */
   /** A session's folders, and the agent's own tools it is told to leave to the consumer's (`offered`). */
   private sessionParams(init: acp.InitializeResponse, offered: readonly string[]): SessionFolders & { readonly _meta?: Record<string, unknown> } {
     return { ...this.folders.of(init), ...toolsThroughConsumer(offered, { edits: this.options.files !== undefined, commands: this.options.consumerTerminal !== false }) };
@@ -610,7 +609,7 @@ export class AcpAgent implements AgentStream, SessionHost {
 
   /** The conversation holding ACP session `sessionId`, if one does. */
   private routeOf(sessionId: string): Route | undefined {
-    const held = this.live.holderOf(sessionId);
+    const held = this.live.holderOf(this.children.rootOf(sessionId));
     const session = held?.holder.conversation;
     return session === undefined || held === undefined ? undefined : { session, process: held.process, init: held.holder.init };
   }

@@ -37,6 +37,8 @@ export interface CatalogEntry {
   readonly env?: Readonly<Record<string, string>>;
   /** How its own shell is switched off, per process, for conversations offered a consumer's command tool. */
   readonly shellOff?: ShellOff;
+  /** Its subagents come as child sessions: the ACP subagents RFD's `clientCapabilities.subagents` is declared to it (Codex). */
+  readonly subagentSessions?: boolean;
 }
 
 const StringArray = t.array(t.string);
@@ -60,7 +62,7 @@ export const RegistryAgent = t.intersection(
 export type RegistryAgent = t.TypeOf<typeof RegistryAgent>;
 
 /** What the catalogue adds to a registry entry: how the agent signs in, which keys it reads. */
-export type CatalogOverlay = Readonly<Record<string, Partial<Pick<CatalogEntry, 'auth' | 'apiKeys' | 'install' | 'env' | 'shellOff'>>>>;
+export type CatalogOverlay = Readonly<Record<string, Partial<Pick<CatalogEntry, 'auth' | 'apiKeys' | 'install' | 'env' | 'shellOff' | 'subagentSessions'>>>>;
 
 /** The registry's name of a platform, e.g. `darwin-aarch64`, `windows-x86_64`; undefined for others. */
 export function platformTarget(platform: NodeJS.Platform, arch: string): string | undefined {
@@ -101,6 +103,7 @@ export function catalogOfRegistry(raw: unknown, target: string | undefined, over
       ...(extra.install === undefined ? {} : { install: extra.install }),
       ...(extra.env === undefined ? {} : { env: extra.env }),
       ...(extra.shellOff === undefined ? {} : { shellOff: extra.shellOff }),
+      ...(extra.subagentSessions === true ? { subagentSessions: true } : {}),
     });
   });
   return { entries, problems };

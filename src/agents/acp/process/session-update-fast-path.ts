@@ -51,11 +51,23 @@ const FastUpdate = t.type({
 });
 
 /**
- * The update of a message FastUpdate fits, its unknown fields dropped. A text chunk, nearly every message, is
+ * The ACP subagents RFD's announcement of a child session (`subagent_update`, for agents it is declared to): the SDK's
+ * stable schema has no such update and would drop it; child-sessions.ts reads it.
+ */
+const SubagentAnnouncement = t.type({
+  jsonrpc: t.literal('2.0'),
+  method: t.literal('session/update'),
+  params: t.type({ sessionId: t.string, update: t.type({ sessionUpdate: t.literal('subagent_update'), sessionId: t.string }) }),
+});
+
+/**
+ * The update of a message FastUpdate fits, its unknown fields dropped; a child session's announcement whole. A text chunk, nearly every message, is
  * recognised with the codec's `is` and copied by hand: `decode` builds a context per field and strips keys through
  * new objects, a tenth of a millisecond on the way of every first part.
  */
-function fastUpdateOf(message: AnyMessage): t.TypeOf<typeof FastUpdate>['params'] | undefined {
+function fastUpdateOf(message: AnyMessage): SessionNotification | undefined {
+  // The stable SessionNotification has no `subagent_update`: child-sessions.ts checks what it reads of it.
+  if (SubagentAnnouncement.is(message)) return message.params as unknown as SessionNotification;
   if (!FastUpdate.is(message)) return undefined;
   const { sessionId, update } = message.params;
   if (update.sessionUpdate !== 'tool_call') {

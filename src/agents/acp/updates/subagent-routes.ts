@@ -3,8 +3,8 @@
  * docs/agents.md has the table): which tool call opens a subagent, what names it, which calls and messages are its own,
  * and what the agent says of its run as it ends. subagents.ts renders them all alike.
  *
- * None of these agents is asked for the ACP subagents RFD (`clientCapabilities.subagents`): Qwen Code and OpenCode do
- * not implement it, and for Claude Code its child sessions would replace the `_meta` route below (docs/agents.md).
+ * The ACP subagents RFD (`clientCapabilities.subagents`) is declared to Codex alone (CHILD_SESSIONS): Qwen Code and
+ * OpenCode do not implement it, and for Claude Code its child sessions would replace the `_meta` route below.
  */
 
 /** What the routes read of a `tool_call` or `tool_call_update`. */
@@ -135,11 +135,9 @@ export const CODEX: SubagentRoute = {
   opens: (call) => call.title === 'spawnAgent' && isRecord(call.rawInput) && typeof call.rawInput['senderThreadId'] === 'string',
   facts: (call) => {
     const input = isRecord(call.rawInput) ? call.rawInput : {};
-    const prompt = typeof input['prompt'] === 'string' ? input['prompt'].replace(/\s+/g, ' ').trim() : '';
-    // Its first sentence, without its full stop: the end line puts a colon after the name.
-    const task = (/^.*?[.!?](?=\s|$)/.exec(prompt)?.[0] ?? prompt).replace(/\.$/, '');
+    const task = typeof input['prompt'] === 'string' ? taskOf(input['prompt']) : '';
     const threads = Array.isArray(input['receiverThreadIds']) ? input['receiverThreadIds'].filter((t): t is string => typeof t === 'string') : [];
-    return { ...(task === '' ? {} : { name: task.length > TASK_LIMIT ? `${task.slice(0, TASK_LIMIT - 1)}…` : task }), ...(threads.length === 0 ? {} : { threads }) };
+    return { ...(task === '' ? {} : { name: task }), ...(threads.length === 0 ? {} : { threads }) };
   },
   parentOf: () => undefined,
   endsOf: (call) => {
@@ -153,8 +151,35 @@ export const CODEX: SubagentRoute = {
   },
 };
 
+/** The mark of a child session shown as its parent's tool call, and of a call of a child, naming the child (child-sessions.ts). */
+export const CHILD_SESSION = 'symposium/childSession';
+export const PARENT_SESSION = 'symposium/parentSession';
+
+/**
+ * The ACP subagents RFD's child sessions (for agents the bridge declares it to: Codex), as child-sessions.ts leads them
+ * to the parent's conversation: each child a call marked `CHILD_SESSION`, named by its title or its description (Codex's
+ * is the prompt), ended with its words as its report; each of its calls marked with its session id.
+ */
+export const CHILD_SESSIONS: SubagentRoute = {
+  callsShown: true,
+  opens: (call) => isRecord(call._meta) && call._meta[CHILD_SESSION] === true,
+  facts: (call) => {
+    const input = isRecord(call.rawInput) ? call.rawInput : {};
+    const name = typeof input['description'] === 'string' ? taskOf(input['description']) : '';
+    return name === '' ? {} : { name };
+  },
+  parentOf: (meta) => (isRecord(meta) ? stringOf(meta[PARENT_SESSION]) : undefined),
+};
+
 /** The routes, Claude Code's first (its `Agent` call is also of kind `think`). */
-export const SUBAGENT_ROUTES: readonly SubagentRoute[] = [CLAUDE_CODE, QWEN_CODE, OPENCODE, CODEX];
+export const SUBAGENT_ROUTES: readonly SubagentRoute[] = [CLAUDE_CODE, QWEN_CODE, OPENCODE, CODEX, CHILD_SESSIONS];
+
+/** A subagent's task from its prompt: its first sentence, without its full stop (the end line puts a colon after it). */
+function taskOf(prompt: string): string {
+  const text = prompt.replace(/\s+/g, ' ').trim();
+  const task = (/^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text).replace(/\.$/, '');
+  return task.length > TASK_LIMIT ? `${task.slice(0, TASK_LIMIT - 1)}…` : task;
+}
 
 /** How long a task taken from a prompt may be as a subagent's name. */
 const TASK_LIMIT = 80;
