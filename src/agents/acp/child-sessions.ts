@@ -57,6 +57,7 @@ export class ChildSessions {
     const ended = state === 'idle' && update.state?.stopReason === 'end_turn' ? 'completed' : state === 'failed' || state === 'cancelled' || state === 'disconnected' ? 'failed' : undefined;
     if (ended === undefined && title === undefined) return undefined;
     const content: acp.ToolCallContent[] = ended === 'completed' && known.said !== '' ? [{ type: 'content', content: { type: 'text', text: known.said } }] : [];
+    if (ended !== undefined) known.said = '';
     return {
       sessionId: root,
       update: {

@@ -66,21 +66,19 @@ const SubagentAnnouncement = t.type({
  * new objects, a tenth of a millisecond on the way of every first part.
  */
 function fastUpdateOf(message: AnyMessage): SessionNotification | undefined {
-  // The stable SessionNotification has no `subagent_update`: child-sessions.ts checks what it reads of it.
-  if (SubagentAnnouncement.is(message)) return message.params as unknown as SessionNotification;
-  if (!FastUpdate.is(message)) return undefined;
+  if (!FastUpdate.is(message)) {
+    // The stable SessionNotification has no `subagent_update`: child-sessions.ts checks what it reads of it.
+    return SubagentAnnouncement.is(message) ? (message.params as unknown as SessionNotification) : undefined;
+  }
   const { sessionId, update } = message.params;
   if (update.sessionUpdate !== 'tool_call') {
-    const content = { type: 'text' as const, text: update.content.text };
-    return {
-      sessionId,
-      update: {
-        sessionUpdate: update.sessionUpdate,
-        content,
-        ...(typeof update.messageId === 'string' ? { messageId: update.messageId } : {}),
-        ...(update._meta == null ? {} : { _meta: update._meta }),
-      },
+    const chunk: { sessionUpdate: typeof update.sessionUpdate; content: { type: 'text'; text: string }; messageId?: string; _meta?: Record<string, unknown> } = {
+      sessionUpdate: update.sessionUpdate,
+      content: { type: 'text', text: update.content.text },
     };
+    if (typeof update.messageId === 'string') chunk.messageId = update.messageId;
+    if (update._meta != null) chunk._meta = update._meta;
+    return { sessionId, update: chunk };
   }
   const decoded = FastUpdate.decode(message);
   return decoded._tag === 'Right' ? decoded.right.params : undefined;
