@@ -4,6 +4,7 @@ import type { AcpTurnEvent } from '../../src/agents/acp/updates/turn-events.js';
 import { TurnRendering } from '../../src/agents/acp/updates/update-parts.js';
 import { acpTurnToParts } from '../../src/agents/acp/updates/acp-turn-to-parts.js';
 import type { ResponsePart } from '../../src/protocol/messages.js';
+import { CHILD_SESSION, PARENT_SESSION } from '../../src/agents/acp/updates/subagent-routes.js';
 
 /**
  * Claude Code's subagents as claude-agent-acp 0.100.0 sends them (tool-calls/reporters/agent.js, acp-agent.js): the
@@ -303,6 +304,35 @@ describe("Codex's subagents in the answer", () => {
         Y: text('\n\n> ✗ Do the Beta survey of this workspace: failed · 2 s\n\n'),
         V: text('\n\n> ✓ `wait`\n\n'),
         m: text('Both surveys agree.'),
+      });
+    });
+  });
+});
+
+/** Child sessions (the subagents RFD, Codex) as child-sessions.ts leads them to the parent's conversation. */
+describe('child sessions in the answer', () => {
+  const child = (id: string, survey: string): AcpTurnEvent =>
+    update({ sessionUpdate: 'tool_call', toolCallId: id, title: `Do the ${survey} of this workspace.`, kind: 'think', status: 'in_progress', rawInput: { description: `Do the ${survey} of this workspace.` }, _meta: { [CHILD_SESSION]: true } });
+  const childRead = (id: string, parent: string): AcpTurnEvent =>
+    update({ sessionUpdate: 'tool_call', toolCallId: id, title: 'Read README.md', kind: 'read', status: 'in_progress', _meta: { [PARENT_SESSION]: parent } });
+  const childReadDone = (id: string, parent: string): AcpTurnEvent => update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', _meta: { [PARENT_SESSION]: parent } });
+  const childEnds = (id: string, survey: string): AcpTurnEvent =>
+    update({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', content: [{ type: 'content', content: { type: 'text', text: report(survey) } }], _meta: { [CHILD_SESSION]: true } });
+
+  test("each named by its prompt's task, its read under it, one end line with its last message's first sentence", () => {
+    const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler.run(({ cold, expectObservable }) => {
+      const rendering = new TurnRendering(undefined, () => testScheduler.now());
+      const events = cold('ab-rR 996ms qQ-xX-s', { a: child('s:a', 'Alpha survey'), b: child('s:b', 'Beta survey'), r: childRead('c1', 's:a'), R: childRead('c2', 's:b'), q: childReadDone('c1', 's:a'), Q: childReadDone('c2', 's:b'), x: childEnds('s:a', 'Alpha survey'), X: childEnds('s:b', 'Beta survey'), s: stopped });
+      expectObservable(events.pipe(acpTurnToParts(rendering, { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('ab-rR 996ms qQ-xX-|', {
+        a: text('\n\n> 🤖 Do the Alpha survey of this workspace\n\n'),
+        b: text('\n\n> 🤖 Do the Beta survey of this workspace\n\n'),
+        r: text('\n\n> 🔧 `Do the Alpha survey of this workspace › Read README.md`\n\n'),
+        R: text('\n\n> 🔧 `Do the Beta survey of this workspace › Read README.md`\n\n'),
+        q: text('\n\n> ✓ `Do the Alpha survey of this workspace › Read README.md`\n\n'),
+        Q: text('\n\n> ✓ `Do the Beta survey of this workspace › Read README.md`\n\n'),
+        x: text('\n\n> ✓ Do the Alpha survey of this workspace: done · 1 tool use · 1 s — Alpha survey found a demo README.\n\n'),
+        X: text('\n\n> ✓ Do the Beta survey of this workspace: done · 1 tool use · 1 s — Beta survey found a demo README.\n\n'),
       });
     });
   });
