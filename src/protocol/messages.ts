@@ -65,7 +65,7 @@ export type ShellOff = t.TypeOf<typeof ShellOff>;
 
 /** A spawned ACP agent; the seed calls it `mcp_server` after ACP's stdio server shape. */
 export const AgentCommand = t.intersection(
-  [t.type({ name: t.string, command: t.string, args: t.array(t.string), env: t.array(EnvVariable) }), t.partial({ shellOff: ShellOff })],
+  [t.type({ name: t.string, command: t.string, args: t.array(t.string), env: t.array(EnvVariable) }), t.partial({ shellOff: ShellOff, subagentSessions: t.boolean })],
   'AgentCommand',
 );
 export type AgentCommand = t.TypeOf<typeof AgentCommand>;

@@ -461,6 +461,113 @@ export function describeCatalogAgent(setup: AgentSetup): void {
     return answer;
   };
 
+  if (setup.subagents !== undefined) test(
+    `two subagents in parallel (issue 51): each named by its task while it runs, ${setup.subagents === 'with their calls' ? 'its read under its name' : 'no call of its own sent'}, one clean end line each with its report, the main answer once`,
+    async () => {
+      const FIRST = `Survey the workspace with two subagents, ${setup.id}.`;
+      const readme = path.join(workspace, 'README.md');
+      writeFileSync(readme, '# Survey demo\n\nA workspace for subagents to read.\n');
+      const SURVEYS = ['Alpha survey', 'Beta survey'];
+      const start = agent.startSubagent;
+      const read = agent.readFile;
+      if (start === undefined || read === undefined) throw new Error(`${setup.id} says it starts subagents, but not how`);
+      // Each subagent's conversation begins with its prompt: read the README, then report.
+      for (const survey of SURVEYS) scripts.set(`Do the ${survey} of this workspace.`, (view) => (allToolResults(view).length > 0 ? textReply(`${survey} found a demo README. It has one heading.`) : { content: [read(view, readme)] }));
+      scripts.set(FIRST, (view) => {
+        if (allToolResults(view).length < SURVEYS.length) return { content: SURVEYS.map((survey) => start(view, survey, `Do the ${survey} of this workspace.`)) };
+        // Where the subagents' reports do not come as the calls' results, the model waits for them (Codex).
+        const wait = agent.awaitSubagents?.(view);
+        return wait === undefined ? textReply('Both surveys agree.') : { content: [wait] };
+      });
+
+      // The agent may ask before it starts each subagent: the person allows each, and the answer goes on.
+      const messages: Message[] = [user(FIRST)];
+      const texts: string[] = [];
+      for (let asked = 0; asked <= SURVEYS.length; asked++) {
+        const parts = await chat(messages);
+        texts.push(...parts.flatMap((p) => (p.type === 'text' ? [p.value] : [])));
+        const calls = toolCallsOf(parts);
+        if (calls.length === 0) break;
+        expect(calls.map((c) => c.toolName)).toEqual([AGENT_ACTION]);
+        messages.push(assistantOf(parts), approve(calls[0]!));
+      }
+      const answer = texts.join('');
+      for (const survey of SURVEYS) {
+        // Named by its description, with its kind where the agent says it; Codex's, which has none, by its prompt.
+        const name = `(${survey}|Do the ${survey} of this workspace)`;
+        const named = texts.findIndex((t) => new RegExp(`🤖 ${name}( \\([\\w-]+\\))?\\n`).test(t));
+        const isEnd = (t: string): boolean => new RegExp(`✓ ${name}( \\(|:)`).test(t);
+        const ends = texts.filter(isEnd);
+        expect(named).toBeGreaterThanOrEqual(0);
+        expect(ends).toEqual([expect.stringMatching(new RegExp(`✓ ${name}( \\([\\w-]+\\))?: done · (\\d+ tool uses? · )?([\\d.]+k? tokens · )?\\d+ s — ${survey} found a demo README\\.\\n`))]);
+        const end = texts.findIndex(isEnd);
+        if (setup.subagents === 'with their calls') {
+          const readStarts = texts.findIndex((t) => new RegExp(`🔧 \`${name} › `).test(t));
+          expect(readStarts).toBeGreaterThan(named);
+          expect(end).toBeGreaterThan(readStarts);
+          expect(ends[0]).toContain('· 1 tool use ·');
+        } else {
+          // The agent does not send its subagents' calls: no count of them is made up.
+          expect(end).toBeGreaterThan(named);
+          expect(ends[0]).not.toContain('tool use');
+        }
+        // What the subagent said is its own: only its report's first sentence, in its end line.
+        expect(answer.split(`${survey} found a demo README.`)).toHaveLength(2);
+      }
+      expect(answer).not.toMatch(/`(Agent|task|spawnAgent)`|task_result|<\/?[A-Za-z]/);
+      expect(answer.split('Both surveys agree.')).toHaveLength(2);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  if (setup.subagents !== undefined) test(
+    'Stop during two running subagents (issue 51): the request fails with -32800, neither subagent asks the model again, and the next message is answered',
+    async () => {
+      const FIRST = `Survey the workspace slowly with two subagents, ${setup.id}.`;
+      const SECOND = 'Never mind the surveys: are you there?';
+      const SURVEYS = ['Slow alpha survey', 'Slow beta survey'];
+      const start = agent.startSubagent;
+      if (start === undefined) throw new Error(`${setup.id} says it starts subagents, but not how`);
+      const subagentRequests = (): RecordedRequest[] => SURVEYS.flatMap((survey) => conversationOf(`Do the ${survey} of this workspace.`));
+      // A report that streams for far longer than the test waits: the subagent is still running when Stop comes.
+      for (const survey of SURVEYS) scripts.set(`Do the ${survey} of this workspace.`, () => ({ content: [{ type: 'text', text: Array.from({ length: 400 }, (_, i) => `${i} `) }], delayMs: 50 }));
+      scripts.set(FIRST, (view) => {
+        if (userTexts(view).some((t) => t.includes(SECOND))) return textReply('Yes, here.');
+        if (allToolResults(view).length < SURVEYS.length) return { content: SURVEYS.map((survey) => start(view, survey, `Do the ${survey} of this workspace.`)) };
+        const wait = agent.awaitSubagents?.(view);
+        return wait === undefined ? textReply('Both surveys ended.') : { content: [wait] };
+      });
+
+      const cts = new CancellationTokenSource();
+      const received: ResponsePart[] = [];
+      const both = (): boolean => subagentRequests().length === SURVEYS.length;
+      // The person allows whatever the agent asks before its subagents start; then both are asking the model.
+      let history: Message[] = [user(FIRST)];
+      let response = chat(history, { token: cts, onPart: (part) => received.push(part) });
+      for (let asked = 0; asked <= SURVEYS.length; asked++) {
+        let answered: ResponsePart[] | undefined;
+        void response.then((parts) => (answered = parts), () => undefined);
+        expect(await waitUntil(() => both() || answered !== undefined, RESPONSE_MS)).toBe(true);
+        if (both()) break;
+        const calls = toolCallsOf(answered!);
+        expect(calls.map((c) => c.toolName)).toEqual([AGENT_ACTION]);
+        history = [...history, assistantOf(answered!), approve(calls[0]!)];
+        response = chat(history, { token: cts, onPart: (part) => received.push(part) });
+      }
+      expect(both()).toBe(true);
+      cts.cancel();
+
+      expect((await rejection(response)).code).toBe(ProtocolErrorCodes.RequestCancelled);
+      expect(await waitUntil(() => subagentRequests().every((r) => r.endedAt !== undefined), 20_000)).toBe(true);
+      expect(subagentRequests().every((r) => r.aborted)).toBe(true);
+      const next = await chat([...history, { role: 'assistant', content: [{ type: 'text', value: textOfParts(received) }] }, user(SECOND)]);
+      expect(textOfParts(next)).toContain('Yes, here.');
+      // No model request of either subagent followed the stop.
+      expect(subagentRequests()).toHaveLength(SURVEYS.length);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
   if (setup.asksQuestions === true) test(
     "its model's question is asked through VS Code's vscode_askQuestions, and the person's pick reaches the model",
     async () => {

@@ -10,7 +10,7 @@ import { BUILTIN_AGENTS, launchOf } from '../../src/extension/agents/agent-catal
 import type { AgentDefinition, SessionConfig } from '../../src/protocol/messages.js';
 import { installCatalogAgent } from '../fixtures/agent-install.js';
 import { GeminiMock } from '../fixtures/gemini-mock.js';
-import type { ChatView, ModelApiMock, ModelApiMockOptions, ReplyBlock } from '../fixtures/model-api-mock.js';
+import { allToolResults, type ChatView, type ModelApiMock, type ModelApiMockOptions, type ReplyBlock } from '../fixtures/model-api-mock.js';
 import { MOCK_MODEL, OpenAiChatMock, OpenAiResponsesMock } from '../fixtures/openai-mocks.js';
 
 export interface AgentUnderTest {
@@ -32,6 +32,12 @@ export interface AgentUnderTest {
   readonly questionsConfig?: SessionConfig;
   /** The tool call that replaces the line `before` of a file with `after` by the agent's own means, for agents that edit by themselves. */
   editFile?(view: ChatView, path: string, before: string, after: string): ReplyBlock;
+  /** The tool call that starts a subagent in the foreground with this task and prompt, for agents that start subagents (`subagents`). */
+  startSubagent?(view: ChatView, description: string, prompt: string): ReplyBlock;
+  /** The tool call with which the agent's model reads a file. */
+  readFile?(view: ChatView, path: string): ReplyBlock;
+  /** The call that waits for the subagents it started and that have not reported yet, for agents whose reports come only so (Codex). */
+  awaitSubagents?(view: ChatView): ReplyBlock | undefined;
   /** A model among those the agent reports, other than its current one, whose requests still reach the mock (none: no such model). */
   readonly pickableModel?: string;
 }
@@ -50,6 +56,11 @@ export interface AgentSetup {
   readonly embeddedContext?: boolean;
   /** It reads a file a prompt links (`resource_link`) into its model's request by itself. */
   readonly readsLinkedFiles?: boolean;
+  /**
+   * Its model starts subagents (`startSubagent`), and what its ACP layer shows of them: each one's own tool calls too
+   * (`with their calls`), or only the subagent's call, named, and its end (`without their calls`).
+   */
+  readonly subagents?: 'with their calls' | 'without their calls';
   /** It forks a session at a message (`session/fork` with the AIR fork point): going back forks, else it is told. */
   readonly forksAtAPoint?: boolean;
   /**
@@ -78,6 +89,7 @@ async function definitionOf(id: string, bin: string, env: Record<string, string>
       args: agentArgs,
       env: Object.entries({ ...launch.env, ...env, PATH: process.env.PATH ?? '' }).map(([n, value]) => ({ name: n, value })),
       ...(launch.shellOff === undefined ? {} : { shellOff: launch.shellOff }),
+      ...(launch.subagentSessions === true ? { subagentSessions: true } : {}),
     },
   };
 }
@@ -116,6 +128,9 @@ export const GEMINI: AgentSetup = {
       shellTools: ['run_shell_command'],
       shell: (_view, command) => ({ type: 'tool_call', id: callId(), name: 'run_shell_command', input: { command, description: `Run ${command}` } }),
       writeFile: (file, content) => ({ type: 'tool_call', id: callId(), name: 'write_file', input: { file_path: file, content } }),
+      // Its `agent` tool runs a subagent in the background unless told not to.
+      startSubagent: (_view, description, prompt) => ({ type: 'tool_call', id: callId(), name: 'agent', input: { description, prompt, subagent_type: 'general-purpose', run_in_background: false } }),
+      readFile: (_view, file) => ({ type: 'tool_call', id: callId(), name: 'read_file', input: { file_path: file } }),
       bridgedToolName: findTool,
     };
   },
@@ -123,6 +138,7 @@ export const GEMINI: AgentSetup = {
 
 export const CODEX: AgentSetup = {
   id: 'codex',
+  subagents: 'with their calls',
   editsByItself: true,
   asksQuestions: true,
   relaysSignInPages: true,
@@ -173,6 +189,27 @@ export const CODEX: AgentSetup = {
         input: { questions: [{ id: 'answer', header, question, options: labels.map((label) => ({ label, description: `Choose ${label}` })) }] },
       }),
       questionsConfig: { collaboration_mode: 'plan' },
+      // Its multi_agent tools (on by default), in their namespace: spawn_agent answers the subagent's id at once,
+      // wait_agent answers the reports of those that ended.
+      startSubagent: (view, _description, prompt) => ({ type: 'tool_call', id: callId(), name: view.tools.find((t) => t.endsWith('spawn_agent')) ?? 'spawn_agent', input: { message: prompt } }),
+      readFile: (view, file) => {
+        const name = ['exec_command', 'shell_command', 'shell'].find((n) => view.tools.includes(n)) ?? 'shell';
+        const input = name === 'exec_command' ? { cmd: `cat ${file}` } : name === 'shell_command' ? { command: `cat ${file}` } : { command: ['bash', '-lc', `cat ${file}`] };
+        return { type: 'tool_call', id: callId(), name, input };
+      },
+      awaitSubagents: (view) => {
+        const results = allToolResults(view).flatMap((r) => {
+          try {
+            return [JSON.parse(r.text) as { agent_id?: string; status?: Record<string, unknown> }];
+          } catch {
+            return [];
+          }
+        });
+        const reported = new Set(results.flatMap((r) => Object.keys(r.status ?? {})));
+        const waiting = results.flatMap((r) => (r.agent_id === undefined || reported.has(r.agent_id) ? [] : [r.agent_id]));
+        if (waiting.length === 0) return undefined;
+        return { type: 'tool_call', id: callId(), name: view.tools.find((t) => t.endsWith('wait_agent')) ?? 'wait_agent', input: { targets: waiting, timeout_ms: 60_000 } };
+      },
       // Codex's own patch format, given as the shell command it recognises and applies itself (no shell runs).
       editFile: (view, file, before, after) => {
         const patch = ['apply_patch <<\'EOF\'', '*** Begin Patch', `*** Update File: ${file}`, '@@', `-${before}`, `+${after}`, '*** End Patch', 'EOF'].join('\n');
@@ -187,6 +224,7 @@ export const CODEX: AgentSetup = {
 
 export const OPENCODE: AgentSetup = {
   id: 'opencode',
+  subagents: 'without their calls',
   editsByItself: true,
   embeddedContext: true,
   readsLinkedFiles: true,
@@ -221,6 +259,8 @@ export const OPENCODE: AgentSetup = {
       shellTools: ['bash'],
       shell: (_view, command) => ({ type: 'tool_call', id: callId(), name: 'bash', input: { command, description: `Run ${command}` } }),
       editFile: (_view, file, before, after) => ({ type: 'tool_call', id: callId(), name: 'edit', input: { filePath: file, oldString: before, newString: after } }),
+      startSubagent: (_view, description, prompt) => ({ type: 'tool_call', id: callId(), name: 'task', input: { description, prompt, subagent_type: 'general' } }),
+      readFile: (_view, file) => ({ type: 'tool_call', id: callId(), name: 'read', input: { filePath: file } }),
       bridgedToolName: findTool,
     };
   },
@@ -228,6 +268,7 @@ export const OPENCODE: AgentSetup = {
 
 export const QWEN: AgentSetup = {
   id: 'qwen-code',
+  subagents: 'with their calls',
   writesThroughClient: true,
   embeddedContext: true,
   readsLinkedFiles: true,
@@ -254,6 +295,9 @@ export const QWEN: AgentSetup = {
       shellTools: ['run_shell_command', 'monitor'],
       shell: (_view, command) => ({ type: 'tool_call', id: callId(), name: 'run_shell_command', input: { command, is_background: false, description: `Run ${command}` } }),
       writeFile: (file, content) => ({ type: 'tool_call', id: callId(), name: 'write_file', input: { file_path: file, content } }),
+      // Its `agent` tool runs a subagent in the background unless told not to.
+      startSubagent: (_view, description, prompt) => ({ type: 'tool_call', id: callId(), name: 'agent', input: { description, prompt, subagent_type: 'general-purpose', run_in_background: false } }),
+      readFile: (_view, file) => ({ type: 'tool_call', id: callId(), name: 'read_file', input: { file_path: file } }),
       bridgedToolName: findTool,
     };
   },

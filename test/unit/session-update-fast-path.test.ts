@@ -59,7 +59,7 @@ describe('SessionUpdateFastPath', () => {
     expect(order).toEqual(['a', 'session/update', 'b', 'c', 'session/request_permission', 'd', 'response 1', 'e']);
   });
 
-  test('a chunk that does not fit (a non-text block, a bad field) goes to the SDK, which validates it; extra fields are dropped, the message id kept (fork points name it)', async () => {
+  test("a chunk that does not fit (a non-text block, a bad field) goes to the SDK, which validates it; extra fields are dropped, the message id kept (fork points name it), and the chunk's _meta (Qwen Code names there the subagent that said it); a child session's announcement goes past it whole", async () => {
     const image: AnyMessage = { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'image', data: 'AA==', mimeType: 'image/png' } } } };
     const badText: AnyMessage = { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 42 } } } };
     const withMeta: AnyMessage = {
@@ -67,11 +67,20 @@ describe('SessionUpdateFastPath', () => {
       method: 'session/update',
       params: { sessionId: 's1', _meta: { x: 1 }, update: { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: 'hi', annotations: { priority: 1 } } } },
     };
-    const seen = await run([image, badText, withMeta]);
+    const subagentSaid: AnyMessage = {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'found it' }, _meta: { parentToolCallId: 'call_1', subagentType: 'general-purpose' } } },
+    };
+    // The subagents RFD's announcement of a child session, which the SDK's stable schema would drop: whole, past it.
+    const announced = { sessionId: 's1', update: { sessionUpdate: 'subagent_update', sessionId: 's1:subagent:t1', description: 'Do the survey.', capabilities: {} } };
+    const seen = await run([image, badText, withMeta, subagentSaid, { jsonrpc: '2.0', method: 'session/update', params: announced } as AnyMessage]);
     expect(seen).toEqual([
       `sdk ${JSON.stringify(image)}`,
       `sdk ${JSON.stringify(badText)}`,
       `fast ${JSON.stringify({ sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' }, messageId: 'm1' } })}`,
+      `fast ${JSON.stringify({ sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'found it' }, _meta: { parentToolCallId: 'call_1', subagentType: 'general-purpose' } } })}`,
+      `fast ${JSON.stringify(announced)}`,
     ]);
   });
 

@@ -17,6 +17,7 @@ import type { OpenedSession } from './session/opened-session.js';
 import { proposesEditsItMakes, readsMissingAsEmpty } from './session/file-requests.js';
 import { toolsThroughConsumer } from './session/edit-tools.js';
 import { clientCapabilitiesOf } from './session/client-capabilities.js';
+import { ChildSessions } from './child-sessions.js';
 import { HeldToolServer, callOfTheTurnInProgress, holdsMcpServersPerWorkspace } from './workspace-mcp-servers.js';
 import { LiveSessions, SessionIdInUse } from './live-sessions.js';
 import { SessionsResumedAhead } from './resumed-ahead.js';
@@ -103,6 +104,8 @@ export class AcpAgent implements AgentStream, SessionHost {
   private readonly folders: WorkspaceFolders;
   /** Its own sessions, to list, delete, continue in a new chat. */
   readonly sessions: PastSessions;
+  /** Subagents as child sessions, led to their parent's conversation (child-sessions.ts). */
+  private readonly children = new ChildSessions();
 
   /**
    * `onInfo` hears what is learned about the agent: its models, image support, context window. `room` gives
@@ -131,19 +134,14 @@ export class AcpAgent implements AgentStream, SessionHost {
       start: () => this.start(), step: (process, step, request) => this.startupStep(process, step, request), sessionParams: (init) => this.sessionParams(init, []),
       isHeld: (sessionId) => this.live.holderOf(sessionId) !== undefined, close: (sessionId, process, init) => this.closeRequest(sessionId, process, init),
     });
-    this.spare = new SpareSession<NewSession>({
-      name: this.name,
-      log: this.log,
-      newSession: (tools) => this.newSpareSession(tools),
-      hold: room.spare ?? (() => undefined),
-      toolCallOutsideTurns: (call) => this.toolCallOutsideTurns(call),
-    });
+    const outsideTurns = (call: BridgedCall): Promise<CallToolResult> => this.toolCallOutsideTurns(call);
+    this.spare = new SpareSession<NewSession>({ name: this.name, log: this.log, newSession: (tools) => this.newSpareSession(tools), hold: room.spare ?? (() => undefined), toolCallOutsideTurns: outsideTurns });
     this.resumedAhead = new SessionsResumedAhead<NewSession>({
       name: this.name,
       log: this.log,
       resume: (conversationId, agentSession, tools) => this.resumeAheadSession(conversationId, agentSession, tools),
       hold: room.ahead ?? (() => undefined),
-      toolCallOutsideTurns: (call) => this.toolCallOutsideTurns(call),
+      toolCallOutsideTurns: outsideTurns,
     }, room.resumes);
   }
 
@@ -523,13 +521,15 @@ export class AcpAgent implements AgentStream, SessionHost {
           this.log.warn(`agent ${this.name} sent a malformed session/update (${problem}): dropped`);
           return;
         }
-        const { sessionId, update } = notification;
+        const led = this.children.lead(notification);
+        if (led === undefined) return;
+        const { sessionId, update } = led;
         // The agent's, not a turn's: agents send it when a session opens, outside every prompt.
         if (update.sessionUpdate === 'available_commands_update') return this.commands.hear(update.availableCommands);
         if (update.sessionUpdate === 'usage_update') this.info.learnUsage(update);
         if (update.sessionUpdate === 'config_option_update') this.info.learnConfigOptions(update.configOptions);
         const route = this.routeOf(sessionId);
-        if (route !== undefined) route.session.onUpdate(update, outsidePrompt === true);
+        if (route !== undefined) route.session.onUpdate(update, outsidePrompt === true && led === notification);
         else if (!this.sessions.heard(sessionId, update)) this.log.debug(`agent ${this.name}: update for unknown session ${sessionId} dropped`);
       },
       onPermission: (raw, signal) => {
@@ -572,7 +572,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     });
     const initialize = process.connection.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: clientCapabilitiesOf(this.options),
+      clientCapabilities: clientCapabilitiesOf(this.options, this.command.subagentSessions === true),
       clientInfo: { name: 'symposium-lm', version: '0.1.0' },
     });
     const initialized = this.startupStep(process, 'initialize', initialize.then((raw: unknown) => checkInitialize(this.name, raw))).then((init) => {
@@ -598,7 +598,6 @@ export class AcpAgent implements AgentStream, SessionHost {
     return running;
   }
 
-  /** What a session opened or resumed is told so that its agent edits and runs commands through the consumer's tools, where it can. */
   /** A session's folders, and the agent's own tools it is told to leave to the consumer's (`offered`). */
   private sessionParams(init: acp.InitializeResponse, offered: readonly string[]): SessionFolders & { readonly _meta?: Record<string, unknown> } {
     return { ...this.folders.of(init), ...toolsThroughConsumer(offered, { edits: this.options.files !== undefined, commands: this.options.consumerTerminal !== false }) };
@@ -606,7 +605,7 @@ export class AcpAgent implements AgentStream, SessionHost {
 
   /** The conversation holding ACP session `sessionId`, if one does. */
   private routeOf(sessionId: string): Route | undefined {
-    const held = this.live.holderOf(sessionId);
+    const held = this.live.holderOf(this.children.rootOf(sessionId));
     const session = held?.holder.conversation;
     return session === undefined || held === undefined ? undefined : { session, process: held.process, init: held.holder.init };
   }

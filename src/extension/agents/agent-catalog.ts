@@ -79,6 +79,8 @@ export interface LaunchCommand {
   readonly env: Readonly<Record<string, string>>;
   /** How the agent's own shell is switched off for a process of conversations offered a command tool. */
   readonly shellOff?: ShellOff;
+  /** Its subagents come as child sessions: the ACP subagents RFD's `clientCapabilities.subagents` is declared to it (Codex). */
+  readonly subagentSessions?: boolean;
 }
 
 export type Resolution =
@@ -91,7 +93,7 @@ export type Resolution =
  */
 export function launchOf(entry: CatalogEntry, overrides: BuiltinOverrides = {}): LaunchCommand {
   const env = { ...entry.env, ...overrides.env };
-  const shellOff = entry.shellOff === undefined ? {} : { shellOff: entry.shellOff };
+  const shellOff = { ...(entry.shellOff === undefined ? {} : { shellOff: entry.shellOff }), ...(entry.subagentSessions === true ? { subagentSessions: true } : {}) };
   const d = entry.distribution;
   const extra = overrides.args ?? [];
   if (d.kind === 'binary') return { command: d.executable, args: [...d.args, ...extra], env, ...shellOff };

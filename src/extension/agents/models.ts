@@ -27,6 +27,8 @@ export interface AgentSetting {
   readonly shellOff?: ShellOff;
   /** How its own CLI opens a fork of one of its sessions, or why it cannot (*Continue Chat in Terminal*). */
   readonly cli?: CliRoute;
+  /** Its subagents come as child sessions: the ACP subagents RFD's `clientCapabilities.subagents` is declared to it (Codex). */
+  readonly subagentSessions?: boolean;
   /** The built-in agent this one is (when named by id), for the tooltip. */
   readonly description?: string;
   /** Why it cannot run here (a built-in whose program is missing): its model says so and fails at once. */
@@ -252,6 +254,7 @@ function agentModels(agent: AgentSetting, learned: ModelSettings['learned']): Mo
       args: [...agent.args],
       env: Object.entries(agent.env).map(([name, value]) => ({ name, value })),
       ...(agent.shellOff === undefined ? {} : { shellOff: agent.shellOff }),
+      ...(agent.subagentSessions === true ? { subagentSessions: true } : {}),
     },
   };
   const info = learned?.get(agentKey(definition));

@@ -98,7 +98,7 @@ export const CATALOG_OVERLAY: CatalogOverlay = {
   'claude-code': { auth: 'Uses your Claude Code sign-in (`claude`, then `/login`), or an ANTHROPIC_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['ANTHROPIC_API_KEY'], cli: CLI.claude },
   // Its default mode ("Auto review") has a model review approvals and deny them before VS Code can ask the
   // user; in this mode they come to the client (`session/request_permission`), which asks the user.
-  'codex': { auth: 'Signs in with a CODEX_API_KEY or OPENAI_API_KEY (**Symposium: Set Agent API Key**), or with ChatGPT.', apiKeys: ['CODEX_API_KEY', 'OPENAI_API_KEY'], env: { INITIAL_AGENT_MODE: 'workspace-write' }, shellOff: SHELL_OFF.codex, cli: CLI.codex },
+  'codex': { auth: 'Signs in with a CODEX_API_KEY or OPENAI_API_KEY (**Symposium: Set Agent API Key**), or with ChatGPT.', apiKeys: ['CODEX_API_KEY', 'OPENAI_API_KEY'], env: { INITIAL_AGENT_MODE: 'workspace-write' }, shellOff: SHELL_OFF.codex, cli: CLI.codex, subagentSessions: true },
   // In a folder it does not trust, Gemini CLI starts no MCP server, so VS Code's tools would vanish. The
   // extension runs only in workspaces VS Code trusts (it declares no `untrustedWorkspaces` support).
   'gemini': { auth: 'Sign in once by running `gemini` in a terminal, or set a GEMINI_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['GEMINI_API_KEY'], env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' }, shellOff: SHELL_OFF.gemini, cli: CLI.gemini },

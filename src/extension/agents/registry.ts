@@ -41,6 +41,8 @@ export interface CatalogEntry {
   readonly shellOff?: ShellOff;
   /** How its own CLI opens a fork of one of its sessions (*Continue Chat in Terminal*), or why it cannot. */
   readonly cli?: AgentCli;
+  /** Its subagents come as child sessions: the ACP subagents RFD's `clientCapabilities.subagents` is declared to it (Codex). */
+  readonly subagentSessions?: boolean;
 }
 
 const StringArray = t.array(t.string);
@@ -64,7 +66,7 @@ export const RegistryAgent = t.intersection(
 export type RegistryAgent = t.TypeOf<typeof RegistryAgent>;
 
 /** What the catalogue adds to a registry entry: how the agent signs in, which keys it reads. */
-export type CatalogOverlay = Readonly<Record<string, Partial<Pick<CatalogEntry, 'auth' | 'apiKeys' | 'install' | 'env' | 'shellOff' | 'cli'>>>>;
+export type CatalogOverlay = Readonly<Record<string, Partial<Pick<CatalogEntry, 'auth' | 'apiKeys' | 'install' | 'env' | 'shellOff' | 'cli' | 'subagentSessions'>>>>;
 
 /** The registry's name of a platform, e.g. `darwin-aarch64`, `windows-x86_64`; undefined for others. */
 export function platformTarget(platform: NodeJS.Platform, arch: string): string | undefined {
@@ -108,6 +110,7 @@ export function catalogOfRegistry(raw: unknown, target: string | undefined, over
       ...(extra.env === undefined ? {} : { env: extra.env }),
       ...(extra.shellOff === undefined ? {} : { shellOff: extra.shellOff }),
       ...(cli === undefined ? {} : { cli }),
+      ...(extra.subagentSessions === true ? { subagentSessions: true } : {}),
     });
   });
   return { entries, problems };

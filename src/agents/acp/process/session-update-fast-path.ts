@@ -1,10 +1,13 @@
 import type { AnyMessage, SessionNotification } from '@agentclientprotocol/sdk';
 import * as t from 'io-ts';
 
+const Meta = t.union([t.record(t.string, t.unknown), t.null]);
+
 /**
  * A piece of the agent's message or thoughts as text: nearly everything an agent sends while it streams, with the id
- * of its message where the agent names one (a fork point names the message: session/answer-ends.ts). Fields beyond
- * these (`_meta`, annotations) are dropped: nothing downstream reads them.
+ * of its message where the agent names one (a fork point names the message: session/answer-ends.ts), and its `_meta`
+ * (Qwen Code's names the subagent that said it: subagent-routes.ts). Fields beyond these (annotations) are dropped:
+ * nothing downstream reads them.
  */
 const TextChunk = t.exact(
   t.intersection([
@@ -12,11 +15,9 @@ const TextChunk = t.exact(
       sessionUpdate: t.keyof({ agent_message_chunk: null, agent_thought_chunk: null }),
       content: t.exact(t.type({ type: t.literal('text'), text: t.string })),
     }),
-    t.partial({ messageId: t.union([t.string, t.null]) }),
+    t.partial({ messageId: t.union([t.string, t.null]), _meta: Meta }),
   ]),
 );
-
-const Meta = t.union([t.record(t.string, t.unknown), t.null]);
 const Line = t.refinement(t.number, (n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff, 'uint32');
 const NoContent = t.refinement(t.array(t.unknown), (items): items is never[] => items.length === 0, 'no content');
 
@@ -50,16 +51,34 @@ const FastUpdate = t.type({
 });
 
 /**
- * The update of a message FastUpdate fits, its unknown fields dropped. A text chunk, nearly every message, is
+ * The ACP subagents RFD's announcement of a child session (`subagent_update`, for agents it is declared to): the SDK's
+ * stable schema has no such update and would drop it; child-sessions.ts reads it.
+ */
+const SubagentAnnouncement = t.type({
+  jsonrpc: t.literal('2.0'),
+  method: t.literal('session/update'),
+  params: t.type({ sessionId: t.string, update: t.type({ sessionUpdate: t.literal('subagent_update'), sessionId: t.string }) }),
+});
+
+/**
+ * The update of a message FastUpdate fits, its unknown fields dropped; a child session's announcement whole. A text chunk, nearly every message, is
  * recognised with the codec's `is` and copied by hand: `decode` builds a context per field and strips keys through
  * new objects, a tenth of a millisecond on the way of every first part.
  */
-function fastUpdateOf(message: AnyMessage): t.TypeOf<typeof FastUpdate>['params'] | undefined {
-  if (!FastUpdate.is(message)) return undefined;
+function fastUpdateOf(message: AnyMessage): SessionNotification | undefined {
+  if (!FastUpdate.is(message)) {
+    // The stable SessionNotification has no `subagent_update`: child-sessions.ts checks what it reads of it.
+    return SubagentAnnouncement.is(message) ? (message.params as unknown as SessionNotification) : undefined;
+  }
   const { sessionId, update } = message.params;
   if (update.sessionUpdate !== 'tool_call') {
-    const content = { type: 'text' as const, text: update.content.text };
-    return { sessionId, update: typeof update.messageId === 'string' ? { sessionUpdate: update.sessionUpdate, content, messageId: update.messageId } : { sessionUpdate: update.sessionUpdate, content } };
+    const chunk: { sessionUpdate: typeof update.sessionUpdate; content: { type: 'text'; text: string }; messageId?: string; _meta?: Record<string, unknown> } = {
+      sessionUpdate: update.sessionUpdate,
+      content: { type: 'text', text: update.content.text },
+    };
+    if (typeof update.messageId === 'string') chunk.messageId = update.messageId;
+    if (update._meta != null) chunk._meta = update._meta;
+    return { sessionId, update: chunk };
   }
   const decoded = FastUpdate.decode(message);
   return decoded._tag === 'Right' ? decoded.right.params : undefined;

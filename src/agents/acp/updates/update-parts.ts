@@ -99,10 +99,13 @@ export class TurnRendering {
   private updateParts(update: SessionUpdate): ResponsePart[] {
     switch (update.sessionUpdate) {
       case 'agent_message_chunk':
+        // A subagent's words are its own, and its report shows in its end line.
+        if (this.subagents.saidBySubagent(update._meta)) return [];
         if (update.content.type === 'text') return update.content.text === '' ? [] : [{ type: 'text', value: update.content.text }];
         if (update.content.type === 'image') return [{ type: 'data', mimeType: update.content.mimeType, data: update.content.data }];
         return [];
       case 'agent_thought_chunk':
+        if (this.subagents.saidBySubagent(update._meta)) return [];
         return update.content.type === 'text' && update.content.text !== '' ? [{ type: 'thinking', value: update.content.text }] : [];
       case 'tool_call': {
         this.titles.set(update.toolCallId, update.title);
@@ -112,7 +115,7 @@ export class TurnRendering {
         if (update.kind === 'execute' || terminalIdOf(update) !== undefined) this.commands.add(update.toolCallId);
         this.keepContent(update.toolCallId, update.content);
         const status = update.status;
-        const opensSubagent = this.subagents.opens(update.toolCallId, update._meta, update.rawInput);
+        const opensSubagent = this.subagents.opens(update.toolCallId, update);
         const subagentStart = opensSubagent ? '' : this.subagents.madeBySubagent(update.toolCallId, update._meta);
         if (status === 'completed' || status === 'failed') return [...textPart(subagentStart), ...this.end(update.toolCallId, status)];
         if (opensSubagent) return textPart(this.subagents.startLineWhenNamed(update.toolCallId));
@@ -122,10 +125,11 @@ export class TurnRendering {
         if (update.title) this.titles.set(update.toolCallId, update.title);
         if (this.bridged.has(update.toolCallId)) return [];
         this.keepContent(update.toolCallId, update.content);
-        this.subagents.named(update.toolCallId, update.title, update.rawInput);
-        this.subagents.reported(update.toolCallId, update._meta);
+        this.subagents.named(update.toolCallId, update);
         const status = update.status;
-        if (status === 'completed' || status === 'failed') return this.end(update.toolCallId, status);
+        const subagentsEnded = this.subagents.endedBy(update);
+        if (status === 'completed' || status === 'failed') return [...textPart(subagentsEnded), ...this.end(update.toolCallId, status)];
+        if (subagentsEnded !== '') return textPart(subagentsEnded);
         return this.subagents.isSubagent(update.toolCallId) ? textPart(this.subagents.startLineWhenNamed(update.toolCallId)) : [];
       }
       case 'usage_update':
