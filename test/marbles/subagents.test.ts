@@ -277,6 +277,33 @@ describe("Qwen Code's subagents in the answer", () => {
   });
 });
 
+describe("Claude Code's background subagent", () => {
+  test('its Agent call ends as it is launched (async_launched): said to run on in the background, never "done"; its later reads stay under its name', () => {
+    const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    testScheduler.run(({ cold, expectObservable }) => {
+      const rendering = new TurnRendering(undefined, () => testScheduler.now());
+      const launched = update({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'a1',
+        _meta: { claudeCode: { toolName: 'Agent', toolResponse: { isAsync: true, status: 'async_launched', agentId: 'a4d2', description: 'Alpha survey', outputFile: '/tmp/a4d2.output' } } },
+      });
+      const launchedDone = update({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'a1',
+        status: 'completed',
+        content: [{ type: 'content', content: { type: 'text', text: 'Async agent launched successfully.\nagentId: a4d2 (internal ID - do not mention to user.)' } }],
+        _meta: { claudeCode: { toolName: 'Agent' } },
+      });
+      const events = cold('anlc-r-s', { a: agentOpens('a1'), n: agentNamed('a1', 'Alpha survey'), l: launched, c: launchedDone, r: read('r1', 'a1'), s: stopped });
+      expectObservable(events.pipe(acpTurnToParts(rendering, { permissionMs: 5, toolMs: 5 }, nothingHeld))).toBe('-n-c-r-|', {
+        n: text('\n\n> 🤖 Alpha survey\n\n'),
+        c: text('\n\n> ⏳ Alpha survey: runs on in the background\n\n'),
+        r: text('\n\n> 🔧 `Alpha survey › Read README.md`\n\n'),
+      });
+    });
+  });
+});
+
 describe("Qwen Code's background subagent", () => {
   test('its call ends as it goes on in the background: said so, never "done"', () => {
     const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));

@@ -56,7 +56,8 @@ export interface SubagentRoute {
 
 /**
  * Claude Code (claude-agent-acp 0.100.0, `_meta.claudeCode`): an `Agent` (older: `Task`) call, titled "Task" until the
- * description comes; its calls carry `parentToolUseId`; `toolResponse` gives its figures as it ends.
+ * description comes; its calls carry `parentToolUseId`; `toolResponse` gives its figures as it ends, or
+ * `status: "async_launched"` where it runs on in the background.
  */
 export const CLAUDE_CODE: SubagentRoute = {
   callsShown: true,
@@ -68,6 +69,8 @@ export const CLAUDE_CODE: SubagentRoute = {
     const facts = describedInput(call.rawInput, call.title, 'Task');
     const response = claudeCodeMeta(call._meta)?.['toolResponse'];
     if (!isRecord(response)) return facts;
+    // A background agent (`run_in_background` not false): its call ends as it is launched ("Async agent launched").
+    if (response['status'] === 'async_launched') return { ...facts, background: true };
     const { agentType, totalToolUseCount, totalDurationMs, totalTokens } = response;
     return {
       ...facts,
