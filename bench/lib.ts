@@ -285,6 +285,21 @@ export class DirectAcp {
     if (init.agentCapabilities?.sessionCapabilities?.close != null) await this.connection.agent.request(acp.methods.agent.session.close, { sessionId });
   }
 
+  /** The agent's own `session/list` of `cwd`, every page (its cursor followed to the end): how many sessions and pages. */
+  async listSessions(cwd: string): Promise<{ sessions: number; pages: number }> {
+    await this.initialize();
+    let sessions = 0;
+    let pages = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await this.connection.agent.request(acp.methods.agent.session.list, { cwd, ...(cursor === undefined ? {} : { cursor }) });
+      sessions += page.sessions.length;
+      pages++;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    return { sessions, pages };
+  }
+
   private initialize(): Promise<acp.InitializeResponse> {
     this.initialized ??= this.connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
     return this.initialized;

@@ -4,7 +4,8 @@
  * agent loads it for its exchanges and closes it again); the chat's next message, sent 3 s after the chat opened (a
  * person reading it), against a follow-up's first part in the same chat. As rows 9–11, the bar is judged beyond what
  * the agent itself spends: over direct ACP, the session resumed when the message is sent and its first prompt, from
- * the resume asked to the first chunk, against a follow-up in it.
+ * the resume asked to the first chunk, against a follow-up in it. The list of 200 sessions and a session of 2,000
+ * exchanges: agent-sessions-at-scale.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import type { AgentDefinition, Message } from '../../src/protocol/messages.js';
 import { BRIDGED_TOOLS_SERVER_NAME, BridgedToolsServer } from '../../src/tools/bridged-tools-server.js';
 import { AGENT, Bridge, DirectAcp, SEARCH, againstFollowUp, beyondAgentsOwn, now, replied, sleep, user, type Row } from '../lib.js';
 import { withClaude, type Program } from './new-chat.js';
+import { agentSessionsAtScale } from './agent-sessions-at-scale.js';
 
 const RUNS = 5;
 const WARMUP = 1;
@@ -42,6 +44,7 @@ export async function continuedSession(): Promise<Row[]> {
     await withClaude(async (claude) => {
       rows.push(...judged(await measured(claude), await direct(claude, mcpServers)));
     });
+    rows.push(...(await agentSessionsAtScale()));
     return rows;
   } finally {
     await tools.close();

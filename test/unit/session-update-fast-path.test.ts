@@ -49,6 +49,14 @@ describe('SessionUpdateFastPath', () => {
     ]);
   });
 
+  test("text chunks of the person's message (a session/load replays a session's thousands of them) go past the SDK too", async () => {
+    const seen = await run([chunk('ask', 'user_message_chunk'), chunk('answer')]);
+    expect(seen).toEqual([
+      `fast ${JSON.stringify({ sessionId: 's1', update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'ask' } } })}`,
+      `fast ${JSON.stringify({ sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'answer' } } })}`,
+    ]);
+  });
+
   test('what follows a message passed to the SDK is handed on after it, in the order sent', async () => {
     const messages = [chunk('a'), toolCall, chunk('b'), chunk('c'), permission, chunk('d'), response, chunk('e')];
     const seen = await run(messages);

@@ -4,7 +4,8 @@ import * as t from 'io-ts';
 const Meta = t.union([t.record(t.string, t.unknown), t.null]);
 
 /**
- * A piece of the agent's message or thoughts as text: nearly everything an agent sends while it streams, with the id
+ * A piece of the agent's message or thoughts as text: nearly everything an agent sends while it streams; or of the
+ * person's message, half of what `session/load` replays (thousands of them for a long session, issue 52); with the id
  * of its message where the agent names one (a fork point names the message: session/answer-ends.ts), and its `_meta`
  * (Qwen Code's names the subagent that said it: subagent-routes.ts). Fields beyond these (annotations) are dropped:
  * nothing downstream reads them.
@@ -12,7 +13,7 @@ const Meta = t.union([t.record(t.string, t.unknown), t.null]);
 const TextChunk = t.exact(
   t.intersection([
     t.type({
-      sessionUpdate: t.keyof({ agent_message_chunk: null, agent_thought_chunk: null }),
+      sessionUpdate: t.keyof({ agent_message_chunk: null, agent_thought_chunk: null, user_message_chunk: null }),
       content: t.exact(t.type({ type: t.literal('text'), text: t.string })),
     }),
     t.partial({ messageId: t.union([t.string, t.null]), _meta: Meta }),
