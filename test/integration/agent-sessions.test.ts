@@ -147,6 +147,15 @@ describe("an agent's own sessions", () => {
     expect(bad.message).toContain('sessionId');
   });
 
+  test('a listing whose cursor never ends stops after its last page read and says that the list is cut short', async () => {
+    const agentState = tempDir();
+    await twoChatsElsewhere(keeping(agentState));
+    const bridge = startBridge();
+    const listed = await bridge.client.listAgentSessions({ agent: keeping(agentState, '--list-endless') });
+    expect(listed).toMatchObject({ listed: true, cut: 'scripted has more sessions than 100 pages of its list: the oldest are not shown.' });
+    expect(listed.listed && listed.sessions.map((s) => s.title)).toEqual(['say two', 'say one']);
+  });
+
   test('a listing that hangs is cut at the agent timeout, and says so', async () => {
     const bridge = startBridge();
     const error = await rejection(bridge.client.listAgentSessions({ agent: keeping(tempDir(), '--list-hang') }));

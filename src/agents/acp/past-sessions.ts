@@ -80,6 +80,7 @@ export class PastSessions implements AgentSessions {
         cursor = listed.nextCursor;
         if (cursor === undefined) break;
       }
+      if (cursor !== undefined) cut ??= `${host.name} has more sessions than ${MAX_PAGES} pages of its list: the oldest are not shown.`;
     }
     if (cut !== undefined && found.size === 0) throw new Error(cut);
     const sessions = [...found.values()].sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
