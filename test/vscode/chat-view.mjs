@@ -49,6 +49,18 @@ export class ChatView {
     await this.page.locator('.interactive-input-editor').first().waitFor({ timeout: 30_000 });
   }
 
+  /** Opens the Chat view in a workbench that may still be starting (its command palette does not open yet): three tries. */
+  async openOnceStarted() {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.open();
+        return;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
+  }
+
   async newChat() {
     // Whatever a failed scenario left open (a menu, a picker) is closed first.
     await this.page.keyboard.press('Escape');

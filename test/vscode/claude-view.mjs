@@ -642,15 +642,7 @@ CLAUDE_SCENARIOS.push(...terminalScenarios(newClaudeChat));
  * lists other extensions' models in the picker only after its first request (Copilot's set-up).
  */
 async function setUpChat(ui) {
-  // The workbench may still be starting: its command palette does not open yet.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await ui.open();
-      break;
-    } catch (error) {
-      if (attempt === 3) throw error;
-    }
-  }
+  await ui.openOnceStarted();
   // Not "hello", which the rewind scenarios' chats begin with: each of them must fail or pass on its own.
   await ui.send('say ready');
   // The model's name shows under the answer once it is complete. The first answer waits for Copilot's set-up and

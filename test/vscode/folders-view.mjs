@@ -28,15 +28,7 @@ export async function runFolders(page, ctx, log) {
   const start = Date.now();
   log(SCENARIO);
   try {
-    // The workbench may still be starting: its command palette does not open yet.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await ui.open();
-        break;
-      } catch (error) {
-        if (attempt === 3) throw error;
-      }
-    }
+    await ui.openOnceStarted();
     // A fresh profile's first message is answered by the first model listed: Claude Code, the only agent here.
     await ui.send('say Both folders are mine');
     c.note('answer', await ui.response((t) => t.includes('Both folders are mine') && t.includes('Claude Code'), "Claude's answer, named", 120_000));
