@@ -32,6 +32,7 @@ describe('isCancelledCall', () => {
 
 describe('isStoppedCall: what a result that comes with the words says', () => {
   test("Copilot's Stop (its sentence for any cancelled invocation) and Cline's Cancel are stopped calls", () => {
+    expect(isStoppedCall(recordedResult('copilot', 'command-stopped-then-message'))).toBe(true);
     expect(isStoppedCall(recordedResult('copilot', 'stopped-confirmation-then-message'))).toBe(true);
     expect(isStoppedCall(recordedResult('cline', 'command-cancelled-then-message'))).toBe(true);
   });
@@ -40,6 +41,8 @@ describe('isStoppedCall: what a result that comes with the words says', () => {
   });
   test("a steered request's results are what the tools gave: a command's output, an edit's outcome, a search's matches, a terminal closed, Roo's killed command", () => {
     for (const result of [
+      recordedResult('copilot', 'command-steered'),
+      recordedResult('copilot', 'steered-after-the-command'),
       resultOf(text('steered-proof\n')),
       resultOf(text('The following files were successfully edited:\n/ws/a.ts')),
       resultOf(text('3 matches\nsrc/a.ts:1: const a = 1;')),
@@ -52,6 +55,18 @@ describe('isStoppedCall: what a result that comes with the words says', () => {
       expect(isStoppedCall(result)).toBe(false);
     }
   });
+});
+
+// Copilot's steered request and its stopped one, recorded in the real Chat view with Claude Code (a command through
+// run_in_terminal, then the person's words): alike in every message, part and option but the call's result.
+test("Copilot's steered request and its stopped one differ only in the call's result", () => {
+  const shape = (name: string): unknown => {
+    const recorded = JSON.parse(readFileSync(path.resolve('test/fixtures/copilot', `${name}.json`), 'utf8')) as { modelOptionKeys: unknown; messages: { role: string; content: { type: string }[] }[] };
+    return { options: recorded.modelOptionKeys, messages: recorded.messages.map((m) => [m.role, m.content.map((part) => part.type)]) };
+  };
+  expect(shape('command-steered')).toEqual(shape('command-stopped-then-message'));
+  expect(recordedResult('copilot', 'command-steered').result).toEqual([text('queued-42')]);
+  expect(recordedResult('copilot', 'command-stopped-then-message').result).toEqual([text('The user cancelled the tool call.')]);
 });
 
 describe('callGoesOn', () => {
