@@ -43,6 +43,7 @@ describe('isStoppedCall: what a result that comes with the words says', () => {
     for (const result of [
       recordedResult('copilot', 'command-steered'),
       recordedResult('copilot', 'steered-after-the-command'),
+      recordedResult('copilot', 'command-queued-next-message'),
       resultOf(text('steered-proof\n')),
       resultOf(text('The following files were successfully edited:\n/ws/a.ts')),
       resultOf(text('3 matches\nsrc/a.ts:1: const a = 1;')),
@@ -65,7 +66,7 @@ test("Copilot's steered request and its stopped one differ only in the call's re
     return { options: recorded.modelOptionKeys, messages: recorded.messages.map((m) => [m.role, m.content.map((part) => part.type)]) };
   };
   expect(shape('command-steered')).toEqual(shape('command-stopped-then-message'));
-  expect(recordedResult('copilot', 'command-steered').result).toEqual([text('queued-42')]);
+  expect(recordedResult('copilot', 'command-steered').result).toEqual([text('steered-42')]);
   expect(recordedResult('copilot', 'command-stopped-then-message').result).toEqual([text('The user cancelled the tool call.')]);
 });
 
