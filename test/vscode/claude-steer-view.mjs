@@ -4,10 +4,7 @@
 // call's result and the words in its running turn (the bridge steers it, `_session/steering`), no refusal. *Add to
 // Queue* (Alt+Enter where steer is the default; Enter under the setting "queue": the same action of VS Code's): the
 // words wait for the whole answer and are the next message of the same session.
-import { commandResults, keepModelRequest, processesRunning } from './command-stops.mjs';
-
-/** Claude Code's refusal, which its model reads when the bridge declines a call (what a steer must never be). */
-const REFUSAL = "doesn't want to proceed";
+import { CLAUDE_REFUSAL, commandResults, keepModelRequest, processesRunning } from './command-stops.mjs';
 
 /** Sends `run COMMAND` and waits until the command runs in VS Code's terminal (allowed, where Copilot asks). */
 async function runningCommand(ui, c, sleeping, said) {
@@ -50,7 +47,7 @@ export function steerScenarios(newClaudeChat) {
       for (const [i, result] of results.entries()) keepModelRequest(ctx, `copilot-${action}-${i + 1}`, result.request);
       // Once, or twice where Claude Code pre-empts its model's answer to the result with the steered words.
       c.ok(results.length >= 1 && results.every((r) => r.text.includes(`${proofWords}-42`) && !r.isError), `Claude's model did not get the command's output as the call's result: ${JSON.stringify(results)}`);
-      c.ok(conversation.every((r) => !JSON.stringify(r.body.messages).includes(REFUSAL)), "Claude's model was told the person refused the command");
+      c.ok(conversation.every((r) => !JSON.stringify(r.body.messages).includes(CLAUDE_REFUSAL)), "Claude's model was told the person refused the command");
       // The words reach the model once, in the session that ran the command.
       const asked = conversation.filter((r) => ctx.mock.lastUserTextOf(r).endsWith(words));
       c.ok(asked.length >= 1, "the words never reached Claude's model");

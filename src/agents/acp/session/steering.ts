@@ -4,9 +4,10 @@ import { decodeOrThrow } from '../../../protocol/decode.js';
 import type { Logger } from '../../../log/logger.js';
 
 /**
- * claude-agent-acp's extension method (0.100 and 0.101; ACP v2's draft `session/inject`, RFD #1261): words into the
- * turn that runs, advertised as `InitializeResponse._meta.steering.supported`. With `idleBehavior: "promptRequired"`
- * an agent whose turn has ended starts nothing and says so: the words are then the session's next prompt.
+ * claude-agent-acp's extension method (0.100 and 0.101; codex-acp 2.6 serves it too; ACP v2's draft names it
+ * `session/inject`, RFD #1261): words into the turn that runs, advertised as `InitializeResponse._meta.steering.supported`.
+ * With `idleBehavior: "promptRequired"` an agent whose turn has ended starts nothing and says so: the words are then
+ * the session's next prompt.
  */
 export const STEERING_METHOD = '_session/steering';
 const SteeringAnswer = t.type({ outcome: t.string });
@@ -48,10 +49,7 @@ export class FollowUps {
     }
   }
 
-  /**
-   * An update of the running turn: once the agent moved on from the answered calls (a call ended, or it says or
-   * calls something new), the words held are steered.
-   */
+  /** An update of the running turn: once the agent moved on from the answered calls (movesOn), the words held are steered. */
   heard(update: acp.SessionUpdate, log: Logger, conversationId: string): void {
     const { steer } = this;
     if (this.held.length === 0 || steer === undefined || !movesOn(update)) return;
@@ -91,7 +89,12 @@ export class FollowUps {
   }
 }
 
+/**
+ * Whether the agent has moved on from the calls it was answered: a call ended (claude-agent-acp reports the bridged
+ * call completed once Claude Code has its result), or it says or thinks something. Not a new call: steered while a
+ * call of its runs, claude-agent-acp would move that one to the background.
+ */
 function movesOn(update: acp.SessionUpdate): boolean {
   if (update.sessionUpdate === 'tool_call_update') return update.status === 'completed' || update.status === 'failed';
-  return update.sessionUpdate === 'agent_message_chunk' || update.sessionUpdate === 'agent_thought_chunk' || update.sessionUpdate === 'tool_call';
+  return update.sessionUpdate === 'agent_message_chunk' || update.sessionUpdate === 'agent_thought_chunk';
 }
