@@ -4,7 +4,12 @@
 // call's result and the words in its running turn (the bridge steers it, `_session/steering`), no refusal. *Add to
 // Queue* (Alt+Enter where steer is the default; Enter under the setting "queue": the same action of VS Code's): the
 // words wait for the whole answer and are the next message of the same session.
+import { join } from 'node:path';
+import { symposiumLog } from './chat-view.mjs';
 import { CLAUDE_REFUSAL, commandResults, keepModelRequest, processesRunning } from './command-stops.mjs';
+
+/** How many times the bridge logged that it steered the person's words into a running turn (steering.ts). */
+const steers = (ctx) => (symposiumLog({ userData: join(ctx.runDir, 'user-data') }).match(/the person's words steered into the running turn/g) ?? []).length;
 
 /** Sends `run COMMAND` and waits until the command runs in VS Code's terminal (allowed, where Copilot asks). */
 async function runningCommand(ui, c, sleeping, said) {
@@ -28,6 +33,8 @@ export function steerScenarios(newClaudeChat) {
     async run(ui, c, ctx) {
       await newClaudeChat(ui);
       const since = ctx.mock.conversation().length;
+      const steeredBefore = steers(ctx);
+      const logBefore = symposiumLog({ userData: join(ctx.runDir, 'user-data') }).length;
       // The output ("<proof>-42") is not in the words the answer shows ("Ran sleep …; echo …").
       await runningCommand(ui, c, sleeping, `run ${sleeping}; echo ${proofWords}-$((6*7))`);
       const words = `say words sent while it ran (${action})`;
@@ -54,7 +61,10 @@ export function steerScenarios(newClaudeChat) {
       c.equal(new Set(conversation.map((r) => ctx.mock.sessionIdOf(r))).size, 1, 'Claude sessions of the chat');
       c.ok(asked.every((r) => ctx.mock.userTextsOf(r).filter((t) => t.endsWith(words)).length === 1), 'the words twice in a model request');
       c.equal(text.split(answered).length, 2, 'times the answer says the words');
-      // Queued: the words wait for Claude's whole answer, which answers the command first.
+      // Steered: into Claude's running turn (the bridge's _session/steering), nothing cancelled. Queued: the words wait
+      // for Claude's whole answer, which answers the command first, and are the next message.
+      c.note('bridge log', symposiumLog({ userData: join(ctx.runDir, 'user-data') }).slice(logBefore).split('\n').filter((l) => /steer|cancel|next prompt/i.test(l)));
+      c.equal(steers(ctx) - steeredBefore, action === 'steer' ? 1 : 0, "times the bridge steered the words into Claude's running turn");
       if (action === 'queue') c.includes(chat, `Terminal said: ${proofWords}-42`, 'the chat (the answer to the command, before the queued words)');
     },
   });
