@@ -518,10 +518,10 @@ export class AcpSession implements AgentSession {
   }
 
   /**
-   * The prompt's events; if user content was queued behind it (words that did not reach it, followUps), the
-   * follow-up prompt's events after its stop, whatever its stop reason. A cancel of the bridge's own empties the queue, so a `cancelled`
-   * stop with content queued is the agent's own (codex-acp ends a prompt whose permission was rejected
-   * that way), and what the user said next must still be answered.
+   * The prompt's events; if words were left for after it (followUps: not steered into it), the follow-up prompt's
+   * events after its stop, whatever its stop reason. A cancel of the bridge's own empties followUps, so a `cancelled`
+   * stop with words left is the agent's own (codex-acp ends a prompt whose permission was rejected that way), and
+   * what the user said next must still be answered.
    */
   private eventsOf(prompt: Prompt): Observable<AcpTurnEvent> {
     return prompt.events.attach().pipe(
