@@ -1,5 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
-import { defaultIfEmpty, EMPTY, from, identity, mergeMap, Observable, of, switchMap, type Subscription } from 'rxjs';
+import { defaultIfEmpty, EMPTY, from, identity, Observable, switchMap, type Subscription } from 'rxjs';
 import type { Logger } from '../../../log/logger.js';
 import { acpTurnToParts } from '../updates/acp-turn-to-parts.js';
 import type { ResponsePart, ToolDefinition } from '../../../protocol/messages.js';
@@ -33,6 +33,7 @@ import type { OpenedSession } from './opened-session.js';
 import type { Prompt } from './prompt-state.js';
 import { VsCodeAnswers, type AnswerRule } from './vscode-answers.js';
 import { FollowUps } from './steering.js';
+import { followUpAfterStop } from '../../../operators/follow-up-after-stop.js';
 import { allowing, rejecting } from './permission-choice.js';
 import { describeElicitation, onElicitation, onReadTextFile, onWriteTextFile, type ClientSide, type OpenUrl } from './client-requests.js';
 import type { WorkspaceFiles } from '../../../files/workspace-files.js';
@@ -524,12 +525,8 @@ export class AcpSession implements AgentSession {
    * what the user said next must still be answered.
    */
   private eventsOf(prompt: Prompt): Observable<AcpTurnEvent> {
-    return prompt.events.attach().pipe(
-      mergeMap((event) => {
-        if (event.kind !== 'stopped' || this.followUps.none) return of(event);
-        return from(this.followUps.take()).pipe(switchMap((blocks) => (blocks.length === 0 ? of(event) : from(this.open()).pipe(switchMap((opened) => this.eventsOf(this.startPrompt(opened, blocks)))))));
-      }),
-    );
+    const left = (): Promise<acp.ContentBlock[]> | undefined => (this.followUps.none ? undefined : this.followUps.take());
+    return prompt.events.attach().pipe(followUpAfterStop((event) => event.kind === 'stopped', left, (blocks) => from(this.open()).pipe(switchMap((opened) => this.eventsOf(this.startPrompt(opened, [...blocks]))))));
   }
 
   /**
