@@ -33,27 +33,6 @@ export function unansweredResult(toolName: string, afterMs: number): CallToolRes
   return { content: [{ type: 'text', text: `The ${toolName} tool call got no answer from VS Code within ${waited} and was given up: whether it ran, and what it did, is unknown.` }], isError: true };
 }
 
-/**
- * Copilot Chat's result for a tool call it cancelled: the person pressed stop while the tool ran (a command in
- * the terminal). Its next request carries it before their next words; the turn it belonged to is over.
- */
-const COPILOT_CANCELLED = 'The user cancelled the tool call.';
-
-/** Whether VS Code's result says the call was stopped before it ended, rather than what the tool gave. */
-export function isCancelledCall(part: ToolResultPart): boolean {
-  return part.result.length === 1 && part.result[0]!.type === 'text' && part.result[0]!.value.trim() === COPILOT_CANCELLED;
-}
-
-/**
- * Whether the consumer's answer to a tool call lets the agent's turn go on. A consumer's tool loop goes on by
- * itself: its request carries the results and nothing of the person. A result that comes with the person's new
- * words (`withWords`) is that of a call they stopped, whatever it says (consumers word it differently, or send
- * nothing); Copilot's own sentence for a stopped call says so too.
- */
-export function callGoesOn(result: ToolResultPart | undefined, withWords: boolean): boolean {
-  return !withWords && (result === undefined || !isCancelledCall(result));
-}
-
 function isTextual(mimeType: string): boolean {
   return mimeType.startsWith('text/') || /[/+]json$/.test(mimeType) || /[/+]xml$/.test(mimeType);
 }

@@ -195,6 +195,25 @@ describe('bridged tools over HTTP', () => {
     expect(await bridge.logged(DECLINED('run_in_terminal'))).toMatch(DECLINED('run_in_terminal'));
   });
 
+  // VS Code's steer (issue 59, its default for a message sent while a request runs): Copilot's tool loop ends after
+  // the round and sends the call's real result, then the person's words. The result answers the call; the words reach
+  // the agent once, after what its turn still does: into that turn where the agent can be steered (`--steering`, as
+  // claude-agent-acp's `_session/steering`), else as the session's next prompt.
+  const EDIT = tool('replace_string_in_file', 'Edits a file', { filePath: { type: 'string' }, oldString: { type: 'string' }, newString: { type: 'string' } });
+  const EDITED = 'The following files were successfully edited:\n/ws/a.ts';
+  test.each<[string, AgentDefinition, RegExp]>([
+    ['into its running turn, where it can be steered', { mcp_server: { name: 'scripted', command: process.execPath, args: [AGENT, '--mcp-http', '--steering'], env: [] } }, /steered into the running turn/],
+    ['as its next prompt, where it cannot', HTTP_AGENT, /^(?![\s\S]*steered into the running turn)/],
+  ])("a consumer's edit whose result comes with the person's words (a steer): the agent gets the edit's outcome as the call's result, its turn goes on, and the words reach it %s", async (_how, agent, steered) => {
+    const first = user('mcp-call replace_string_in_file {"filePath":"/ws/a.ts","oldString":"a","newString":"b"}', 'stream 3 150', 'say the rest of the turn');
+    const asked = await bridge.chat([first], agent, [EDIT]);
+    const call = endsOnOneCall(asked);
+    const next = await bridge.chat([first, replied(asked), results([call.toolCallId, [text(EDITED)]]), user('say steered words')], agent, [EDIT]);
+    expect(textOfParts(next)).toBe(`result replace_string_in_file: ${EDITED}c1 c2 c3 the rest of the turnsteered words`);
+    expect(bridge.stderr()).not.toMatch(DECLINED('replace_string_in_file'));
+    expect(await bridge.logged(/the person's words (steered into the running turn|are the next prompt)|conversation .* prompt/)).toMatch(steered);
+  });
+
   // Cline 4.1.13 after Reject at "Cline wants to execute this command" (recorded in the real host): its loop goes on by
   // itself, the refusal as the result and its note after it, none of the person's words.
   test("a command the person rejects in the consumer's own approval reaches the agent as that refusal, and its turn goes on", async () => {

@@ -19,7 +19,7 @@ import { INSTALL_TIMEOUT_MS } from '../fixtures/agent-install.js';
 import { processesWithHome } from '../fixtures/home-processes.js';
 import { SignInMcpServer } from '../fixtures/sign-in-mcp-server.js';
 import { waitUntil } from '../fixtures/wait-until.js';
-import { allToolResults, assistantTexts, lastToolResults, textReply, userTexts, type ChatView, type RecordedRequest, type Reply, type Script } from '../fixtures/model-api-mock.js';
+import { allToolResults, assistantTexts, lastToolResults, lastUserText, textReply, userTexts, type ChatView, type RecordedRequest, type Reply, type Script } from '../fixtures/model-api-mock.js';
 import { AGENT_ACTION as CONFIRMATION_TOOL, ASK_QUESTIONS, AgentBridge, CREATE_FILE, REPLACE_STRING, RUN_IN_TERMINAL, edited, picking, questionsOf, resultOf, approvals, assistantOf, rejection, sleep, toolCallsOf, user } from './agent-bridge.js';
 import type { AgentSetup, AgentUnderTest } from './catalog-agents.js';
 
@@ -347,6 +347,43 @@ export function describeCatalogAgent(setup: AgentSetup): void {
       });
       expect(textOfParts(await chat([user(PLAIN)], { tools: [WEATHER] }))).toContain('Some.');
       expect(plain[0]?.filter((name) => agent.shellTools.includes(name))).not.toEqual([]);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  // VS Code's steer (issue 59): the person writes while the command runs; the consumer sends the call's real result,
+  // then the words. The model gets the output as the call's result, never a refusal, and the words once: in its
+  // running turn where the agent can be steered (codex-acp's `_session/steering`), else as its next prompt.
+  test(
+    "steered: the person writes while the agent's command runs (its real result, then their words): the model gets the output as the call's result and the words once",
+    async () => {
+      const KEY = 'Run echo steered-proof in the terminal, please.';
+      const WORDS = 'And then say the steered words.';
+      const input = { command: 'echo steered-proof', explanation: 'Shows the proof', goal: 'Show the proof', isBackground: false, timeout: 10_000 };
+      scripts.set(KEY, (view): Reply => {
+        if (lastUserText(view).includes(WORDS)) return textReply('Heard the steered words.');
+        const results = allToolResults(view);
+        if (results.length > 0) return { ...textReply('Output: ', ...results.map((r) => `${r.text} `), 'as ', 'it ', 'ran.'), delayMs: 150 };
+        const name = agent.bridgedToolName(view, RUN_IN_TERMINAL.name);
+        return name === undefined ? textReply('I have no run_in_terminal tool.') : { content: [{ type: 'tool_call', id: `call_terminal_${Date.now()}`, name, input }] };
+      });
+      const tools = [CREATE_FILE, REPLACE_STRING, RUN_IN_TERMINAL];
+      const asked = await chat([user(KEY)], { tools });
+      const [run] = toolCallsOf(asked);
+      expect(run?.toolName).toBe(RUN_IN_TERMINAL.name);
+      const next = await chat([user(KEY), assistantOf(asked), resultOf(run!.toolCallId, 'steered-proof\n'), user(WORDS)], { tools });
+      expect(toolCallsOf(next)).toEqual([]);
+      expect(textOfParts(next)).toContain('Heard the steered words.');
+      const requests = conversationOf(KEY);
+      const results = requests.flatMap((r) => allToolResults(viewOf(r)));
+      expect(results.length).toBeGreaterThan(0);
+      expect(results.every((r) => r.text.includes('steered-proof'))).toBe(true);
+      expect(requests.every((r) => saidTimes(viewOf(r), WORDS) <= 1)).toBe(true);
+      expect(requests.some((r) => saidTimes(viewOf(r), WORDS) === 1)).toBe(true);
+      // Where it can be steered, the words reached its turn while it still answered the result (streamed slowly).
+      const steered = /the person's words steered into the running turn/;
+      if (agent.steers === true) expect(await bridge.logged(steered)).toMatch(steered);
+      else expect(bridge.stderr()).not.toMatch(steered);
     },
     TEST_TIMEOUT_MS,
   );

@@ -20,6 +20,8 @@ export interface AgentUnderTest {
   readonly definition: AgentDefinition;
   /** The names of the agent's own tools that run commands, as its model's tool list has them. */
   readonly shellTools: readonly string[];
+  /** It advertises steering (`_session/steering`, codex-acp), so words sent while its turn runs go into that turn. */
+  readonly steers?: boolean;
   /** The tool call that runs a shell command, as this agent's model would make it. */
   shell(view: ChatView, command: string): ReplyBlock;
   /** The name under which the agent offers its model the bridged tool `tool`, if it does in this request. */
@@ -174,6 +176,7 @@ export const CODEX: AgentSetup = {
       mock,
       definition,
       shellTools: ['shell', 'shell_command', 'exec_command', 'write_stdin'],
+      steers: true,
       shell: (view, command) => {
         const name = ['exec_command', 'shell_command', 'shell'].find((n) => view.tools.includes(n)) ?? 'shell';
         // In the workspace a sandboxed command runs without asking; one that asks to leave the sandbox asks the user.

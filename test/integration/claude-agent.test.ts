@@ -822,6 +822,37 @@ test.each([
   TEST_TIMEOUT_MS,
 );
 
+// VS Code's steer (issue 59, `chat.requestQueuing.defaultAction: "steer"`, its default): the person writes while the
+// command runs; Copilot's tool loop ends after the round and sends the words in a new request whose history holds the
+// call with its real result. Claude Code can be steered (`_session/steering`): the words reach its running turn.
+test(
+  "steered: the person writes while Claude's command runs (the call's real result, then their words): the model gets the command's output as the call's result and the words, no refusal, nothing cancelled",
+  async () => {
+    const KEY = 'Run sleep 6; echo steered-proof.';
+    scriptCommands(KEY);
+    const tools = [AGENT_ACTION_DEFINITION, RUN_IN_TERMINAL];
+    const asked = await chat([user(KEY)], { tools });
+    const [run] = toolCallsOf(asked);
+    expect(run?.parameters).toMatchObject({ command: 'sleep 6; echo steered-proof' });
+    const next = await chat([user(KEY), assistantOf(asked), resultOf(run!.toolCallId, 'steered-proof\n'), user('Say the steered words.')], { tools });
+    expect(toolCallsOf(next)).toEqual([]);
+    const requests = conversationOf(KEY);
+    expect(new Set(requests.map(sessionIdOf)).size).toBe(1);
+    // The command's output as the call's result, not an error (Claude Code's refusal), and the words after it, once.
+    const last = messagesOf(requests.at(-1)!);
+    const ran = toolResultsIn(last).filter((b) => toolUses(last).some((u) => u.id === b.tool_use_id && /__run_in_terminal$/.test(u.name)));
+    expect(ran.map((b) => ({ text: toolResultText(b), isError: b.is_error === true }))).toEqual([{ text: 'steered-proof\n', isError: false }]);
+    expect(userTexts(last).filter((t) => t.includes('Request interrupted'))).toEqual([]);
+    expect(userTexts(last).filter((t) => t.includes('Say the steered words.'))).toHaveLength(1);
+    // In the running turn (steered): the words come in the request after the result, or in the same (Claude Code
+    // joins them to the cycle it runs, or pre-empts the model's answer to the result), never as a prompt of their own.
+    expect(logTail(400)).toContain("the person's words steered into the running turn");
+    expect(textOfParts(next)).toContain('Heard: Say the steered words.');
+    expect(textOfParts(next).split('Heard: Say the steered words.')).toHaveLength(2);
+  },
+  TEST_TIMEOUT_MS,
+);
+
 test(
   "--consumer-terminal off (setting symposium.runAgentCommandsInTerminal off): offered run_in_terminal, Claude keeps its own Bash",
   async () => {

@@ -2,7 +2,7 @@
  * What an agent's MCP call of a bridged VS Code tool returns: the consumer's tool result converted
  * (`toCallToolResult`), or the error of a call the user never let run (`declinedResult`).
  */
-import { callGoesOn, declinedResult, isCancelledCall, toCallToolResult } from '../../src/tools/tool-results.js';
+import { declinedResult, toCallToolResult } from '../../src/tools/tool-results.js';
 import type { ToolResultPart } from '../../src/protocol/messages.js';
 
 type Item = ToolResultPart['result'][number];
@@ -74,30 +74,5 @@ describe('declinedResult', () => {
       content: [{ type: 'text', text: 'The user declined or cancelled the search_workspace tool call.' }],
       isError: true,
     });
-  });
-});
-
-describe('isCancelledCall', () => {
-  test("Copilot's result for a call stopped while it ran (recorded in the real Chat view) is a cancel; a skip, an error or output are not", () => {
-    expect(isCancelledCall(resultOf({ type: 'text', value: 'The user cancelled the tool call.' }))).toBe(true);
-    expect(isCancelledCall(resultOf({ type: 'text', value: 'The user chose to skip the tool call, they want to proceed without running it' }))).toBe(false);
-    expect(isCancelledCall(resultOf({ type: 'text', value: 'ERROR while calling tool: boom' }))).toBe(false);
-    // A command whose output merely says so is its output.
-    expect(isCancelledCall(resultOf({ type: 'text', value: 'The user cancelled the tool call.' }, { type: 'text', value: 'and more' }))).toBe(false);
-    expect(isCancelledCall(resultOf({ type: 'text', value: 'echo: The user cancelled the tool call.' }))).toBe(false);
-  });
-});
-
-describe('callGoesOn', () => {
-  const output = resultOf({ type: 'text', value: 'built in 3 s' });
-  test("a result the consumer's tool loop sends by itself goes on; Copilot's word for a stopped call does not", () => {
-    expect(callGoesOn(output, false)).toBe(true);
-    expect(callGoesOn(undefined, false)).toBe(true);
-    expect(callGoesOn(resultOf({ type: 'text', value: 'The user cancelled the tool call.' }), false)).toBe(false);
-  });
-  test("a result that comes with the person's new words is a stopped call's, whatever it says", () => {
-    for (const result of [output, resultOf({ type: 'text', value: 'Stopped by the user.' }), resultOf({ type: 'text', value: '' }), resultOf(), undefined]) {
-      expect(callGoesOn(result, true)).toBe(false);
-    }
   });
 });

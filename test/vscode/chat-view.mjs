@@ -321,8 +321,8 @@ function processArgv(ctx, pattern) {
   return found;
 }
 
-/** What the extension and its bridge logged (the Symposium output channel's file). */
-function symposiumLog(ctx) {
+/** What the extension and its bridge logged (the Symposium output channel's file); `ctx.userData`: the workbench's user data folder. */
+export function symposiumLog(ctx) {
   const found = [];
   const visit = (dir) => {
     for (const e of existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []) {

@@ -14,6 +14,7 @@ import { ChatView, Checks, checkRefusedInOneLine, sendCommand } from './chat-vie
 import { rewindScenarios } from './claude-rewind-view.mjs';
 import { continueScenarios } from './claude-continue-view.mjs';
 import { terminalScenarios } from './claude-terminal-view.mjs';
+import { steerScenarios } from './claude-steer-view.mjs';
 import { commandResults, eventually, keepModelRequest, processesRunning, terminalNames } from './command-stops.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -426,6 +427,9 @@ CLAUDE_SCENARIOS.push({
     await ui.idle();
   },
 });
+
+// A message sent while a command runs, steered (VS Code's default) or queued (issue 59).
+CLAUDE_SCENARIOS.push(...steerScenarios(newClaudeChat));
 
 // Stop while a command runs (issue 46): the person stops the turn while Copilot's run_in_terminal runs a long command
 // for Claude; the turn ends at once, the command ends with it, and Claude's session takes the next message.

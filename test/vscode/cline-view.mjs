@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promptBlocks, textOnceShown } from './chat-view.mjs';
-import { commandResults, eventually, keepModelRequest, processesRunning, terminalNames } from './command-stops.mjs';
+import { commandResults, eventually, keepModelRequest, messageWhileRunningProblems, processesRunning, terminalNames } from './command-stops.mjs';
 import { ANSWER_TIMEOUT_MS, WebviewChat, checkedVsix, runScenarios } from './webview-chat.mjs';
 import { SUBAGENT_SURVEY, subagentSurveyProblems, writeSurveyReadme } from './claude-view.mjs';
 
@@ -484,6 +484,37 @@ CLINE_SCENARIOS.push({
     // stopped call before it.
     check(!text.includes('Terminal said'), `the stopped turn went on in the answer to the next message: ${JSON.stringify(text.slice(0, 600))}`);
     check(!text.includes('slept-through'), 'the stopped command\'s output shows after the next message');
+    const errors = ctx.mock.errors.splice(0);
+    check(errors.length === 0, `the scripted Anthropic API failed: ${errors.join('; ')}`);
+  },
+});
+
+// A message sent while the command runs (issue 59): Cline 4 keeps it as a pending prompt, steered into its loop's
+// next model request (after the call's result) or queued behind the task. Claude's model must get the command's
+// real result (never a refusal) and the words once, in the task's session.
+CLINE_SCENARIOS.push({
+  name: 'cline: a message sent while an approved command runs: Claude gets the command\'s real result and the words once, no refusal',
+  async run(ui, note, ctx) {
+    await newClaudeTask(ui);
+    const sleeping = 'sleep 11.3';
+    const since = ctx.mock.conversation().length;
+    await ui.send(`run ${sleeping}; echo cline-steered-$((6*7))`);
+    const runCommand = await clineButton(ui, 'Run Command');
+    await runCommand.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    await runCommand.click();
+    check(await eventually(() => processesRunning(sleeping).length > 0, ANSWER_TIMEOUT_MS), `the command did not start (no "${sleeping}" process)`);
+    const words = 'say words sent while Cline ran';
+    await ui.send(words);
+    check(processesRunning(sleeping).length > 0, 'the command had ended before the words were sent');
+    await ui.screenshot('cline-message-while-running');
+    const text = note('answer', await ui.answer((t) => t.includes('words sent while Cline ran'), 'the answer to the words'));
+    await ui.screenshot('cline-message-while-running-answered');
+    const results = commandResults(ctx.mock, since);
+    note('model got', results.map(({ text: t, isError }) => ({ text: t, isError })));
+    for (const [i, result] of results.entries()) keepModelRequest(ctx, `cline-message-while-running-${i + 1}`, result.request);
+    check(results.length > 0 && results.every((r) => r.text.includes('cline-steered-42') && !r.isError), `Claude's model did not get the command's output as the call's result: ${JSON.stringify(results)}`);
+    for (const problem of messageWhileRunningProblems(ctx.mock, since, words)) check(false, problem);
+    check(text.split('words sent while Cline ran').length === 2, `the answer says the words ${text.split('words sent while Cline ran').length - 1} times`);
     const errors = ctx.mock.errors.splice(0);
     check(errors.length === 0, `the scripted Anthropic API failed: ${errors.join('; ')}`);
   },

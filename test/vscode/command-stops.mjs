@@ -44,3 +44,22 @@ export function keepModelRequest(ctx, name, recorded) {
   const commandTools = (recorded.body.tools ?? []).filter((tool) => /__(run_in_terminal|run_commands|execute_command)$/.test(tool.name));
   writeFileSync(join(ctx.artifacts, `model-request-${name}.json`), JSON.stringify({ messages: recorded.body.messages, commandTools }, null, 1));
 }
+
+/** Claude Code's refusal, which its model reads when the bridge declines a call: never the answer to a message sent while a command runs (issue 59). */
+export const CLAUDE_REFUSAL = "doesn't want to proceed";
+
+/**
+ * What Claude's model was given from the `since`-th conversation request on, for words the person sent while the
+ * command ran (issue 59), as problems: a refusal; the words never, twice in one request, or in another session.
+ */
+export function messageWhileRunningProblems(mock, since, words) {
+  const conversation = mock.conversation().slice(since);
+  const problems = [];
+  if (conversation.some((r) => JSON.stringify(r.body.messages).includes(CLAUDE_REFUSAL))) problems.push("Claude's model was told the person refused the command");
+  // The words as the person's (a user text) or inside the call's result, as the consumer chose to send them.
+  const carrying = conversation.filter((r) => JSON.stringify(r.body.messages).includes(words));
+  if (carrying.length === 0) problems.push("the words never reached Claude's model");
+  if (carrying.some((r) => JSON.stringify(r.body.messages).split(words).length > 2)) problems.push('the words twice in a model request');
+  if (new Set(conversation.map((r) => mock.sessionIdOf(r))).size !== 1) problems.push('the chat went to more than one Claude session');
+  return problems;
+}

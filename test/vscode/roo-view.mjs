@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { commandResults, eventually, keepModelRequest, processesRunning } from './command-stops.mjs';
+import { commandResults, eventually, keepModelRequest, messageWhileRunningProblems, processesRunning } from './command-stops.mjs';
 import { ANSWER_TIMEOUT_MS, WebviewChat, checkedVsix, runScenarios } from './webview-chat.mjs';
 import { SUBAGENT_SURVEY, subagentSurveyProblems, writeSurveyReadme } from './claude-view.mjs';
 
@@ -460,6 +460,36 @@ ROO_SCENARIOS.push({
     check(results.every((r) => !r.text.includes('slept-42')), `Claude's model got the command's success: ${JSON.stringify(results.map((r) => r.text))}`);
     check(!answer.includes('slept-42'), `the aborted command's output shows as done: ${JSON.stringify(answer.slice(0, 800))}`);
     await completedNext(ui, note, ctx, 'say answered after the abort', 'answered after the abort', session);
+    const errors = ctx.mock.errors.splice(0);
+    check(errors.length === 0, `the scripted Anthropic API failed: ${errors.join('; ')}`);
+  },
+});
+
+// A message sent while the command runs (issue 59): Roo queues it (its "queued messages") or hands it to the running
+// command's ask. Claude's model must never read a refusal, and must get the words once, in the task's session.
+ROO_SCENARIOS.push({
+  name: 'roo: a message sent while an approved command runs: Claude gets no refusal and the words once, the task ends, nothing hangs',
+  async run(ui, note, ctx) {
+    await newClaudeTask(ui);
+    const sleeping = 'sleep 11.7';
+    const since = ctx.mock.conversation().length;
+    await ui.send(`run ${sleeping}; echo roo-steered-$((6*7))`);
+    const run = await rooButton(ui, /^(Run|Run Command)$/);
+    await run.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    await run.click();
+    check(await eventually(() => processesRunning(sleeping).length > 0, ANSWER_TIMEOUT_MS), `the command did not start (no "${sleeping}" process)`);
+    const words = 'say words sent while Roo ran';
+    await ui.send(words);
+    check(processesRunning(sleeping).length > 0, 'the command had ended before the words were sent');
+    await ui.screenshot('roo-message-while-running');
+    const text = note('answer', await ui.answer((t) => t.includes('words sent while Roo ran') && (t.includes('Task Completed') || /\bStart New Task\b/.test(t)), 'the answer to the words'));
+    await ui.screenshot('roo-message-while-running-answered');
+    const results = commandResults(ctx.mock, since);
+    note('model got', results.map(({ text: t, isError }) => ({ text: t, isError })));
+    for (const [i, result] of results.entries()) keepModelRequest(ctx, `roo-message-while-running-${i + 1}`, result.request);
+    check(results.length > 0 && results.every((r) => !r.isError), `Claude's model got the command as an error: ${JSON.stringify(results)}`);
+    for (const problem of messageWhileRunningProblems(ctx.mock, since, words)) check(false, problem);
+    note('view', text.slice(0, 1500));
     const errors = ctx.mock.errors.splice(0);
     check(errors.length === 0, `the scripted Anthropic API failed: ${errors.join('; ')}`);
   },

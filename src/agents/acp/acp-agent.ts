@@ -1,19 +1,18 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { Logger } from '../../log/logger.js';
-import type { AgentCommand } from '../../protocol/messages.js';
+import type { AgentCommand, AgentInfo, AgentSlashCommand, ResponsePart, ToolDefinition } from '../../protocol/messages.js';
 import { defer, of, Subject } from 'rxjs';
 import type { AgentSession, AgentStream } from '../agent-stream.js';
 import { announceSlowStart } from '../../operators/announce-slow-start.js';
 import { startingNotice } from '../../protocol/starting-notice.js';
-import type { ResponsePart } from '../../protocol/messages.js';
 import { BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolDefinition } from '../../protocol/messages.js';
 import { SpareSession, type NewAgentSession, type TakenSpare } from './spare-session.js';
 import { bridgedMcpServer } from './bridged-mcp-server.js';
 import { AgentProcess } from './process/agent-process.js';
 import { AcpSession, type SessionHost } from './session/acp-session.js';
 import type { OpenedSession } from './session/opened-session.js';
+import { steeringOf } from './session/steering.js';
 import { proposesEditsItMakes, readsMissingAsEmpty } from './session/file-requests.js';
 import { toolsThroughConsumer } from './session/edit-tools.js';
 import { clientCapabilitiesOf } from './session/client-capabilities.js';
@@ -30,7 +29,6 @@ import { PastSessions } from './past-sessions.js';
 import type { ForkPoint } from './session/answer-ends.js';
 import type { RecentAgentSession } from '../../state/conversation-store.js';
 import { describeElicitation, onUrlElicitation } from './session/client-requests.js';
-import type { AgentInfo, AgentSlashCommand } from '../../protocol/messages.js';
 import { AgentInfoState, type SessionResponse } from './answers/agent-info.js';
 import { SessionSettings } from './session/session-settings.js';
 import { isAuthFailure } from './answers/auth-failure.js';
@@ -338,20 +336,20 @@ export class AcpAgent implements AgentStream, SessionHost {
 
   /** What a conversation's session is told of the ACP session it opened. */
   private openedOf({ sessionId, response, process, init }: Pick<NewSession, 'sessionId' | 'response' | 'process' | 'init'>, fresh: boolean): OpenedSession {
-    const { agent } = process.connection;
     return {
       sessionId,
       fresh,
       settings: new SessionSettings(response),
-      agent,
+      agent: process.connection.agent,
       prompt: (blocks) => {
-        const request = agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: blocks });
+        const request = process.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: blocks });
         this.live.prompting(sessionId, process, request);
         return request;
       },
       images: init.agentCapabilities?.promptCapabilities?.image === true,
       embeddedContext: init.agentCapabilities?.promptCapabilities?.embeddedContext === true,
       explain: (error) => process.explain(error),
+      steer: steeringOf(init, process.connection.agent, sessionId),
     };
   }
 

@@ -1,13 +1,13 @@
 import * as acp from '@agentclientprotocol/sdk';
-import { defaultIfEmpty, defer, EMPTY, from, identity, mergeMap, Observable, of, switchMap, type Subscription } from 'rxjs';
+import { defaultIfEmpty, EMPTY, from, identity, Observable, switchMap, type Subscription } from 'rxjs';
 import type { Logger } from '../../../log/logger.js';
 import { acpTurnToParts } from '../updates/acp-turn-to-parts.js';
-import type { ResponsePart, ToolDefinition, ToolResultPart } from '../../../protocol/messages.js';
+import type { ResponsePart, ToolDefinition } from '../../../protocol/messages.js';
 import { AGENT_ACTION_TOOL, newActionId } from '../../../protocol/agent-action.js';
 import { announcesBridgedCall, bridgedToolPermission } from '../../../tools/bridged-permission.js';
 import { BRIDGED_TOOLS_SERVER_NAME, type BridgedToolsServer, type BridgedCall } from '../../../tools/bridged-tools-server.js';
-import { callGoesOn, declinedResult } from '../../../tools/tool-results.js';
-import { bridgedCallRule, permissionRule } from './answer-rules.js';
+import { declinedResult } from '../../../tools/tool-results.js';
+import { bridgedCallRule, consumerCallRule, permissionRule } from './answer-rules.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
@@ -32,6 +32,8 @@ import type { SessionSettings } from './session-settings.js';
 import type { OpenedSession } from './opened-session.js';
 import type { Prompt } from './prompt-state.js';
 import { VsCodeAnswers, type AnswerRule } from './vscode-answers.js';
+import { FollowUps } from './steering.js';
+import { followUpAfterStop } from '../../../operators/follow-up-after-stop.js';
 import { allowing, rejecting } from './permission-choice.js';
 import { describeElicitation, onElicitation, onReadTextFile, onWriteTextFile, type ClientSide, type OpenUrl } from './client-requests.js';
 import type { WorkspaceFiles } from '../../../files/workspace-files.js';
@@ -112,8 +114,7 @@ export class AcpSession implements AgentSession {
   /** The ACP session was opened fresh and has not been told the conversation so far. */
   private owesHistory = false;
   private prompt: Prompt | undefined;
-  /** User content that came with tool results; prompted once the paused prompt ends. */
-  private queued: acp.ContentBlock[] = [];
+  private readonly followUps = new FollowUps();
   private readonly rendering = new TurnRendering();
   /** The tool calls the agent announced: what its permission requests may leave out. */
   private readonly announced = new AnnouncedToolCalls();
@@ -221,6 +222,7 @@ export class AcpSession implements AgentSession {
     }
     if (update.sessionUpdate === 'plan' && this.planForTodoList(prompt, update.entries)) return;
     prompt.events.push({ kind: 'update', update });
+    this.followUps.heard(update, this.host.log, this.conversationId);
     prompt.answer.hear(update);
     this.answerEnds.heard(update);
     if (update.sessionUpdate === 'tool_call' && announcesBridgedCall(update, BRIDGED_TOOLS_SERVER_NAME, this.offered) && prompt.arrivals.announce(update.toolCallId)) {
@@ -322,12 +324,7 @@ export class AcpSession implements AgentSession {
       consumerCall: (name, args, signal) => {
         if (prompt === undefined) return undefined;
         const id = `vscode-${randomUUID()}`;
-        return this.waitForVsCode(prompt, id, signal, {
-          event: { kind: 'tool', call: { toolCallId: id, name, arguments: args } },
-          goesAhead: callGoesOn,
-          answered: (result): ToolResultPart | undefined => result,
-          cancelled: () => undefined,
-        });
+        return this.waitForVsCode(prompt, id, signal, { event: { kind: 'tool', call: { toolCallId: id, name, arguments: args } }, ...consumerCallRule });
       },
     };
   }
@@ -352,7 +349,7 @@ export class AcpSession implements AgentSession {
   onProcessEnded(): void {
     this.opened = undefined;
     this.prompt = undefined;
-    this.queued = [];
+    this.followUps.clear();
   }
 
   /**
@@ -385,7 +382,7 @@ export class AcpSession implements AgentSession {
       paused.stopHeld = false;
       paused.heldBack.clear();
       // What the consumer sent along with the results by itself (Cline's note after them) is no new prompt.
-      if (ask.saysSomething) this.queued.push(...promptBlocks(ask, [], options));
+      if (ask.saysSomething) this.followUps.add(promptBlocks(ask, [], options), paused.opened.steer);
       paused.state = 'running';
       return paused;
     }
@@ -522,19 +519,14 @@ export class AcpSession implements AgentSession {
   }
 
   /**
-   * The prompt's events; if user content was queued behind it, the follow-up prompt's events after its
-   * stop, whatever its stop reason. A cancel of the bridge's own empties the queue, so a `cancelled`
-   * stop with content queued is the agent's own (codex-acp ends a prompt whose permission was rejected
-   * that way), and what the user said next must still be answered.
+   * The prompt's events; if words were left for after it (followUps: not steered into it), the follow-up prompt's
+   * events after its stop, whatever its stop reason. A cancel of the bridge's own empties followUps, so a `cancelled`
+   * stop with words left is the agent's own (codex-acp ends a prompt whose permission was rejected that way), and
+   * what the user said next must still be answered.
    */
   private eventsOf(prompt: Prompt): Observable<AcpTurnEvent> {
-    return prompt.events.attach().pipe(
-      mergeMap((event) => {
-        if (event.kind !== 'stopped' || this.queued.length === 0) return of(event);
-        const blocks = this.queued.splice(0);
-        return defer(() => from(this.open())).pipe(switchMap((opened) => this.eventsOf(this.startPrompt(opened, blocks))));
-      }),
-    );
+    const left = (): Promise<acp.ContentBlock[]> | undefined => (this.followUps.none ? undefined : this.followUps.take());
+    return prompt.events.attach().pipe(followUpAfterStop((event) => event.kind === 'stopped', left, (blocks) => from(this.open()).pipe(switchMap((opened) => this.eventsOf(this.startPrompt(opened, [...blocks]))))));
   }
 
   /**
@@ -576,13 +568,13 @@ export class AcpSession implements AgentSession {
     if (prompt?.finished === true) {
       // The agent is done already: what it said after the last response is dropped.
       this.prompt = undefined;
-      this.queued = [];
+      this.followUps.clear();
       return;
     }
     if (prompt === undefined || prompt.state === 'cancelling') return;
     prompt.state = 'cancelling';
     prompt.stopping.abort();
-    this.queued = [];
+    this.followUps.clear();
     const { agent, sessionId } = prompt.opened;
     agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch((error: unknown) => this.host.log.debug(`session/cancel failed: ${String(error)}`));
     setTimeout(() => prompt.pending.cancelAll(), CANCEL_ANSWER_GRACE_MS).unref();

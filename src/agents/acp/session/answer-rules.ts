@@ -1,9 +1,11 @@
 import type { PermissionOption, RequestPermissionOutcome } from '@agentclientprotocol/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isApprovalOf } from '../../../protocol/agent-action.js';
-import { callGoesOn, declinedResult, toCallToolResult, unansweredResult } from '../../../tools/tool-results.js';
+import { declinedResult, toCallToolResult, unansweredResult } from '../../../tools/tool-results.js';
+import { callGoesOn } from '../../../tools/stopped-calls.js';
 import { allowing, rejecting } from './permission-choice.js';
 import type { AnswerRule } from './vscode-answers.js';
+import type { ToolResultPart } from '../../../protocol/messages.js';
 
 /**
  * How a permission request VS Code was shown is answered: allowed only by the person's approval of that very
@@ -39,3 +41,6 @@ export function bridgedCallRule(name: string, unansweredMs: number | undefined, 
   };
   return { ...rule, unanswered: { afterMs: unansweredMs, answer } };
 }
+
+/** How the bridge's own call of a consumer's tool (its edit or question tool, for the agent's write or question) is answered: with VS Code's result, or none. */
+export const consumerCallRule: AnswerRule<ToolResultPart | undefined> = { goesAhead: callGoesOn, answered: (result) => result, cancelled: () => undefined };

@@ -1,5 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { SessionSettings } from './session-settings.js';
+import type { Steer } from './steering.js';
 
 /** An ACP session opened on a running agent process. */
 export interface OpenedSession {
@@ -11,6 +12,8 @@ export interface OpenedSession {
   readonly agent: acp.ClientContext;
   /** `session/prompt` with these blocks; the agent knows a prompt runs in the session until it settles. */
   prompt(blocks: acp.ContentBlock[]): Promise<unknown>;
+  /** Words into the prompt that runs, where the agent can be steered (steering.ts). */
+  readonly steer?: Steer;
   /** The agent accepts image blocks. */
   readonly images: boolean;
   /** The agent accepts embedded resources (`resource` blocks with their text). */
