@@ -925,6 +925,30 @@ test(
 );
 
 test(
+  "claude-agent-acp 0.101 opens sessions in auto: Agent mode sets Manual (default), where Claude asks; the person's pick of Auto stands, said once, and Claude's warning then is a line of its own, once",
+  async () => {
+    const ASKS = 'Which mode are you in, please?';
+    const AUTO = 'Which mode now, in Auto?';
+    for (const words of [ASKS, AUTO]) scripts.set(words, () => textReply('The answer is 42.'));
+    const asks = await chat([user(ASKS)]);
+    expect(textOfParts(asks)).toBe('The answer is 42.');
+    expect(Buffer.concat(bridgeLog).toString('utf8')).toMatch(/mode set to default/);
+
+    // Picked in the model picker's options: the bridge sets it, and says once that Claude acts unasked.
+    const picked = await chat([user(AUTO)], { config: { mode: 'auto' } });
+    const text = textOfParts(picked);
+    expect(text).toMatch(/^> ⚠️ \*\*claude acts without asking you in this chat\*\*: its mode is Auto, as chosen in the model picker or in its own settings; pick Manual \(default\) to be asked first\.\n\nThe answer is 42\./);
+    // Claude Code 2.1.318 warns of auto mode's billing behind a gateway (here: the mock on 127.0.0.1), as a notice.
+    expect(text).toMatch(/The answer is 42\.\n\n> ⚠️ \*\*[^\n]*auto mode[^\n]*\n\n$/);
+    const again = await chat([user(AUTO), assistantOf(picked), user('And again?')], { config: { mode: 'auto' } });
+    expect(textOfParts(again)).toBe('The answer is 42.');
+    // What the model was given back holds its own words only.
+    expect(assistantTexts(messagesOf(conversationOf(AUTO).at(-1)!))).toEqual(['The answer is 42.']);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
   "going back (issue 45): after an edited earlier request, and after Retry, Claude's next model request holds the exchange before that point as its own messages and nothing after it",
   async () => {
     const FIRST = 'Going back: first words.';

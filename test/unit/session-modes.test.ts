@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type * as acp from '@agentclientprotocol/sdk';
 import { consumerModeOf } from '../../src/history/consumer-mode.js';
 import { SessionSettings } from '../../src/agents/acp/session/session-settings.js';
-import { turnConfig } from '../../src/agents/acp/session/session-modes.js';
+import { turnConfig, unaskedModeNotice } from '../../src/agents/acp/session/session-modes.js';
 import { SET_MODE_CONFIG_ID, otherOptionsOf, sessionModesOf } from '../../src/agents/acp/answers/agent-info.js';
 import { applySessionConfig } from '../../src/agents/acp/session/session-config.js';
 import type { OpenedSession } from '../../src/agents/acp/session/opened-session.js';
@@ -46,14 +46,14 @@ describe('turnConfig: the chat’s mode as the agent’s own', () => {
     expect(turnConfig(codex(), {}, 'plan')).toEqual({ collaboration_mode: 'plan' });
   });
 
-  test('Ask mode picks a read-only choice where there is one, else leaves the mode', () => {
+  test('Ask mode picks a read-only choice where there is one, else the mode that asks', () => {
     expect(turnConfig(codex(), {}, 'ask')).toEqual({ mode: 'read-only' });
-    expect(turnConfig(claude(), {}, 'ask')).toEqual({});
+    expect(turnConfig(claude(), {}, 'ask')).toEqual({ mode: 'default' });
   });
 
-  test('Agent mode puts back what the others changed: the person’s choice, else the session’s first value', () => {
+  test('Agent mode puts back what the others changed: the person’s choice, else the mode that asks, else the session’s first value', () => {
     const settings = claude();
-    expect(turnConfig(settings, {}, 'agent')).toEqual({});
+    expect(turnConfig(settings, {}, 'agent')).toEqual({ mode: 'default' });
     settings.current.set('mode', 'plan');
     expect(turnConfig(settings, {}, 'agent')).toEqual({ mode: 'default' });
     expect(turnConfig(settings, { mode: 'acceptEdits' }, 'agent')).toEqual({ mode: 'acceptEdits' });
@@ -63,11 +63,29 @@ describe('turnConfig: the chat’s mode as the agent’s own', () => {
     expect(turnConfig(codexSettings, {}, 'agent')).toEqual({ collaboration_mode: 'default', mode: 'agent' });
   });
 
-  test('a mode the agent left by itself stands in Agent mode', () => {
-    const settings = claude();
-    settings.follow({ sessionUpdate: 'current_mode_update', currentModeId: 'acceptEdits' });
-    expect(settings.current.get('mode')).toBe('acceptEdits');
-    expect(turnConfig(settings, {}, 'agent')).toEqual({});
+  test('claude-agent-acp 0.101 opens sessions in auto: Agent mode sets its Manual mode (default), Plan its plan, the person’s pick stands', () => {
+    const settings = new SessionSettings({ configOptions: [option('mode', ['default', 'acceptEdits', 'plan', 'auto'], 'auto', 'mode'), option('model', ['default', 'sonnet'], 'default', 'model')] });
+    expect(turnConfig(settings, {}, 'agent')).toEqual({ mode: 'default' });
+    expect(turnConfig(settings, {}, 'plan')).toEqual({ mode: 'plan' });
+    expect(turnConfig(settings, {}, 'ask')).toEqual({ mode: 'default' });
+    expect(turnConfig(settings, { mode: 'auto' }, 'agent')).toEqual({ mode: 'auto' });
+    // A model named `default` is no mode.
+    expect(turnConfig(settings, { model: 'sonnet' }, 'agent')).toEqual({ model: 'sonnet', mode: 'default' });
+    // An agent whose modes have no `default` keeps its first one (OpenCode's build).
+    const opencode = new SessionSettings({ modes: { currentModeId: 'build', availableModes: [{ id: 'build', name: 'Build' }, { id: 'plan', name: 'Plan' }] } });
+    expect(turnConfig(opencode, {}, 'agent')).toEqual({});
+  });
+
+  test('a mode that acts unasked is said once per session, and only where it is the session’s mode', () => {
+    const settings = new SessionSettings({ configOptions: [option('mode', ['default', 'acceptEdits', 'plan', 'auto', 'bypassPermissions'], 'auto', 'mode')] });
+    // Before the bridge has set the mode: nothing yet.
+    expect(unaskedModeNotice(settings, 'Claude Code')).toBeUndefined();
+    settings.requested.set('mode', 'auto');
+    expect(unaskedModeNotice(settings, 'Claude Code')).toEqual({ severity: 'warning', title: 'Claude Code acts without asking you in this chat', description: 'its mode is auto, as chosen in the model picker or in its own settings; pick Manual (default) to be asked first.' });
+    expect(unaskedModeNotice(settings, 'Claude Code')).toBeUndefined();
+    const asking = claude();
+    asking.requested.set('mode', 'default');
+    expect(unaskedModeNotice(asking, 'Claude Code')).toBeUndefined();
   });
 
   test('ACP session modes without a config option are a setting of their own, set with session/set_mode', () => {
@@ -103,6 +121,16 @@ describe('applySessionConfig', () => {
     await applySessionConfig(session, { mode: 'plan' }, { name: 'A', log }, 'c1');
     expect(asked).toEqual([['session/set_config_option', { sessionId: 's1', configId: 'mode', value: 'plan' }]]);
     expect(settings.current.get('mode')).toBe('default');
+  });
+
+  test('a mode the agent left by itself stands in Agent mode: the mode that asks is set once per session', async () => {
+    const settings = new SessionSettings({ configOptions: [option('mode', ['default', 'acceptEdits', 'plan', 'auto'], 'auto', 'mode')] });
+    const { session, asked } = opened(settings);
+    await applySessionConfig(session, turnConfig(settings, {}, 'agent'), { name: 'A', log }, 'c1');
+    settings.follow({ sessionUpdate: 'current_mode_update', currentModeId: 'acceptEdits' });
+    await applySessionConfig(session, turnConfig(settings, {}, 'agent'), { name: 'A', log }, 'c1');
+    expect(asked).toEqual([['session/set_config_option', { sessionId: 's1', configId: 'mode', value: 'default' }]]);
+    expect(settings.current.get('mode')).toBe('acceptEdits');
   });
 
   test('a boolean option is a choice of On and Off in the picker, set as a boolean', async () => {

@@ -26,8 +26,7 @@ import { planKey, todosOf } from '../updates/plan.js';
 import { todoToolOf } from '../../../tools/consumer-todos.js';
 import { AuthFailureAnswer, isAuthFailure } from '../answers/auth-failure.js';
 import { PAUSED_BUFFER_CHARS, bufferedSize, joinBufferedEvents } from '../updates/paused-buffer.js';
-import { applySessionConfig } from './session-config.js';
-import { turnConfig } from './session-modes.js';
+import { applyTurnConfig } from './session-modes.js';
 import type { SessionSettings } from './session-settings.js';
 import type { OpenedSession } from './opened-session.js';
 import type { Prompt } from './prompt-state.js';
@@ -376,7 +375,7 @@ export class AcpSession implements AgentSession {
     await this.offerTools(input.tools);
     this.readOnly = input.mode !== 'agent';
     const opened = await this.open();
-    await applySessionConfig(opened, turnConfig(opened.settings, input.config, input.mode), this.host, this.conversationId);
+    this.rendering.notice(await applyTurnConfig(opened, input.config, input.mode, this.host, this.conversationId));
     if (unsubscribed() || this.isClosed) return undefined;
     const options = { images: opened.images, embeddedContext: opened.embeddedContext, root: this.host.options.cwd };
     const paused = this.prompt;

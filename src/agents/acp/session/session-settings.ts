@@ -21,8 +21,10 @@ export class SessionSettings {
   readonly requested = new Map<string, string>();
   /** The config ids of boolean options, whose values are kept as `true` and `false`. */
   readonly booleans: ReadonlySet<string>;
-  /** The config id whose value `current_mode_update` reports. */
-  private readonly modeConfigId: string | undefined;
+  /** The config id of the session's mode (the one `current_mode_update` reports): its option of category mode, else its ACP modes. */
+  readonly modeConfigId: string | undefined;
+  /** Whether the person was told that the session's mode acts without asking them (session-modes.ts): once per session. */
+  toldUnasked = false;
 
   constructor(response: SessionResponse) {
     this.current = currentValuesOf(response.configOptions);
