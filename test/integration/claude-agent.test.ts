@@ -48,12 +48,13 @@ import { textReply, type RecordedRequest, type Reply } from '../fixtures/model-a
 import { processesWithHome } from '../fixtures/home-processes.js';
 import { SignInMcpServer } from '../fixtures/sign-in-mcp-server.js';
 import { waitUntil } from '../fixtures/wait-until.js';
+import { claudeAgentPaths, INSTALL_TIMEOUT_MS } from '../fixtures/agent-install.js';
 
 /** The built CLI (jest runs from the repository root); SYMPOSIUM_LM_CLI points the tests at another build. */
 const CLI = path.resolve(process.env.SYMPOSIUM_LM_CLI ?? 'dist/src/cli/main.js');
-const CLAUDE_AGENT_ACP = path.resolve('node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js');
-/** Claude Code's own binary, as claude-agent-acp runs it. */
-const CLAUDE_CLI = path.resolve('node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude');
+/** claude-agent-acp, and Claude Code's own binary as it runs it (the devDependency's, or the version test:agents-latest names). */
+let CLAUDE_AGENT_ACP: string;
+let CLAUDE_CLI: string;
 const TEST_TIMEOUT_MS = 60_000;
 /** How long one response may take (the first one also starts the agent: a few seconds). */
 const RESPONSE_MS = 30_000;
@@ -169,6 +170,7 @@ const processesOfOurs = (): { pid: number; command: string }[] => processesWithH
 
 beforeAll(async () => {
   if (!existsSync(CLI)) throw new Error(`${CLI} does not exist: run \`npx tsc -p .\` before the integration tests`);
+  ({ agent: CLAUDE_AGENT_ACP, cli: CLAUDE_CLI } = await claudeAgentPaths());
   // realpath: Claude reports the working directory resolved (/tmp may be a symlink).
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'claude-agent-test-')));
   workspace = path.join(root, 'workspace');
@@ -206,7 +208,7 @@ beforeAll(async () => {
   bridge.stderr!.on('data', (chunk: Buffer) => bridgeLog.push(chunk));
   client.onAgentInfo((params) => agentInfos.push(params));
   client.onAgentCommands((params) => agentCommands.push(params));
-}, TEST_TIMEOUT_MS);
+}, TEST_TIMEOUT_MS + INSTALL_TIMEOUT_MS);
 
 afterEach(() => {
   for (const { pid } of processesOfOurs()) ours.add(pid);

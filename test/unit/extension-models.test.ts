@@ -107,7 +107,7 @@ describe('agentsOfSettings', () => {
         id: 'claude-code',
         name: 'Claude Code',
         command: 'npx',
-        args: ['--yes', '--package=@agentclientprotocol/claude-agent-acp@0.100.0', '--', 'claude-agent-acp'],
+        args: ['--yes', '--package=@agentclientprotocol/claude-agent-acp@0.101.0', '--', 'claude-agent-acp'],
         env: { ANTHROPIC_API_KEY: 'k' },
         description: findBuiltin('claude-code')!.description,
         cli: { command: 'claude', args: [], fork: ['--resume', '{session}', '--fork-session'], variable: 'CLAUDE_CODE_EXECUTABLE', install: expect.stringMatching(/^install Claude Code's CLI/) as string },

@@ -17,7 +17,9 @@ import { terminalScenarios } from './claude-terminal-view.mjs';
 import { commandResults, eventually, keepModelRequest, processesRunning, terminalNames } from './command-stops.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CLAUDE_AGENT_ACP = join(REPO, 'node_modules', '@agentclientprotocol', 'claude-agent-acp', 'dist', 'index.js');
+/** Where claude-agent-acp and the Claude binary it runs are installed: the repository's devDependency, or the release test:agents-latest names. */
+const CLAUDE_ROOT = process.env.SYMPOSIUM_CLAUDE_AGENT_ROOT || REPO;
+const CLAUDE_AGENT_ACP = join(CLAUDE_ROOT, 'node_modules', '@agentclientprotocol', 'claude-agent-acp', 'dist', 'index.js');
 const COMPILED_MOCK = join(REPO, 'dist', 'test', 'fixtures', 'anthropic-mock.js');
 const COMPILED_MOCK_BASE = join(REPO, 'dist', 'test', 'fixtures', 'model-api-mock.js');
 /** Copilot's create_file as Claude Code sees it: a tool of the bridge's MCP server. */
@@ -151,7 +153,7 @@ export async function startAnthropicMock(workspace) {
 }
 
 /** Claude Code's binary as claude-agent-acp finds it here (a platform package of the Claude Agent SDK). */
-const CLAUDE_BINARY = join(REPO, 'node_modules', '@anthropic-ai', `claude-agent-sdk-linux-${process.arch}`, 'claude');
+const CLAUDE_BINARY = join(CLAUDE_ROOT, 'node_modules', '@anthropic-ai', `claude-agent-sdk-linux-${process.arch}`, 'claude');
 
 /**
  * The `symposium.agents` entries: "Claude Code" with the mock's key, "Keyless Claude" without one; each with its
