@@ -46,3 +46,32 @@ test('a transcript tells what the agent said, without the notices shown in its r
   expect(told).toContain('Assistant: The answer is 42.\n');
   expect(told).not.toContain('classifier');
 });
+
+describe("a turn of the agent's own, between prompts (claude-agent-acp 0.101's idle compaction)", () => {
+  const started = { sessionUpdate: 'tool_call' as const, toolCallId: 'compact-1', title: 'Compact conversation', kind: 'think' as const, status: 'in_progress' as const };
+  const finished = { sessionUpdate: 'tool_call_update' as const, toolCallId: 'compact-1', status: 'completed' as const, rawOutput: { trigger: 'idle', preTokens: 250000 } };
+
+  test('still running when the next prompt goes: the next answer ends it in one line, titled', () => {
+    const rendering = new TurnRendering();
+    rendering.ownTurn(started);
+    expect(rendering.startOfResponse()).toEqual([]);
+    expect(textOfParts(rendering.partsOf(finished))).toBe('\n\n> ✓ `Compact conversation`\n\n');
+  });
+
+  test('ended before it: the next answer begins with its line, once', () => {
+    const rendering = new TurnRendering();
+    rendering.ownTurn(started);
+    rendering.ownTurn(finished);
+    rendering.ownTurn(finished);
+    expect(textOfParts(rendering.startOfResponse())).toBe('> ✓ `Compact conversation`\n\n');
+    expect(rendering.startOfResponse()).toEqual([]);
+    expect(rendering.partsOf(finished)).toEqual([]);
+  });
+
+  test('a late update of a call the last prompt announced is no turn of its own', () => {
+    const rendering = new TurnRendering();
+    rendering.partsOf({ sessionUpdate: 'tool_call', toolCallId: 'read-1', title: 'Read a.ts', status: 'in_progress' });
+    rendering.ownTurn({ sessionUpdate: 'tool_call_update', toolCallId: 'read-1', status: 'completed' });
+    expect(rendering.startOfResponse()).toEqual([]);
+  });
+});

@@ -205,8 +205,8 @@ export class AcpSession implements AgentSession {
   }
 
   /**
-   * A `session/update` for this session. Updates with no running prompt are late: they are dropped; so are
-   * those read after the prompt's response (`outsidePrompt`), which the prompt may not have heard of yet.
+   * A `session/update` for this session. Updates with no running prompt are late: they are dropped (those of a turn
+   * of the agent's own titled for the next response); so are those read after the prompt's response (`outsidePrompt`).
    */
   onUpdate(update: acp.SessionUpdate, outsidePrompt = false): void {
     this.lastUpdateAt = Date.now();
@@ -215,6 +215,7 @@ export class AcpSession implements AgentSession {
     this.announced.record(update);
     const prompt = this.prompt;
     if (prompt === undefined || prompt.state === 'cancelling' || outsidePrompt) {
+      if (prompt === undefined) this.rendering.ownTurn(update);
       this.host.log.debug(`conversation ${this.conversationId}: dropped a late ${update.sessionUpdate} update`);
       return;
     }

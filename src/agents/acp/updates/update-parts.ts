@@ -46,6 +46,8 @@ export class TurnRendering {
   private openingLines = '';
   /** The notices shown, by their line: each once in the conversation, however often the agent repeats it. */
   private readonly noticesShown = new Set<string>();
+  /** Calls the agent announced while no prompt of the conversation ran: its own turn, not ended yet. */
+  private readonly ownTurnCalls = new Set<string>();
 
   /** `bridgedServer`: the name of the MCP server through which agents call VS Code's tools; `now`: the clock that times subagents. */
   constructor(
@@ -160,6 +162,24 @@ export class TurnRendering {
    */
   private turnStopped(): void {
     this.openingLines += this.subagents.stopped();
+  }
+
+  /**
+   * An update while no prompt ran: a turn of the agent's own (claude-agent-acp 0.101 compacts an idle session by
+   * itself, a "Compact conversation" call). Its calls keep their titles for the next response, which ends them in one
+   * line; a call that ended before it is said at its start, in the same line.
+   */
+  ownTurn(update: SessionUpdate): void {
+    if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
+    if (update.sessionUpdate === 'tool_call') {
+      this.titles.set(update.toolCallId, update.title);
+      this.ownTurnCalls.add(update.toolCallId);
+    } else if (update.title) this.titles.set(update.toolCallId, update.title);
+    const status = update.status;
+    if (this.ownTurnCalls.has(update.toolCallId) && (status === 'completed' || status === 'failed')) {
+      this.ownTurnCalls.delete(update.toolCallId);
+      this.openingLines += this.end(update.toolCallId, status).map((p) => (p.type === 'text' ? p.value : '')).join('');
+    }
   }
 
   /** A notice of the bridge's own about the session, said at the start of the next response (once). */
