@@ -49,6 +49,7 @@ import { processesWithHome } from '../fixtures/home-processes.js';
 import { SignInMcpServer } from '../fixtures/sign-in-mcp-server.js';
 import { waitUntil } from '../fixtures/wait-until.js';
 import { claudeAgentPaths, INSTALL_TIMEOUT_MS } from '../fixtures/agent-install.js';
+import { BUILTIN_AGENTS } from '../../src/extension/agents/agent-catalog.js';
 
 /** The built CLI (jest runs from the repository root); SYMPOSIUM_LM_CLI points the tests at another build. */
 const CLI = path.resolve(process.env.SYMPOSIUM_LM_CLI ?? 'dist/src/cli/main.js');
@@ -201,6 +202,8 @@ beforeAll(async () => {
       command: process.execPath,
       args: [CLAUDE_AGENT_ACP],
       env: mock.claudeEnv({ home, configDir: path.join(home, '.claude') }),
+      // Where the catalogue says Claude's own settings name its mode.
+      modeSetting: BUILTIN_AGENTS.find((e) => e.id === 'claude-code')!.modeSetting!,
     },
   };
   stateDir = path.join(root, 'state');
@@ -946,6 +949,25 @@ test(
     expect(textOfParts(again)).toBe('The answer is 42.');
     // What the model was given back holds its own words only.
     expect(assistantTexts(messagesOf(conversationOf(AUTO).at(-1)!))).toEqual(['The answer is 42.']);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "Auto set in the workspace's Claude settings (permissions.defaultMode) is the person's choice: honoured, and said once",
+  async () => {
+    const FIRST = 'Which mode do my settings give you?';
+    scripts.set(FIRST, () => textReply('The answer is 42.'));
+    const local = path.join(workspace, '.claude', 'settings.local.json');
+    writeFileSync(local, JSON.stringify({ permissions: { defaultMode: 'auto' } }));
+    try {
+      const first = await chat([user(FIRST)]);
+      expect(textOfParts(first)).toMatch(/^> ⚠️ \*\*claude acts without asking you in this chat\*\*: its mode is Auto, as chosen in the model picker or in its own settings; [^\n]*\n\nThe answer is 42\./);
+      const second = await chat([user(FIRST), assistantOf(first), user('And now?')]);
+      expect(textOfParts(second)).toBe('The answer is 42.');
+    } finally {
+      rmSync(local, { force: true });
+    }
   },
   TEST_TIMEOUT_MS,
 );

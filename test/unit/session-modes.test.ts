@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { consumerModeOf } from '../../src/history/consumer-mode.js';
 import { SessionSettings } from '../../src/agents/acp/session/session-settings.js';
@@ -101,6 +103,48 @@ describe('turnConfig: the chat’s mode as the agent’s own', () => {
     settings.follow({ sessionUpdate: 'config_option_update', configOptions: [option('other', ['x'], 'x'), { id: 'mode', name: 'm', type: 'boolean', currentValue: true } as acp.SessionConfigOption] });
     expect(settings.current.has('other')).toBe(false);
     expect(settings.current.get('mode')).toBe('default');
+  });
+});
+
+describe("the mode the agent's own settings name (Claude Code's permissions.defaultMode)", () => {
+  const modeSetting = { configDir: { variable: 'CLAUDE_CONFIG_DIR', home: '.claude' }, user: ['settings.json'], project: ['.claude/settings.json', '.claude/settings.local.json'], key: ['permissions', 'defaultMode'] };
+  const modes = () => ({ configOptions: [option('mode', ['default', 'acceptEdits', 'plan', 'auto'], 'auto', 'mode')] });
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(path.join(tmpdir(), 'own-mode-'));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+  const write = (file: string, json: unknown): void => {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), typeof json === 'string' ? json : JSON.stringify(json));
+  };
+  const settingsIn = (env: Record<string, string>) =>
+    new SessionSettings(modes(), { command: { name: 'Claude Code', command: 'claude-agent-acp', args: [], env: Object.entries(env).map(([name, value]) => ({ name, value })), modeSetting }, cwd: path.join(root, 'ws') });
+
+  test("is the person's choice: Agent mode sets it, and says once that the agent acts unasked", () => {
+    write('home/.claude/settings.json', { permissions: { defaultMode: 'auto' } });
+    const settings = settingsIn({ HOME: path.join(root, 'home') });
+    expect(turnConfig(settings, {}, 'agent')).toEqual({ mode: 'auto' });
+    expect(turnConfig(settings, {}, 'plan')).toEqual({ mode: 'plan' });
+    expect(turnConfig(settings, { mode: 'default' }, 'agent')).toEqual({ mode: 'default' });
+    settings.requested.set('mode', 'auto');
+    expect(unaskedModeNotice(settings, 'Claude Code')?.title).toBe('Claude Code acts without asking you in this chat');
+  });
+
+  test("the workspace's files win over the person's, the local one last; CLAUDE_CONFIG_DIR moves the person's", () => {
+    write('config/settings.json', { permissions: { defaultMode: 'acceptEdits' } });
+    expect(turnConfig(settingsIn({ HOME: path.join(root, 'home'), CLAUDE_CONFIG_DIR: path.join(root, 'config') }), {}, 'agent')).toEqual({ mode: 'acceptEdits' });
+    write('ws/.claude/settings.json', { permissions: { defaultMode: 'auto' } });
+    write('ws/.claude/settings.local.json', { permissions: { defaultMode: 'default' } });
+    expect(turnConfig(settingsIn({ CLAUDE_CONFIG_DIR: path.join(root, 'config') }), {}, 'agent')).toEqual({ mode: 'default' });
+  });
+
+  test('a file that is not JSON, a key of another type, or a mode the session does not offer count as none', () => {
+    write('home/.claude/settings.json', '{ not json');
+    write('ws/.claude/settings.json', { permissions: { defaultMode: 7 } });
+    expect(turnConfig(settingsIn({ HOME: path.join(root, 'home') }), {}, 'agent')).toEqual({ mode: 'default' });
+    write('ws/.claude/settings.local.json', { permissions: { defaultMode: 'bypassPermissions' } });
+    expect(turnConfig(settingsIn({ HOME: path.join(root, 'home') }), {}, 'agent')).toEqual({ mode: 'default' });
   });
 });
 

@@ -342,7 +342,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     return {
       sessionId,
       fresh,
-      settings: new SessionSettings(response),
+      settings: new SessionSettings(response, { command: this.command, cwd: this.options.cwd }),
       agent,
       prompt: (blocks) => {
         const request = agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: blocks });

@@ -95,7 +95,15 @@ const CLI: Readonly<Record<'claude' | 'codex' | 'gemini' | 'qwen' | 'opencode', 
 };
 
 export const CATALOG_OVERLAY: CatalogOverlay = {
-  'claude-code': { auth: 'Uses your Claude Code sign-in (`claude`, then `/login`), or an ANTHROPIC_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['ANTHROPIC_API_KEY'], cli: CLI.claude },
+  // Its sessions begin in the mode `permissions.defaultMode` names in the person's settings (CLAUDE_CONFIG_DIR, else
+  // ~/.claude), then the workspace's (.claude/settings.json, .claude/settings.local.json), as claude-agent-acp 0.101
+  // reads them (dist/settings.js); with none, in `auto` (0.100: `default`).
+  'claude-code': {
+    auth: 'Uses your Claude Code sign-in (`claude`, then `/login`), or an ANTHROPIC_API_KEY (**Symposium: Set Agent API Key**).',
+    apiKeys: ['ANTHROPIC_API_KEY'],
+    cli: CLI.claude,
+    modeSetting: { configDir: { variable: 'CLAUDE_CONFIG_DIR', home: '.claude' }, user: ['settings.json'], project: ['.claude/settings.json', '.claude/settings.local.json'], key: ['permissions', 'defaultMode'] },
+  },
   // Its default mode ("Auto review") has a model review approvals and deny them before VS Code can ask the
   // user; in this mode they come to the client (`session/request_permission`), which asks the user.
   'codex': { auth: 'Signs in with a CODEX_API_KEY or OPENAI_API_KEY (**Symposium: Set Agent API Key**), or with ChatGPT.', apiKeys: ['CODEX_API_KEY', 'OPENAI_API_KEY'], env: { INITIAL_AGENT_MODE: 'workspace-write' }, shellOff: SHELL_OFF.codex, cli: CLI.codex, subagentSessions: true },

@@ -26,7 +26,8 @@ const UNASKED = /^(auto|accept[-_ ]?edits|bypass[-_ ]?permissions|dont[-_ ]?ask|
  * the chat's mode as the agent's own. Plan mode picks the agent's choice named `plan` (Claude Code's, Qwen Code's and
  * Gemini CLI's mode, OpenCode's agent, Codex's collaboration mode), Ask mode the one named `read-only` (Codex's) or `ask`;
  * an agent without one keeps its mode (the bridge refuses its actions in Ask and Plan mode all the same). Otherwise the
- * mode is the person's choice, else the agent's mode that asks (`ASKING`), whatever the session began in; an option
+ * mode is the person's choice (in the picker, else in the agent's own settings: `ownMode`), else the agent's mode that
+ * asks (`ASKING`), whatever the session began in; an option
  * with no such choice is put back to the session's first value where Plan or Ask mode changed it. A value is set once
  * per session (session-config.ts): a mode the agent then left by itself stands.
  */
@@ -36,7 +37,7 @@ export function turnConfig(settings: SessionSettings, wanted: SessionConfig, mod
   const config: Record<string, string> = { ...wanted };
   const asked = mode === 'plan' ? planning : mode === 'ask' ? readOnly : undefined;
   const asking = askingChoiceOf(settings);
-  if (asking !== undefined && wanted[asking.configId] === undefined) config[asking.configId] = asking.value;
+  if (asking !== undefined && wanted[asking.configId] === undefined) config[asking.configId] = settings.ownMode ?? asking.value;
   for (const other of [planning, readOnly]) {
     if (other === undefined || other.configId === asked?.configId) continue;
     const { configId, value } = other;
