@@ -243,6 +243,28 @@ export const CLAUDE_SCENARIOS = [
     },
   },
   {
+    // claude-agent-acp 0.101 begins sessions in Auto; the bridge sets Manual unless the person picks another mode.
+    name: "claude: Auto picked among Claude Code's options is set and said once, in a line of its own; Claude's own warning is a line of its own, not glued to the answer",
+    async run(ui, c) {
+      await ui.setModelOption(CLAUDE_MODEL, 'Mode', 'Auto');
+      try {
+        await newClaudeChat(ui);
+        await ui.send('say Picked in Auto.');
+        const answer = c.note('answer', await ui.response((t) => t.includes('Picked in Auto.') && t.includes('acts without asking'), 'the answer, with the line that Claude Code acts unasked'));
+        await ui.idle();
+        c.includes(answer, 'Claude Code acts without asking you in this chat', 'the line that Claude Code acts unasked');
+        c.ok(!/Picked in Auto\.\S/.test(answer), `a notice glued to the answer: ${JSON.stringify(answer)}`);
+        await ui.screenshot('claude-auto-picked');
+        await ui.send('say Still in Auto.');
+        const next = c.note('next answer', await ui.response((t) => t.includes('Still in Auto.'), 'the next answer'));
+        await ui.idle();
+        c.excludes(next, 'acts without asking', 'the next answer (said once)');
+      } finally {
+        await ui.setModelOption(CLAUDE_MODEL, 'Mode', 'Manual');
+      }
+    },
+  },
+  {
     name: "claude: a command runs through Copilot's run_in_terminal: Copilot's own confirmation, once; it runs in VS Code's terminal, and its output reaches Claude",
     async run(ui, c, ctx) {
       await newClaudeChat(ui);
