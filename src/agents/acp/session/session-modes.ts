@@ -27,9 +27,9 @@ const UNASKED = /^(auto|accept[-_ ]?edits|bypass[-_ ]?permissions|dont[-_ ]?ask|
  * Gemini CLI's mode, OpenCode's agent, Codex's collaboration mode), Ask mode the one named `read-only` (Codex's) or `ask`;
  * an agent without one keeps its mode (the bridge refuses its actions in Ask and Plan mode all the same). Otherwise the
  * mode is the person's choice (in the picker, else in the agent's own settings: `ownMode`), else the agent's mode that
- * asks (`ASKING`), whatever the session began in; an option
- * with no such choice is put back to the session's first value where Plan or Ask mode changed it. A value is set once
- * per session (session-config.ts): a mode the agent then left by itself stands.
+ * asks (`ASKING`), whatever the session began in; an option with no such choice is put back to the session's first
+ * value where Plan or Ask mode changed it. A value is set once per session (session-config.ts): a mode the agent then
+ * left by itself stands.
  */
 export function turnConfig(settings: SessionSettings, wanted: SessionConfig, mode: ConsumerMode): SessionConfig {
   const planning = choiceOf(settings, PLANNING);

@@ -191,6 +191,8 @@ export class TurnRendering {
   private noticeOnce(notice: Notice): string {
     const line = noticeLine(notice);
     if (this.noticesShown.has(line)) return '';
+    // Bounded: an agent whose notices differ each time (a retry's count) would grow it without end.
+    if (this.noticesShown.size >= MAX_NOTICES_KEPT) this.noticesShown.delete(this.noticesShown.values().next().value!);
     this.noticesShown.add(line);
     return line;
   }
@@ -274,6 +276,9 @@ export class TurnRendering {
     return this.subagents.titled(id, this.titles.get(id) ?? 'tool call');
   }
 }
+
+/** How many notices a conversation remembers having shown. */
+const MAX_NOTICES_KEPT = 100;
 
 function textPart(value: string): ResponsePart[] {
   return value === '' ? [] : [{ type: 'text', value }];
