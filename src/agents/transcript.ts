@@ -3,6 +3,7 @@ import { splitConsumerText } from '../history/consumer-context.js';
 import { describeAttachment } from '../history/attachments.js';
 import type { ForwardedMessage, ForwardedPart } from '../history/context-policy.js';
 import { toolResultText } from '../tools/tool-results.js';
+import { withoutNoticeLines } from './notices.js';
 
 /** Long enough for the gist of a message, short enough that one pasted file does not crowd out the rest. */
 const MAX_MESSAGE_CHARS = 4_000;
@@ -20,7 +21,7 @@ const HEADERS = {
  * has not seen it: `before`, a conversation that began with another model, or whose earlier session could
  * not be resumed; `meanwhile`, the turns a chat had with another model since this session last answered.
  * Users' words without the consumer's context, what they attached as references (the agent reads what it needs
- * again: the files may have changed since), replies, tool calls and their results; the oldest messages go first when
+ * again: the files may have changed since), replies (without the notices shown in them), tool calls and their results; the oldest messages go first when
  * it is too long. Undefined when there is nothing to tell.
  */
 export function transcriptOf(messages: readonly ForwardedMessage[], told: keyof typeof HEADERS = 'before'): string | undefined {
@@ -61,7 +62,8 @@ function lineOf(message: ForwardedMessage): string | undefined {
 function partText(part: ForwardedPart, fromUser: boolean): string {
   switch (part.type) {
     case 'text':
-      return fromUser ? splitConsumerText(part.value).request : part.value;
+      // The notices shown in a reply (notices.ts) were said to the person, not by the agent.
+      return fromUser ? splitConsumerText(part.value).request : withoutNoticeLines(part.value);
     case 'tool_call':
       return `[called the tool ${part.toolName} with ${canonicalJson(part.parameters)}]`;
     case 'tool_result':

@@ -63,9 +63,21 @@ export const ShellOff = t.partial(
 );
 export type ShellOff = t.TypeOf<typeof ShellOff>;
 
+/**
+ * Where an agent's own settings name the mode its sessions begin in, which the bridge honours as the person's choice
+ * (Claude Code's `permissions.defaultMode`): JSON files of the person's, under the folder the agent's variable
+ * `configDir.variable` names (else `configDir.home` under the home folder), then of the workspace folder, a later
+ * file's value winning, and the key's path in them.
+ */
+export const ModeSetting = t.type(
+  { configDir: t.type({ variable: t.string, home: t.string }), user: t.array(t.string), project: t.array(t.string), key: t.array(t.string) },
+  'ModeSetting',
+);
+export type ModeSetting = t.TypeOf<typeof ModeSetting>;
+
 /** A spawned ACP agent; the seed calls it `mcp_server` after ACP's stdio server shape. */
 export const AgentCommand = t.intersection(
-  [t.type({ name: t.string, command: t.string, args: t.array(t.string), env: t.array(EnvVariable) }), t.partial({ shellOff: ShellOff, subagentSessions: t.boolean })],
+  [t.type({ name: t.string, command: t.string, args: t.array(t.string), env: t.array(EnvVariable) }), t.partial({ shellOff: ShellOff, subagentSessions: t.boolean, modeSetting: ModeSetting })],
   'AgentCommand',
 );
 export type AgentCommand = t.TypeOf<typeof AgentCommand>;

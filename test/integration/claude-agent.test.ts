@@ -48,12 +48,14 @@ import { textReply, type RecordedRequest, type Reply } from '../fixtures/model-a
 import { processesWithHome } from '../fixtures/home-processes.js';
 import { SignInMcpServer } from '../fixtures/sign-in-mcp-server.js';
 import { waitUntil } from '../fixtures/wait-until.js';
+import { claudeAgentPaths, INSTALL_TIMEOUT_MS } from '../fixtures/agent-install.js';
+import { BUILTIN_AGENTS } from '../../src/extension/agents/agent-catalog.js';
 
 /** The built CLI (jest runs from the repository root); SYMPOSIUM_LM_CLI points the tests at another build. */
 const CLI = path.resolve(process.env.SYMPOSIUM_LM_CLI ?? 'dist/src/cli/main.js');
-const CLAUDE_AGENT_ACP = path.resolve('node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js');
-/** Claude Code's own binary, as claude-agent-acp runs it. */
-const CLAUDE_CLI = path.resolve('node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude');
+/** claude-agent-acp, and Claude Code's own binary as it runs it (the devDependency's, or the version test:agents-latest names). */
+let CLAUDE_AGENT_ACP: string;
+let CLAUDE_CLI: string;
 const TEST_TIMEOUT_MS = 60_000;
 /** How long one response may take (the first one also starts the agent: a few seconds). */
 const RESPONSE_MS = 30_000;
@@ -169,6 +171,7 @@ const processesOfOurs = (): { pid: number; command: string }[] => processesWithH
 
 beforeAll(async () => {
   if (!existsSync(CLI)) throw new Error(`${CLI} does not exist: run \`npx tsc -p .\` before the integration tests`);
+  ({ agent: CLAUDE_AGENT_ACP, cli: CLAUDE_CLI } = await claudeAgentPaths());
   // realpath: Claude reports the working directory resolved (/tmp may be a symlink).
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'claude-agent-test-')));
   workspace = path.join(root, 'workspace');
@@ -199,6 +202,8 @@ beforeAll(async () => {
       command: process.execPath,
       args: [CLAUDE_AGENT_ACP],
       env: mock.claudeEnv({ home, configDir: path.join(home, '.claude') }),
+      // Where the catalogue says Claude's own settings name its mode.
+      modeSetting: BUILTIN_AGENTS.find((e) => e.id === 'claude-code')!.modeSetting!,
     },
   };
   stateDir = path.join(root, 'state');
@@ -206,7 +211,7 @@ beforeAll(async () => {
   bridge.stderr!.on('data', (chunk: Buffer) => bridgeLog.push(chunk));
   client.onAgentInfo((params) => agentInfos.push(params));
   client.onAgentCommands((params) => agentCommands.push(params));
-}, TEST_TIMEOUT_MS);
+}, TEST_TIMEOUT_MS + INSTALL_TIMEOUT_MS);
 
 afterEach(() => {
   for (const { pid } of processesOfOurs()) ours.add(pid);
@@ -951,6 +956,49 @@ test(
     const second = await chat([user(FIRST), assistantOf(first), user('Go ahead.')]);
     expect(textOfParts(second)).toMatch(/^free to act/);
     expect(conversationOf(FIRST).map((r) => inPlanMode(messagesOf(r)))).toEqual([true, false]);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "claude-agent-acp 0.101 opens sessions in auto: Agent mode sets Manual (default), where Claude asks; the person's pick of Auto stands, said once, and Claude's warning then is a line of its own, once",
+  async () => {
+    const ASKS = 'Which mode are you in, please?';
+    const AUTO = 'Which mode now, in Auto?';
+    for (const words of [ASKS, AUTO]) scripts.set(words, () => textReply('The answer is 42.'));
+    const asks = await chat([user(ASKS)]);
+    expect(textOfParts(asks)).toBe('The answer is 42.');
+    expect(Buffer.concat(bridgeLog).toString('utf8')).toMatch(/mode set to default/);
+
+    // Picked in the model picker's options: the bridge sets it, and says once that Claude acts unasked.
+    const picked = await chat([user(AUTO)], { config: { mode: 'auto' } });
+    const text = textOfParts(picked);
+    expect(text).toMatch(/^> ⚠️ \*\*claude acts without asking you in this chat\*\*: its mode is Auto, as chosen in the model picker or in its own settings; pick Manual \(default\) to be asked first\.\n\nThe answer is 42\./);
+    // Claude Code 2.1.318 warns of auto mode's billing behind a gateway (here: the mock on 127.0.0.1), as a notice.
+    expect(text).toMatch(/The answer is 42\.\n\n> ⚠️ \*\*[^\n]*auto mode[^\n]*\n\n$/);
+    const again = await chat([user(AUTO), assistantOf(picked), user('And again?')], { config: { mode: 'auto' } });
+    expect(textOfParts(again)).toBe('The answer is 42.');
+    // What the model was given back holds its own words only.
+    expect(assistantTexts(messagesOf(conversationOf(AUTO).at(-1)!))).toEqual(['The answer is 42.']);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "Auto set in the workspace's Claude settings (permissions.defaultMode) is the person's choice: honoured, and said once",
+  async () => {
+    const FIRST = 'Which mode do my settings give you?';
+    scripts.set(FIRST, () => textReply('The answer is 42.'));
+    const local = path.join(workspace, '.claude', 'settings.local.json');
+    writeFileSync(local, JSON.stringify({ permissions: { defaultMode: 'auto' } }));
+    try {
+      const first = await chat([user(FIRST)]);
+      expect(textOfParts(first)).toMatch(/^> ⚠️ \*\*claude acts without asking you in this chat\*\*: its mode is Auto, as chosen in the model picker or in its own settings; [^\n]*\n\nThe answer is 42\./);
+      const second = await chat([user(FIRST), assistantOf(first), user('And now?')]);
+      expect(textOfParts(second)).toBe('The answer is 42.');
+    } finally {
+      rmSync(local, { force: true });
+    }
   },
   TEST_TIMEOUT_MS,
 );

@@ -65,7 +65,7 @@ describe('the built-in catalog', () => {
 
   test('the launch commands of the well-known agents', () => {
     const line = (id: string) => commandLine(launchOf(findBuiltin(id)!));
-    expect(line('claude-code')).toBe('npx --yes --package=@agentclientprotocol/claude-agent-acp@0.100.0 -- claude-agent-acp');
+    expect(line('claude-code')).toBe('npx --yes --package=@agentclientprotocol/claude-agent-acp@0.101.0 -- claude-agent-acp');
     expect(line('codex')).toBe('npx --yes --package=@agentclientprotocol/codex-acp@2.6.0 -- codex-acp');
     expect(line('gemini')).toBe('npx --yes --package=@google/gemini-cli@0.61.0 -- gemini --acp');
     expect(line('goose')).toBe('goose acp');

@@ -107,10 +107,12 @@ describe('agentsOfSettings', () => {
         id: 'claude-code',
         name: 'Claude Code',
         command: 'npx',
-        args: ['--yes', '--package=@agentclientprotocol/claude-agent-acp@0.100.0', '--', 'claude-agent-acp'],
+        args: ['--yes', '--package=@agentclientprotocol/claude-agent-acp@0.101.0', '--', 'claude-agent-acp'],
         env: { ANTHROPIC_API_KEY: 'k' },
         description: findBuiltin('claude-code')!.description,
         cli: { command: 'claude', args: [], fork: ['--resume', '{session}', '--fork-session'], variable: 'CLAUDE_CODE_EXECUTABLE', install: expect.stringMatching(/^install Claude Code's CLI/) as string },
+        // Where Claude Code's own settings name its mode, for the bridge to honour.
+        modeSetting: findBuiltin('claude-code')!.modeSetting!,
       },
       { id: 'goose', name: 'Goose', command: 'goose', args: ['acp'], env: {}, description: findBuiltin('goose')!.description, unavailable: expect.stringMatching(/^`goose` was not found on PATH: install the Goose CLI/) as string },
       { id: 'kimi', name: 'Kimi CLI', command: 'kimi', args: ['acp', '--debug'], env: {}, description: findBuiltin('kimi')!.description },

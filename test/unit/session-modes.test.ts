@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { consumerModeOf } from '../../src/history/consumer-mode.js';
 import { SessionSettings } from '../../src/agents/acp/session/session-settings.js';
-import { turnConfig } from '../../src/agents/acp/session/session-modes.js';
+import { turnConfig, unaskedModeNotice } from '../../src/agents/acp/session/session-modes.js';
 import { SET_MODE_CONFIG_ID, otherOptionsOf, sessionModesOf } from '../../src/agents/acp/answers/agent-info.js';
 import { applySessionConfig } from '../../src/agents/acp/session/session-config.js';
 import type { OpenedSession } from '../../src/agents/acp/session/opened-session.js';
@@ -46,14 +48,14 @@ describe('turnConfig: the chat’s mode as the agent’s own', () => {
     expect(turnConfig(codex(), {}, 'plan')).toEqual({ collaboration_mode: 'plan' });
   });
 
-  test('Ask mode picks a read-only choice where there is one, else leaves the mode', () => {
+  test('Ask mode picks a read-only choice where there is one, else the mode that asks', () => {
     expect(turnConfig(codex(), {}, 'ask')).toEqual({ mode: 'read-only' });
-    expect(turnConfig(claude(), {}, 'ask')).toEqual({});
+    expect(turnConfig(claude(), {}, 'ask')).toEqual({ mode: 'default' });
   });
 
-  test('Agent mode puts back what the others changed: the person’s choice, else the session’s first value', () => {
+  test('Agent mode puts back what the others changed: the person’s choice, else the mode that asks, else the session’s first value', () => {
     const settings = claude();
-    expect(turnConfig(settings, {}, 'agent')).toEqual({});
+    expect(turnConfig(settings, {}, 'agent')).toEqual({ mode: 'default' });
     settings.current.set('mode', 'plan');
     expect(turnConfig(settings, {}, 'agent')).toEqual({ mode: 'default' });
     expect(turnConfig(settings, { mode: 'acceptEdits' }, 'agent')).toEqual({ mode: 'acceptEdits' });
@@ -63,11 +65,29 @@ describe('turnConfig: the chat’s mode as the agent’s own', () => {
     expect(turnConfig(codexSettings, {}, 'agent')).toEqual({ collaboration_mode: 'default', mode: 'agent' });
   });
 
-  test('a mode the agent left by itself stands in Agent mode', () => {
-    const settings = claude();
-    settings.follow({ sessionUpdate: 'current_mode_update', currentModeId: 'acceptEdits' });
-    expect(settings.current.get('mode')).toBe('acceptEdits');
-    expect(turnConfig(settings, {}, 'agent')).toEqual({});
+  test('claude-agent-acp 0.101 opens sessions in auto: Agent mode sets its Manual mode (default), Plan its plan, the person’s pick stands', () => {
+    const settings = new SessionSettings({ configOptions: [option('mode', ['default', 'acceptEdits', 'plan', 'auto'], 'auto', 'mode'), option('model', ['default', 'sonnet'], 'default', 'model')] });
+    expect(turnConfig(settings, {}, 'agent')).toEqual({ mode: 'default' });
+    expect(turnConfig(settings, {}, 'plan')).toEqual({ mode: 'plan' });
+    expect(turnConfig(settings, {}, 'ask')).toEqual({ mode: 'default' });
+    expect(turnConfig(settings, { mode: 'auto' }, 'agent')).toEqual({ mode: 'auto' });
+    // A model named `default` is no mode.
+    expect(turnConfig(settings, { model: 'sonnet' }, 'agent')).toEqual({ model: 'sonnet', mode: 'default' });
+    // An agent whose modes have no `default` keeps its first one (OpenCode's build).
+    const opencode = new SessionSettings({ modes: { currentModeId: 'build', availableModes: [{ id: 'build', name: 'Build' }, { id: 'plan', name: 'Plan' }] } });
+    expect(turnConfig(opencode, {}, 'agent')).toEqual({});
+  });
+
+  test('a mode that acts unasked is said once per session, and only where it is the session’s mode', () => {
+    const settings = new SessionSettings({ configOptions: [option('mode', ['default', 'acceptEdits', 'plan', 'auto', 'bypassPermissions'], 'auto', 'mode')] });
+    // Before the bridge has set the mode: nothing yet.
+    expect(unaskedModeNotice(settings, 'Claude Code')).toBeUndefined();
+    settings.requested.set('mode', 'auto');
+    expect(unaskedModeNotice(settings, 'Claude Code')).toEqual({ severity: 'warning', title: 'Claude Code acts without asking you in this chat', description: 'its mode is auto, as chosen in the model picker or in its own settings; pick Manual (default) to be asked first.' });
+    expect(unaskedModeNotice(settings, 'Claude Code')).toBeUndefined();
+    const asking = claude();
+    asking.requested.set('mode', 'default');
+    expect(unaskedModeNotice(asking, 'Claude Code')).toBeUndefined();
   });
 
   test('ACP session modes without a config option are a setting of their own, set with session/set_mode', () => {
@@ -83,6 +103,48 @@ describe('turnConfig: the chat’s mode as the agent’s own', () => {
     settings.follow({ sessionUpdate: 'config_option_update', configOptions: [option('other', ['x'], 'x'), { id: 'mode', name: 'm', type: 'boolean', currentValue: true } as acp.SessionConfigOption] });
     expect(settings.current.has('other')).toBe(false);
     expect(settings.current.get('mode')).toBe('default');
+  });
+});
+
+describe("the mode the agent's own settings name (Claude Code's permissions.defaultMode)", () => {
+  const modeSetting = { configDir: { variable: 'CLAUDE_CONFIG_DIR', home: '.claude' }, user: ['settings.json'], project: ['.claude/settings.json', '.claude/settings.local.json'], key: ['permissions', 'defaultMode'] };
+  const modes = () => ({ configOptions: [option('mode', ['default', 'acceptEdits', 'plan', 'auto'], 'auto', 'mode')] });
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(path.join(tmpdir(), 'own-mode-'));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+  const write = (file: string, json: unknown): void => {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), typeof json === 'string' ? json : JSON.stringify(json));
+  };
+  const settingsIn = (env: Record<string, string>) =>
+    new SessionSettings(modes(), { command: { name: 'Claude Code', command: 'claude-agent-acp', args: [], env: Object.entries(env).map(([name, value]) => ({ name, value })), modeSetting }, cwd: path.join(root, 'ws') });
+
+  test("is the person's choice: Agent mode sets it, and says once that the agent acts unasked", () => {
+    write('home/.claude/settings.json', { permissions: { defaultMode: 'auto' } });
+    const settings = settingsIn({ HOME: path.join(root, 'home') });
+    expect(turnConfig(settings, {}, 'agent')).toEqual({ mode: 'auto' });
+    expect(turnConfig(settings, {}, 'plan')).toEqual({ mode: 'plan' });
+    expect(turnConfig(settings, { mode: 'default' }, 'agent')).toEqual({ mode: 'default' });
+    settings.requested.set('mode', 'auto');
+    expect(unaskedModeNotice(settings, 'Claude Code')?.title).toBe('Claude Code acts without asking you in this chat');
+  });
+
+  test("the workspace's files win over the person's, the local one last; CLAUDE_CONFIG_DIR moves the person's", () => {
+    write('config/settings.json', { permissions: { defaultMode: 'acceptEdits' } });
+    expect(turnConfig(settingsIn({ HOME: path.join(root, 'home'), CLAUDE_CONFIG_DIR: path.join(root, 'config') }), {}, 'agent')).toEqual({ mode: 'acceptEdits' });
+    write('ws/.claude/settings.json', { permissions: { defaultMode: 'auto' } });
+    write('ws/.claude/settings.local.json', { permissions: { defaultMode: 'default' } });
+    expect(turnConfig(settingsIn({ CLAUDE_CONFIG_DIR: path.join(root, 'config') }), {}, 'agent')).toEqual({ mode: 'default' });
+  });
+
+  test('a file that is not JSON, a key of another type, or a mode the session does not offer count as none', () => {
+    write('home/.claude/settings.json', '{ not json');
+    write('ws/.claude/settings.json', { permissions: { defaultMode: 7 } });
+    expect(turnConfig(settingsIn({ HOME: path.join(root, 'home') }), {}, 'agent')).toEqual({ mode: 'default' });
+    write('ws/.claude/settings.local.json', { permissions: { defaultMode: 'bypassPermissions' } });
+    expect(turnConfig(settingsIn({ HOME: path.join(root, 'home') }), {}, 'agent')).toEqual({ mode: 'default' });
   });
 });
 
@@ -103,6 +165,16 @@ describe('applySessionConfig', () => {
     await applySessionConfig(session, { mode: 'plan' }, { name: 'A', log }, 'c1');
     expect(asked).toEqual([['session/set_config_option', { sessionId: 's1', configId: 'mode', value: 'plan' }]]);
     expect(settings.current.get('mode')).toBe('default');
+  });
+
+  test('a mode the agent left by itself stands in Agent mode: the mode that asks is set once per session', async () => {
+    const settings = new SessionSettings({ configOptions: [option('mode', ['default', 'acceptEdits', 'plan', 'auto'], 'auto', 'mode')] });
+    const { session, asked } = opened(settings);
+    await applySessionConfig(session, turnConfig(settings, {}, 'agent'), { name: 'A', log }, 'c1');
+    settings.follow({ sessionUpdate: 'current_mode_update', currentModeId: 'acceptEdits' });
+    await applySessionConfig(session, turnConfig(settings, {}, 'agent'), { name: 'A', log }, 'c1');
+    expect(asked).toEqual([['session/set_config_option', { sessionId: 's1', configId: 'mode', value: 'default' }]]);
+    expect(settings.current.get('mode')).toBe('acceptEdits');
   });
 
   test('a boolean option is a choice of On and Off in the picker, set as a boolean', async () => {

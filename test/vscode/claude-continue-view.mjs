@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CLAUDE_CLI = join(REPO, 'node_modules', '@anthropic-ai', 'claude-agent-sdk-linux-x64', 'claude');
+const CLAUDE_CLI = join(process.env.SYMPOSIUM_CLAUDE_AGENT_ROOT || REPO, 'node_modules', '@anthropic-ai', 'claude-agent-sdk-linux-x64', 'claude');
 
 export function continueScenarios() {
   return [

@@ -18,7 +18,9 @@ import { steerScenarios } from './claude-steer-view.mjs';
 import { commandResults, eventually, keepModelRequest, processesRunning, terminalNames } from './command-stops.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CLAUDE_AGENT_ACP = join(REPO, 'node_modules', '@agentclientprotocol', 'claude-agent-acp', 'dist', 'index.js');
+/** Where claude-agent-acp and the Claude binary it runs are installed: the repository's devDependency, or the release test:agents-latest names. */
+const CLAUDE_ROOT = process.env.SYMPOSIUM_CLAUDE_AGENT_ROOT || REPO;
+const CLAUDE_AGENT_ACP = join(CLAUDE_ROOT, 'node_modules', '@agentclientprotocol', 'claude-agent-acp', 'dist', 'index.js');
 const COMPILED_MOCK = join(REPO, 'dist', 'test', 'fixtures', 'anthropic-mock.js');
 const COMPILED_MOCK_BASE = join(REPO, 'dist', 'test', 'fixtures', 'model-api-mock.js');
 /** Copilot's create_file as Claude Code sees it: a tool of the bridge's MCP server. */
@@ -152,7 +154,7 @@ export async function startAnthropicMock(workspace) {
 }
 
 /** Claude Code's binary as claude-agent-acp finds it here (a platform package of the Claude Agent SDK). */
-const CLAUDE_BINARY = join(REPO, 'node_modules', '@anthropic-ai', `claude-agent-sdk-linux-${process.arch}`, 'claude');
+const CLAUDE_BINARY = join(CLAUDE_ROOT, 'node_modules', '@anthropic-ai', `claude-agent-sdk-linux-${process.arch}`, 'claude');
 
 /**
  * The `symposium.agents` entries: "Claude Code" with the mock's key, "Keyless Claude" without one; each with its
@@ -239,6 +241,28 @@ export const CLAUDE_SCENARIOS = [
       c.ok(rows.some((r) => r.includes(CLAUDE_MODEL) && r.includes('ready')), `no ready "${CLAUDE_MODEL}" in the picker: ${JSON.stringify(rows)}`);
       await ui.screenshot('claude-picker-names-the-agent');
       await ui.page.keyboard.press('Escape');
+    },
+  },
+  {
+    // claude-agent-acp 0.101 begins sessions in Auto; the bridge sets Manual unless the person picks another mode.
+    name: "claude: Auto picked among Claude Code's options is set and said once, in a line of its own; Claude's own warning is a line of its own, not glued to the answer",
+    async run(ui, c) {
+      await ui.setModelOption(CLAUDE_MODEL, 'Mode', 'Auto');
+      try {
+        await newClaudeChat(ui);
+        await ui.send('say Picked in Auto.');
+        const answer = c.note('answer', await ui.response((t) => t.includes('Picked in Auto.') && t.includes('acts without asking'), 'the answer, with the line that Claude Code acts unasked'));
+        await ui.idle();
+        c.includes(answer, 'Claude Code acts without asking you in this chat', 'the line that Claude Code acts unasked');
+        c.ok(!/Picked in Auto\.\S/.test(answer), `a notice glued to the answer: ${JSON.stringify(answer)}`);
+        await ui.screenshot('claude-auto-picked');
+        await ui.send('say Still in Auto.');
+        const next = c.note('next answer', await ui.response((t) => t.includes('Still in Auto.'), 'the next answer'));
+        await ui.idle();
+        c.excludes(next, 'acts without asking', 'the next answer (said once)');
+      } finally {
+        await ui.setModelOption(CLAUDE_MODEL, 'Mode', 'Manual');
+      }
     },
   },
   {

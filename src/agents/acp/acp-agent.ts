@@ -339,7 +339,7 @@ export class AcpAgent implements AgentStream, SessionHost {
     return {
       sessionId,
       fresh,
-      settings: new SessionSettings(response),
+      settings: new SessionSettings(response, { command: this.command, cwd: this.options.cwd }),
       agent: process.connection.agent,
       prompt: (blocks) => {
         const request = process.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: blocks });

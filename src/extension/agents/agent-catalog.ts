@@ -12,7 +12,7 @@ import os from 'node:os';
 import { archiveProgram, type ArchiveDownload } from './archive-install.js';
 import { catalogOfRegistry, type CatalogEntry, type Distribution } from './registry.js';
 import { CATALOG_OVERLAY, REGISTRY_SNAPSHOT } from './registry-snapshot.js';
-import type { ShellOff } from '../../protocol/messages.js';
+import type { ModeSetting, ShellOff } from '../../protocol/messages.js';
 import { withEnv } from '../../agents/agent-env.js';
 import path from 'node:path';
 
@@ -81,6 +81,8 @@ export interface LaunchCommand {
   readonly shellOff?: ShellOff;
   /** Its subagents come as child sessions: the ACP subagents RFD's `clientCapabilities.subagents` is declared to it (Codex). */
   readonly subagentSessions?: boolean;
+  /** Where its own settings name the mode its sessions begin in (Claude Code's `permissions.defaultMode`). */
+  readonly modeSetting?: ModeSetting;
 }
 
 export type Resolution =
@@ -93,7 +95,11 @@ export type Resolution =
  */
 export function launchOf(entry: CatalogEntry, overrides: BuiltinOverrides = {}): LaunchCommand {
   const env = { ...entry.env, ...overrides.env };
-  const shellOff = { ...(entry.shellOff === undefined ? {} : { shellOff: entry.shellOff }), ...(entry.subagentSessions === true ? { subagentSessions: true } : {}) };
+  const shellOff = {
+    ...(entry.shellOff === undefined ? {} : { shellOff: entry.shellOff }),
+    ...(entry.subagentSessions === true ? { subagentSessions: true } : {}),
+    ...(entry.modeSetting === undefined ? {} : { modeSetting: entry.modeSetting }),
+  };
   const d = entry.distribution;
   const extra = overrides.args ?? [];
   if (d.kind === 'binary') return { command: d.executable, args: [...d.args, ...extra], env, ...shellOff };

@@ -4,7 +4,7 @@
  * `vscode`): the adapter reads the settings and hands them in, with `which` and the environment.
  */
 import { ELIZA_MODEL } from '../../agents/eliza/eliza-model.js';
-import type { AgentConfigOption, AgentDefinition, AgentInfo, ModelInformation, SessionConfig, ShellOff, SignInMethod } from '../../protocol/messages.js';
+import type { AgentConfigOption, AgentDefinition, AgentInfo, ModeSetting, ModelInformation, SessionConfig, ShellOff, SignInMethod } from '../../protocol/messages.js';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../protocol/canonical-json.js';
 import { withEnv } from '../../agents/agent-env.js';
@@ -29,6 +29,8 @@ export interface AgentSetting {
   readonly cli?: CliRoute;
   /** Its subagents come as child sessions: the ACP subagents RFD's `clientCapabilities.subagents` is declared to it (Codex). */
   readonly subagentSessions?: boolean;
+  /** Where its own settings name the mode its sessions begin in (Claude Code's `permissions.defaultMode`). */
+  readonly modeSetting?: ModeSetting;
   /** The built-in agent this one is (when named by id), for the tooltip. */
   readonly description?: string;
   /** Why it cannot run here (a built-in whose program is missing): its model says so and fails at once. */
@@ -255,6 +257,7 @@ function agentModels(agent: AgentSetting, learned: ModelSettings['learned']): Mo
       env: Object.entries(agent.env).map(([name, value]) => ({ name, value })),
       ...(agent.shellOff === undefined ? {} : { shellOff: agent.shellOff }),
       ...(agent.subagentSessions === true ? { subagentSessions: true } : {}),
+      ...(agent.modeSetting === undefined ? {} : { modeSetting: agent.modeSetting }),
     },
   };
   const info = learned?.get(agentKey(definition));

@@ -14,9 +14,9 @@ export const REGISTRY_SNAPSHOT = {
     {
       id: 'claude-code',
       name: 'Claude Code',
-      version: '0.100.0',
+      version: '0.101.0',
       description: "Anthropic's Claude Code, through the Claude Agent SDK's ACP adapter",
-      distribution: { npx: { package: '@agentclientprotocol/claude-agent-acp@0.100.0', cmd: 'claude-agent-acp', args: [] } },
+      distribution: { npx: { package: '@agentclientprotocol/claude-agent-acp@0.101.0', cmd: 'claude-agent-acp', args: [] } },
     },
     {
       id: 'codex',
@@ -80,7 +80,7 @@ const SHELL_OFF: Readonly<Record<'codex' | 'gemini' | 'qwen' | 'opencode', Shell
  * person sees it: the agent's session there is not changed by what is done in the terminal.
  */
 const CLI: Readonly<Record<'claude' | 'codex' | 'gemini' | 'qwen' | 'opencode', AgentCli>> = {
-  // Claude Code 2.1.316, the binary claude-agent-acp 0.100 runs (a platform package of the Claude Agent SDK, no npm
+  // Claude Code 2.1.318, the binary claude-agent-acp 0.101 runs (a platform package of the Claude Agent SDK, no npm
   // bin): `--fork-session` "When resuming, create a new session ID instead of reusing the original". It finds a session
   // in the store of the folder it runs in (~/.claude/projects/<cwd>/).
   claude: { program: 'claude', fork: ['--resume', '{session}', '--fork-session'], variable: 'CLAUDE_CODE_EXECUTABLE', install: "install Claude Code's CLI (`npm install -g @anthropic-ai/claude-code`), or set CLAUDE_CODE_EXECUTABLE in the agent's env" },
@@ -95,7 +95,15 @@ const CLI: Readonly<Record<'claude' | 'codex' | 'gemini' | 'qwen' | 'opencode', 
 };
 
 export const CATALOG_OVERLAY: CatalogOverlay = {
-  'claude-code': { auth: 'Uses your Claude Code sign-in (`claude`, then `/login`), or an ANTHROPIC_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['ANTHROPIC_API_KEY'], cli: CLI.claude },
+  // Its sessions begin in the mode `permissions.defaultMode` names in the person's settings (CLAUDE_CONFIG_DIR, else
+  // ~/.claude), then the workspace's (.claude/settings.json, .claude/settings.local.json), as claude-agent-acp 0.101
+  // reads them (dist/settings.js); with none, in `auto` (0.100: `default`).
+  'claude-code': {
+    auth: 'Uses your Claude Code sign-in (`claude`, then `/login`), or an ANTHROPIC_API_KEY (**Symposium: Set Agent API Key**).',
+    apiKeys: ['ANTHROPIC_API_KEY'],
+    cli: CLI.claude,
+    modeSetting: { configDir: { variable: 'CLAUDE_CONFIG_DIR', home: '.claude' }, user: ['settings.json'], project: ['.claude/settings.json', '.claude/settings.local.json'], key: ['permissions', 'defaultMode'] },
+  },
   // Its default mode ("Auto review") has a model review approvals and deny them before VS Code can ask the
   // user; in this mode they come to the client (`session/request_permission`), which asks the user.
   'codex': { auth: 'Signs in with a CODEX_API_KEY or OPENAI_API_KEY (**Symposium: Set Agent API Key**), or with ChatGPT.', apiKeys: ['CODEX_API_KEY', 'OPENAI_API_KEY'], env: { INITIAL_AGENT_MODE: 'workspace-write' }, shellOff: SHELL_OFF.codex, cli: CLI.codex, subagentSessions: true },

@@ -7,7 +7,7 @@
  */
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import type { ShellOff } from '../../protocol/messages.js';
+import type { ModeSetting, ShellOff } from '../../protocol/messages.js';
 import { decodeOrThrow } from '../../protocol/decode.js';
 import { AgentCli } from './agent-cli.js';
 
@@ -43,6 +43,8 @@ export interface CatalogEntry {
   readonly cli?: AgentCli;
   /** Its subagents come as child sessions: the ACP subagents RFD's `clientCapabilities.subagents` is declared to it (Codex). */
   readonly subagentSessions?: boolean;
+  /** Where its own settings name the mode its sessions begin in, which the bridge honours (Claude Code's). */
+  readonly modeSetting?: ModeSetting;
 }
 
 const StringArray = t.array(t.string);
@@ -66,7 +68,7 @@ export const RegistryAgent = t.intersection(
 export type RegistryAgent = t.TypeOf<typeof RegistryAgent>;
 
 /** What the catalogue adds to a registry entry: how the agent signs in, which keys it reads. */
-export type CatalogOverlay = Readonly<Record<string, Partial<Pick<CatalogEntry, 'auth' | 'apiKeys' | 'install' | 'env' | 'shellOff' | 'cli' | 'subagentSessions'>>>>;
+export type CatalogOverlay = Readonly<Record<string, Partial<Pick<CatalogEntry, 'auth' | 'apiKeys' | 'install' | 'env' | 'shellOff' | 'cli' | 'subagentSessions' | 'modeSetting'>>>>;
 
 /** The registry's name of a platform, e.g. `darwin-aarch64`, `windows-x86_64`; undefined for others. */
 export function platformTarget(platform: NodeJS.Platform, arch: string): string | undefined {
@@ -111,6 +113,7 @@ export function catalogOfRegistry(raw: unknown, target: string | undefined, over
       ...(extra.shellOff === undefined ? {} : { shellOff: extra.shellOff }),
       ...(cli === undefined ? {} : { cli }),
       ...(extra.subagentSessions === true ? { subagentSessions: true } : {}),
+      ...(extra.modeSetting === undefined ? {} : { modeSetting: extra.modeSetting }),
     });
   });
   return { entries, problems };

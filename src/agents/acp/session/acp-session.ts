@@ -26,8 +26,7 @@ import { planKey, todosOf } from '../updates/plan.js';
 import { todoToolOf } from '../../../tools/consumer-todos.js';
 import { AuthFailureAnswer, isAuthFailure } from '../answers/auth-failure.js';
 import { PAUSED_BUFFER_CHARS, bufferedSize, joinBufferedEvents } from '../updates/paused-buffer.js';
-import { applySessionConfig } from './session-config.js';
-import { turnConfig } from './session-modes.js';
+import { applyTurnConfig } from './session-modes.js';
 import type { SessionSettings } from './session-settings.js';
 import type { OpenedSession } from './opened-session.js';
 import type { Prompt } from './prompt-state.js';
@@ -207,8 +206,8 @@ export class AcpSession implements AgentSession {
   }
 
   /**
-   * A `session/update` for this session. Updates with no running prompt are late: they are dropped; so are
-   * those read after the prompt's response (`outsidePrompt`), which the prompt may not have heard of yet.
+   * A `session/update` for this session. Updates with no running prompt are late: they are dropped (those of a turn
+   * of the agent's own titled for the next response); so are those read after the prompt's response (`outsidePrompt`).
    */
   onUpdate(update: acp.SessionUpdate, outsidePrompt = false): void {
     this.lastUpdateAt = Date.now();
@@ -217,6 +216,7 @@ export class AcpSession implements AgentSession {
     this.announced.record(update);
     const prompt = this.prompt;
     if (prompt === undefined || prompt.state === 'cancelling' || outsidePrompt) {
+      if (prompt === undefined) this.rendering.ownTurn(update);
       this.host.log.debug(`conversation ${this.conversationId}: dropped a late ${update.sessionUpdate} update`);
       return;
     }
@@ -373,7 +373,7 @@ export class AcpSession implements AgentSession {
     await this.offerTools(input.tools);
     this.readOnly = input.mode !== 'agent';
     const opened = await this.open();
-    await applySessionConfig(opened, turnConfig(opened.settings, input.config, input.mode), this.host, this.conversationId);
+    this.rendering.notice(await applyTurnConfig(opened, input.config, input.mode, this.host, this.conversationId));
     if (unsubscribed() || this.isClosed) return undefined;
     const options = { images: opened.images, embeddedContext: opened.embeddedContext, root: this.host.options.cwd };
     const paused = this.prompt;

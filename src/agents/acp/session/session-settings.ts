@@ -1,5 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { AgentModelChoice } from '../../../protocol/messages.js';
+import type { AgentCommand, AgentModelChoice } from '../../../protocol/messages.js';
+import { ownModeOf } from './own-mode.js';
 import { currentValuesOf, otherOptionsOf, sessionModelsOf, sessionModesOf, type SessionResponse } from '../answers/agent-info.js';
 
 /**
@@ -21,10 +22,17 @@ export class SessionSettings {
   readonly requested = new Map<string, string>();
   /** The config ids of boolean options, whose values are kept as `true` and `false`. */
   readonly booleans: ReadonlySet<string>;
-  /** The config id whose value `current_mode_update` reports. */
-  private readonly modeConfigId: string | undefined;
+  /** The config id of the session's mode (the one `current_mode_update` reports): its option of category mode, else its ACP modes. */
+  readonly modeConfigId: string | undefined;
+  /** Whether the person was told that the session's mode acts without asking them (session-modes.ts): once per session. */
+  toldUnasked = false;
+  private own: { readonly mode: string | undefined } | undefined;
 
-  constructor(response: SessionResponse) {
+  /** `agent`: the agent and the session's folder, whose own settings may name its mode (`ownMode`). */
+  constructor(
+    response: SessionResponse,
+    private readonly agent?: { readonly command: AgentCommand; readonly cwd: string },
+  ) {
     this.current = currentValuesOf(response.configOptions);
     const choices = new Map(otherOptionsOf(response.configOptions ?? []).map((o) => [o.configId, o.choices] as const));
     // Models reported the older way are set the older way (session/set_model), under their own config id.
@@ -40,6 +48,16 @@ export class SessionSettings {
     this.booleans = new Set((response.configOptions ?? []).flatMap((o) => (o.type === 'boolean' ? [o.id] : [])));
     this.initial = new Map(this.current);
     this.modeConfigId = modes?.configId ?? response.configOptions?.find((o) => o.category === 'mode' && o.type === 'select')?.id;
+  }
+
+  /**
+   * The mode the agent's own settings name, where its mode option offers it: the person chose it there. Read at the
+   * session's first turn, not when it opened (a spare session opens ahead).
+   */
+  get ownMode(): string | undefined {
+    this.own ??= { mode: this.agent === undefined ? undefined : ownModeOf(this.agent.command, this.agent.cwd) };
+    const { mode } = this.own;
+    return this.modeConfigId !== undefined && this.choices.get(this.modeConfigId)?.some((c) => c.value === mode) === true ? mode : undefined;
   }
 
   /** The agent changed a setting by itself: followed. Values of options the session does not have are ignored. */

@@ -11,6 +11,7 @@ import { BRIDGED_TOOLS_SERVER_NAME } from '../../../tools/bridged-tools-server.j
 import type { PendingPermission, PendingToolCall } from './turn-events.js';
 import { TerminalBlocks, terminalIdOf, terminalOutputOf } from './terminal-output.js';
 import { Subagents } from './subagents.js';
+import { noticeLine, type Notice } from '../../notices.js';
 
 /**
  * What a session's responses have shown so far: tool titles (updates often omit them), which tools were
@@ -41,8 +42,12 @@ export class TurnRendering {
   private readonly commands = new Set<string>();
   /** The agent's subagents: each named by its task, its tool calls under it, its outcome (subagents.ts). */
   private readonly subagents: Subagents;
-  /** What the last stop ended, for the next response to begin with. */
-  private stoppedLines = '';
+  /** What the last stop ended, and the notices said before the agent's next words, for the next response to begin with. */
+  private openingLines = '';
+  /** The notices shown, by their line: each once in the conversation, however often the agent repeats it. */
+  private readonly noticesShown = new Set<string>();
+  /** Calls the agent announced while no prompt of the conversation ran: its own turn, not ended yet. */
+  private readonly ownTurnCalls = new Set<string>();
 
   /** `bridgedServer`: the name of the MCP server through which agents call VS Code's tools; `now`: the clock that times subagents. */
   constructor(
@@ -134,6 +139,8 @@ export class TurnRendering {
       }
       case 'usage_update':
         return [usagePart(update.used)];
+      case 'notice':
+        return textPart(this.noticeOnce(update));
       case 'plan': {
         const text = this.planText.textOf(todosOf(update.entries));
         return text === '' ? [] : [{ type: 'text', value: text }];
@@ -154,13 +161,46 @@ export class TurnRendering {
    * what the stop ended of it (its subagents) is said at the start of the conversation's next response.
    */
   private turnStopped(): void {
-    this.stoppedLines += this.subagents.stopped();
+    this.openingLines += this.subagents.stopped();
   }
 
-  /** What begins a response: the lines of what the last stop ended, not shown yet. */
+  /**
+   * An update while no prompt ran: a turn of the agent's own (claude-agent-acp 0.101 compacts an idle session by
+   * itself, a "Compact conversation" call). Its calls keep their titles for the next response, which ends them in one
+   * line; a call that ended before it is said at its start, in the same line.
+   */
+  ownTurn(update: SessionUpdate): void {
+    if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
+    if (update.sessionUpdate === 'tool_call') {
+      this.titles.set(update.toolCallId, update.title);
+      this.ownTurnCalls.add(update.toolCallId);
+    } else if (update.title) this.titles.set(update.toolCallId, update.title);
+    const status = update.status;
+    if (this.ownTurnCalls.has(update.toolCallId) && (status === 'completed' || status === 'failed')) {
+      this.ownTurnCalls.delete(update.toolCallId);
+      this.openingLines += this.end(update.toolCallId, status).map((p) => (p.type === 'text' ? p.value : '')).join('');
+    }
+  }
+
+  /** A notice of the bridge's own about the session, said at the start of the next response (once). */
+  notice(notice: Notice | undefined): void {
+    if (notice !== undefined) this.openingLines += this.noticeOnce(notice);
+  }
+
+  /** A notice's line, the first time it is said; else nothing. */
+  private noticeOnce(notice: Notice): string {
+    const line = noticeLine(notice);
+    if (this.noticesShown.has(line)) return '';
+    // Bounded: an agent whose notices differ each time (a retry's count) would grow it without end.
+    if (this.noticesShown.size >= MAX_NOTICES_KEPT) this.noticesShown.delete(this.noticesShown.values().next().value!);
+    this.noticesShown.add(line);
+    return line;
+  }
+
+  /** What begins a response: the lines of what the last stop ended, and notices, not shown yet. */
   startOfResponse(): ResponsePart[] {
-    const lines = this.stoppedLines;
-    this.stoppedLines = '';
+    const lines = this.openingLines;
+    this.openingLines = '';
     return textPart(lines.replace(/^\n+/, ''));
   }
 
@@ -236,6 +276,9 @@ export class TurnRendering {
     return this.subagents.titled(id, this.titles.get(id) ?? 'tool call');
   }
 }
+
+/** How many notices a conversation remembers having shown. */
+const MAX_NOTICES_KEPT = 100;
 
 function textPart(value: string): ResponsePart[] {
   return value === '' ? [] : [{ type: 'text', value }];
