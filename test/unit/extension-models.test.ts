@@ -110,10 +110,11 @@ describe('agentsOfSettings', () => {
         args: ['--yes', '--package=@agentclientprotocol/claude-agent-acp@0.100.0', '--', 'claude-agent-acp'],
         env: { ANTHROPIC_API_KEY: 'k' },
         description: findBuiltin('claude-code')!.description,
+        signIn: { keyNames: ['ANTHROPIC_API_KEY'], ownSignIn: 'run `claude` in a terminal, then `/login`' },
         cli: { command: 'claude', args: [], fork: ['--resume', '{session}', '--fork-session'], variable: 'CLAUDE_CODE_EXECUTABLE', install: expect.stringMatching(/^install Claude Code's CLI/) as string },
       },
-      { id: 'goose', name: 'Goose', command: 'goose', args: ['acp'], env: {}, description: findBuiltin('goose')!.description, unavailable: expect.stringMatching(/^`goose` was not found on PATH: install the Goose CLI/) as string },
-      { id: 'kimi', name: 'Kimi CLI', command: 'kimi', args: ['acp', '--debug'], env: {}, description: findBuiltin('kimi')!.description },
+      { id: 'goose', name: 'Goose', command: 'goose', args: ['acp'], env: {}, description: findBuiltin('goose')!.description, signIn: { keyNames: [] }, unavailable: expect.stringMatching(/^`goose` was not found on PATH: install the Goose CLI/) as string },
+      { id: 'kimi', name: 'Kimi CLI', command: 'kimi', args: ['acp', '--debug'], env: {}, description: findBuiltin('kimi')!.description, signIn: { keyNames: [] } },
     ]);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^symposium\.agents\[1\]: Goose \("goose"\) is not available: `goose` was not found on PATH: install the Goose CLI/);

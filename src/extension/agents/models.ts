@@ -31,10 +31,20 @@ export interface AgentSetting {
   readonly subagentSessions?: boolean;
   /** The built-in agent this one is (when named by id), for the tooltip. */
   readonly description?: string;
+  /** Where it reads a key and how it signs in by itself, from its catalogue entry: what a request refused for want of a sign-in says. */
+  readonly signIn?: SignInWords;
   /** Why it cannot run here (a built-in whose program is missing): its model says so and fails at once. */
   readonly unavailable?: string;
   /** A registry download its command comes from, installed before its first request. */
   readonly download?: ArchiveDownload;
+}
+
+/** What an agent reads its key from and how it signs in by itself: words of its catalogue entry. */
+export interface SignInWords {
+  /** The environment variables it reads an API key from. */
+  readonly keyNames: readonly string[];
+  /** Its own sign-in, as a phrase that follows "or" ("run `claude` in a terminal, then `/login`"). */
+  readonly ownSignIn?: string;
 }
 
 /** What the picker says of an agent's models: whether it can run, and what is missing. */
@@ -204,6 +214,7 @@ export function resolveAgent(configured: ConfiguredAgent, ctx: ResolveContext): 
     name: configured.name ?? entry.name,
     ...resolution.launch,
     description: entry.description,
+    signIn: { keyNames: entry.apiKeys ?? [], ...(entry.ownSignIn === undefined ? {} : { ownSignIn: entry.ownSignIn }) },
     ...(entry.cli === undefined ? {} : { cli: cliRouteOf(entry.cli, resolution.launch) }),
   };
   if (!resolution.ok) return { configured, ok: false, agent, reason: resolution.reason };
