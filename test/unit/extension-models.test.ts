@@ -139,7 +139,11 @@ describe('agentsOfSettings', () => {
   test('full entries are offered whether or not their command is found (a request names a missing one)', () => {
     const { agents, problems } = agentsOfSettings([{ id: 'goose', name: 'My goose', command: '/nonexistent/goose', args: ['acp'] }], machine());
     expect(problems).toEqual([]);
-    expect(agents).toEqual([{ id: 'goose', name: 'My goose', command: '/nonexistent/goose', args: ['acp'], env: {} }]);
+    // With a built-in's id it replaces that built-in, and signs in as it does.
+    expect(agents).toEqual([{ id: 'goose', name: 'My goose', command: '/nonexistent/goose', args: ['acp'], env: {}, signIn: { keyNames: [] } }]);
+    const claude = agentsOfSettings([{ id: 'claude-code', name: 'Claude Code', command: 'node', args: ['claude-agent-acp.js'] }], machine()).agents[0];
+    expect(claude?.signIn).toEqual({ keyNames: ['ANTHROPIC_API_KEY'], ownSignIn: 'run `claude` in a terminal, then `/login`' });
+    expect(agentsOfSettings([{ id: 'mine', name: 'Mine', command: 'mine' }], machine()).agents[0]?.signIn).toBeUndefined();
   });
 
   test('a command written from the home folder is spawned as a path, on each platform', () => {

@@ -214,11 +214,16 @@ export function resolveAgent(configured: ConfiguredAgent, ctx: ResolveContext): 
     name: configured.name ?? entry.name,
     ...resolution.launch,
     description: entry.description,
-    signIn: { keyNames: entry.apiKeys ?? [], ...(entry.ownSignIn === undefined ? {} : { ownSignIn: entry.ownSignIn }) },
+    signIn: signInWordsOf(entry),
     ...(entry.cli === undefined ? {} : { cli: cliRouteOf(entry.cli, resolution.launch) }),
   };
   if (!resolution.ok) return { configured, ok: false, agent, reason: resolution.reason };
   return { configured, ok: true, agent: resolution.download === undefined ? agent : { ...agent, download: resolution.download }, location: resolution.location };
+}
+
+/** Where a catalogue entry's agent reads its key and how it signs in by itself. */
+function signInWordsOf(entry: CatalogEntry): SignInWords {
+  return { keyNames: entry.apiKeys ?? [], ...(entry.ownSignIn === undefined ? {} : { ownSignIn: entry.ownSignIn }) };
 }
 
 /**
@@ -228,7 +233,10 @@ export function resolveAgent(configured: ConfiguredAgent, ctx: ResolveContext): 
 export function agentsOfSettings(raw: unknown, ctx: ResolveContext, catalog: readonly CatalogEntry[] = BUILTIN_AGENTS): { agents: AgentSetting[]; problems: string[] } {
   const { agents: configured, problems } = parseAgentSettings(raw, catalog);
   const agents: AgentSetting[] = [];
-  for (const status of configured.map((c) => resolveAgent(c, ctx))) {
+  for (const resolved of configured.map((c) => resolveAgent(c, ctx))) {
+    // A full entry with a built-in's id (which it replaces) signs in as that built-in does.
+    const builtin = resolved.configured.kind === 'command' ? catalog.find((e) => e.id === resolved.configured.id) : undefined;
+    const status = builtin === undefined ? resolved : { ...resolved, agent: { ...resolved.agent, signIn: signInWordsOf(builtin) } };
     if (status.ok) agents.push(status.agent);
     else {
       agents.push({ ...status.agent, unavailable: status.reason });
