@@ -13,6 +13,8 @@ test("an error whose data offers sign-in methods (Qwen Code's) or whose words ar
   expect(isAuthFailure(acp.RequestError.internalError(undefined, '401 Unauthorized'))).toBe(true);
   expect(isAuthFailure(acp.RequestError.internalError({ details: 'API key not valid. Please pass a valid API key.' }))).toBe(true);
   expect(isAuthFailure(acp.RequestError.internalError(undefined, 'Invalid API key · Please run /login'))).toBe(true);
+  // OpenCode passes on the words of an OpenAI-compatible API's 401 to a request without a key (issue 60).
+  expect(isAuthFailure(new acp.RequestError(-32603, "Internal error: You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth."))).toBe(true);
 });
 
 test('other failures are not', () => {
