@@ -409,6 +409,7 @@ describe('package.json, the extension manifest', () => {
       'symposium.resumeRecentChats',
       'symposium.reviewAgentEdits',
       'symposium.runAgentCommandsInTerminal',
+      'symposium.silenceNoticeSeconds',
       'symposium.startNotice',
     ]);
     // The setting's values are the bridge's --context policies, and their former names.

@@ -3,9 +3,7 @@ import type { Logger } from '../../log/logger.js';
 import type { AgentCommand } from '../../protocol/messages.js';
 import { defer, of, Subject } from 'rxjs';
 import type { AgentSession, AgentStream } from '../agent-stream.js';
-import { announceSlowStart } from '../../operators/announce-slow-start.js';
-import { startingNotice } from '../../protocol/starting-notice.js';
-import type { ResponsePart } from '../../protocol/messages.js';
+import { waitNotices } from './wait-notices.js';
 import { BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from '../../protocol/messages.js';
@@ -182,17 +180,12 @@ export class AcpAgent implements AgentStream, SessionHost {
     return taken.then((spare) => spare.tools);
   }
 
-  /** A conversation's session; a turn that waits on a slow start of the agent says so first (`announceSlowStart`). */
+  /** A conversation's session; a turn that waits on the agent says so (`waitNotices`: its slow start, its silence). */
   openSession(conversationId: string): AgentSession {
     const session = new AcpSession(this, conversationId);
-    const { startNoticeMs } = this.options;
-    if (startNoticeMs === undefined) return session;
-    const notice: ResponsePart = { type: 'text', value: startingNotice(this.name, this.command.command) };
     const ready = defer(() => (this.running?.ready === true && this.running.process.alive ? of(undefined) : this.readySignal));
-    return {
-      turn: (input) => session.turn(input).pipe(announceSlowStart<ResponsePart>(notice, ready, startNoticeMs)),
-      close: () => session.close(),
-    };
+    const waits = waitNotices(this.command, this.options, ready, () => this.running?.process);
+    return waits === undefined ? session : { turn: (input) => session.turn(input).pipe(waits), close: () => session.close() };
   }
 
   /**

@@ -29,6 +29,8 @@ export interface BridgeLaunch {
   readonly contextPolicy?: string;
   /** A response that waits this long for its agent to start says so first (`vscodelm --start-notice-ms`); none: never. */
   readonly startNoticeMs?: number;
+  /** A response the agent sends nothing to this long says, once, that the agent has not answered yet. */
+  readonly silenceNoticeMs?: number;
   /** Agents read and write the workspace through VS Code (`vscodelm --client-files`); default: they do. */
   readonly clientFiles?: boolean;
   /** Agents may ask the person questions (`vscodelm --agent-questions`); default: they may. */
@@ -189,12 +191,13 @@ export class BridgeProcess {
 
   private spawn(): Running {
     const { bridgePath, log } = this.options;
-    const { cwd, additionalDirs, logLevel, stateDir, contextPolicy, startNoticeMs, clientFiles, agentQuestions, consumerTerminal, toolCallTimeoutMs } = this.options.launch();
+    const { cwd, additionalDirs, logLevel, stateDir, contextPolicy, startNoticeMs, silenceNoticeMs, clientFiles, agentQuestions, consumerTerminal, toolCallTimeoutMs } = this.options.launch();
     // VS Code hands a provider's parts on in batches about 30 ms apart: slower words let Eliza be seen streaming.
     const args = [
       ...['--cwd', cwd, '--log-level', logLevel, '--eliza-pace-ms', '40'],
       ...(additionalDirs ?? []).flatMap((dir) => ['--add-dir', dir]),
       ...(startNoticeMs === undefined ? [] : ['--start-notice-ms', String(startNoticeMs)]),
+      ...(silenceNoticeMs === undefined ? [] : ['--silence-notice-ms', String(silenceNoticeMs)]),
       ...(stateDir === undefined ? [] : ['--state-dir', stateDir]),
       ...(contextPolicy === undefined ? [] : ['--context', contextPolicy]),
       ...(clientFiles === false ? ['--client-files', 'off'] : []),

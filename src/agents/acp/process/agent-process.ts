@@ -112,6 +112,11 @@ export class AgentProcess implements EndableProcess {
     return this.endedAs === undefined;
   }
 
+  /** The last lines it wrote to stderr, oldest first. */
+  get lastStderrLines(): readonly string[] {
+    return this.stderrTail?.last ?? [];
+  }
+
   /** "exited with code 3 during initialize", with the last lines it wrote to stderr. */
   describe(how: ProcessEnd, during?: string): string {
     if (how.kind === 'spawn-failed') {
@@ -122,7 +127,7 @@ export class AgentProcess implements EndableProcess {
     }
     const status = this.fault ?? (how.signal !== null ? `was killed by ${how.signal}` : `exited with code ${how.code}`);
     const when = during === undefined ? '' : ` during ${during}`;
-    const lines = this.stderrTail?.last ?? [];
+    const lines = this.lastStderrLines;
     const tail = lines.length === 0 ? '.' : `; its last output on stderr:\n${lines.join('\n')}`;
     return `${status}${when}${tail}`;
   }
