@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AgentSecrets, secretKey, secretLookingNames, withSecrets, type SecretStore } from '../../src/extension/keys/agent-secrets.js';
 import { keyedAgents, setAgentApiKey, type ApiKeyChoice, type ApiKeyUi } from '../../src/extension/keys/api-key-command.js';
+import { secretPersistence, type MarkStore } from '../../src/extension/keys/secret-persistence.js';
 import { BridgeProcess } from '../../src/extension/provider/bridge-process.js';
 import { manageAgents, type ManageAgentsUi } from '../../src/extension/agents/manage-agents.js';
 import { agentsOfSettings, modelsOf, type AgentSetting } from '../../src/extension/agents/models.js';
@@ -125,6 +126,16 @@ describe('the command Set Agent API Key', () => {
     expect(values.size).toBe(0);
   });
 
+  test('where VS Code keeps secrets for this window only, the confirmation says so (issue 60)', async () => {
+    const secrets = new AgentSecrets(memoryStore().store);
+    const { ui, shown } = scriptedUi({ pick: byLabel('ANTHROPIC_API_KEY'), secret: SECRET });
+    await setAgentApiKey(ui, keyedAgents(settings), secrets, 'claude-code', 'window');
+    expect(shown.at(-1)).toBe(
+      "info ANTHROPIC_API_KEY of Claude Code is in VS Code's secret storage: the agent gets it from its next request. This VS Code keeps secrets for this window only (it has no encryption service): another window, or this one after a reload, does not have it.",
+    );
+    expect(shown.join('\n')).not.toContain(SECRET);
+  });
+
   test('with no agent configured it says how to add one', async () => {
     const { ui, shown } = scriptedUi({});
     await setAgentApiKey(ui, [], new AgentSecrets(memoryStore().store));
@@ -201,5 +212,24 @@ describe('a stored key on its way to the agent (the extension\'s BridgeProcess, 
       if (statSync(at).isFile()) expect(readFileSync(at, 'utf8')).not.toContain(SECRET);
     }
     expect(readdirSync(stateDir)).toContain('conversations.json');
+  });
+});
+
+describe('whether VS Code keeps secrets beyond this window (issue 60)', () => {
+  /** The global state, which VS Code keeps on disk in every host. */
+  const marks = (): MarkStore => {
+    const values = new Map<string, unknown>();
+    return { get: (key) => values.get(key), update: async (key, value) => void values.set(key, value) };
+  };
+
+  test('a later window that finds the probe secret: persisted; one that finds only the mark: this window only', async () => {
+    const state = marks();
+    const keychain = memoryStore();
+    expect(await secretPersistence(keychain.store, state, false)).toBe('unknown');
+    expect(await secretPersistence(keychain.store, state, false)).toBe('persisted');
+    // code-server without an encryption service: each window's secrets are its own, the global state is shared.
+    const web = marks();
+    expect(await secretPersistence(memoryStore().store, web, true)).toBe('unknown-web');
+    expect(await secretPersistence(memoryStore().store, web, true)).toBe('window');
   });
 });
