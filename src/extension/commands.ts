@@ -25,6 +25,7 @@ export function registerCommands(models: LanguageModels, channel: vscode.OutputC
     ),
     vscode.commands.registerCommand('symposium.setAgentApiKey', async (agentId?: unknown) => {
       await runSetAgentApiKey(vscode, agents.secrets, agents.catalog(), agents.secretPersistence, typeof agentId === 'string' ? agentId : undefined);
+      models.secretsChanged();
       models.refresh();
     }),
     vscode.commands.registerCommand('symposium.continueAgentSession', () => {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { AgentSecrets, secretKey, secretLookingNames, withSecrets, type SecretStore } from '../../src/extension/keys/agent-secrets.js';
 import { keyedAgents, setAgentApiKey, type ApiKeyChoice, type ApiKeyUi } from '../../src/extension/keys/api-key-command.js';
 import { secretPersistence, type MarkStore } from '../../src/extension/keys/secret-persistence.js';
+import { SharedSecrets } from '../../src/extension/keys/shared-secrets.js';
 import { BridgeProcess } from '../../src/extension/provider/bridge-process.js';
 import { manageAgents, type ManageAgentsUi } from '../../src/extension/agents/manage-agents.js';
 import { agentsOfSettings, modelsOf, type AgentSetting } from '../../src/extension/agents/models.js';
@@ -212,6 +213,37 @@ describe('a stored key on its way to the agent (the extension\'s BridgeProcess, 
       if (statSync(at).isFile()) expect(readFileSync(at, 'utf8')).not.toContain(SECRET);
     }
     expect(readdirSync(stateDir)).toContain('conversations.json');
+  });
+
+  test('a key set in one window reaches the agent of another window\'s request through the bridge that serves both (issue 60); no log holds it', async () => {
+    const report = path.join(dir, 'env-shared.json');
+    const raw = [{ id: 'reporter', name: 'Reporter', command: process.execPath, args: [path.resolve('dist/test/fixtures/env-reporting-agent.js')], env: { SYMPOSIUM_TEST_REPORT_FILE: report, SYMPOSIUM_TEST_REPORT_VARS: 'MY_API_KEY', NODE_OPTIONS: '' } }];
+    const settings = agentsOfSettings(raw, { which: () => undefined, env: {} }).agents;
+    // The first window's VS Code has the key; the second's (its secrets are its window's only) has none.
+    const first = new AgentSecrets(memoryStore().store);
+    await first.set('reporter', 'MY_API_KEY', SECRET);
+    const [, keyed] = modelsOf({ agents: withSecrets(settings, (id) => first.envOf(id)), elizaDeterministic: true });
+    const [, keyless] = modelsOf({ agents: settings, elizaDeterministic: true });
+    const shared = new SharedSecrets();
+    const told = shared.update([{ id: 'reporter', agent: keyed!.agent, names: first.namesOf('reporter') }]);
+    expect(told.map((t) => [t.names, t.removed])).toEqual([[['MY_API_KEY'], []]]);
+    const logged: string[] = [];
+    const note = (line: string): void => void logged.push(line);
+    const bridge = new BridgeProcess({ bridgePath: CLI, launch: () => ({ cwd: process.cwd(), logLevel: 'trace' }), log: { error: note, warn: note, info: note, debug: note, trace: note, bridgeLine: note }, secrets: () => shared.all() });
+    try {
+      const parts: ResponsePart[] = [];
+      // The second window's request: its definition has no key; the bridge was told the first window's when it started.
+      await bridge.provideChatResponse({ modelId: keyless!.model.id, messages: [{ role: 'user', content: [{ type: 'text', value: 'say hi' }] }], agent: keyless!.agent }, (p) => parts.push(p));
+      expect(textOfParts(parts)).toBe('hi');
+      expect(JSON.parse(readFileSync(report, 'utf8'))).toEqual({ MY_API_KEY: SECRET });
+    } finally {
+      await bridge.dispose();
+    }
+    expect(logged.join('\n')).toMatch(/agent Reporter/);
+    expect(logged.join('\n')).not.toContain(SECRET);
+    // Removed in the first window: told as removed, and nothing is held any more.
+    expect(shared.update([{ id: 'reporter', agent: keyless!.agent, names: [] }]).map((t) => [t.names, t.removed])).toEqual([[[], ['MY_API_KEY']]]);
+    expect(shared.all()).toEqual([]);
   });
 });
 
