@@ -99,11 +99,14 @@ describe('Claude Code (claude-agent-acp, the devDependency)', () => {
   );
 
   test(
-    'the same after its model was picked (the agent started ahead, as the picker does before the first message)',
+    'after its model was picked (the agent started ahead), its own report says it is not signed in before any message; the first message is refused the same',
     async () => {
       const b = startBridge();
       b.client.prepareAgent({ agent: claude });
       expect(await b.logged(/agent Claude Code takes in a prompt/, BOUND_MS)).toMatch(/agent Claude Code takes in a prompt/);
+      // Before any message: its own report (`_auth/status_update`, "Not logged in") makes the picker say so.
+      for (let waited = 0; waited < BOUND_MS && signInOf(claude)?.needed !== true; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(signInOf(claude)).toMatchObject({ needed: true, methods: [{ id: 'claude-ai-login' }, { id: 'console-login' }] });
       const error = await firstMessageFails(claude);
       expect(error.message).toMatch(/^Agent "Claude Code" needs authentication/);
       expect(signInOf(claude)?.needed).toBe(true);

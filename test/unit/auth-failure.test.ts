@@ -1,6 +1,7 @@
 /** What counts as an agent saying it needs a sign-in (`src/agents/acp/answers/auth-failure.ts`), wherever it says it. */
 import * as acp from '@agentclientprotocol/sdk';
 import { AuthFailureAnswer, isAuthFailure, isAuthFailureText } from '../../src/agents/acp/answers/auth-failure.js';
+import { signedInOf } from '../../src/agents/acp/process/agent-process.js';
 
 test("ACP's auth_required, from any method, is a sign-in needed", () => {
   // claude-agent-acp 0.100 refuses a prompt without a key so; Gemini CLI refuses session/new so.
@@ -50,4 +51,11 @@ test("a prompt's answer is only an auth failure while nothing but such text came
   long.hear(chunk('Invalid API key'));
   long.hear(chunk(' and more'.repeat(50)));
   expect(long.isAuthFailure).toBe(false);
+});
+
+test("claude-agent-acp's own report of its sign-in (_auth/status_update): kind none is not signed in (issue 60)", () => {
+  expect(signedInOf({ authStatus: { kind: 'none', label: 'Not logged in' } })).toBe(false);
+  expect(signedInOf({ authStatus: { kind: 'api_key', label: 'API key', detail: 'ANTHROPIC_API_KEY' } })).toBe(true);
+  expect(signedInOf({ authStatus: {} })).toBeUndefined();
+  expect(signedInOf(null)).toBeUndefined();
 });

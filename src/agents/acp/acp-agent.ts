@@ -548,6 +548,7 @@ export class AcpAgent implements AgentStream, SessionHost {
         const route = this.knownRouteOf(request);
         return route.session.onWriteTextFile(request, signal, proposesEditsItMakes(route.init));
       },
+      onSignedIn: (signedIn) => this.info.learnSignIn(!signedIn),
       onElicitation: async (raw, signal) => {
         const request = checkElicitation(raw);
         const route = request.sessionId === undefined ? undefined : this.routeOf(request.sessionId);
