@@ -356,21 +356,23 @@ export const CLAUDE_SCENARIOS = [
       c.ok(endedMs <= 10_000, `the first message had not ended after ${endedMs} ms`);
       c.includes(said, 'Keyless Claude is not signed in', 'the answer');
       c.includes(said, 'Set ANTHROPIC_API_KEY with "Symposium: Set Agent API Key"', 'the answer (the key its catalogue entry names)');
-      c.includes(said, 'run `claude` in a terminal, then `/login`', "the answer (Claude Code's own sign-in)");
+      // Copilot renders the error's markdown: the commands show as code.
+      c.includes(said, 'run claude in a terminal, then /login', "the answer (Claude Code's own sign-in)");
       await ui.screenshot('chat-missing-key-says-what-to-do');
       const toast = await ui.notification('Keyless Claude needs you to sign in.');
       c.note('notification', await toast.innerText());
       await ui.screenshot('claude-missing-key-offered');
       c.ok(requestsFor(ctx, 'say answered once the key was set').length === 0, 'the model was asked before the key was set');
-      const rows = c.note('pickerRowsSignedOut', await ui.pickerRows('Keyless Claude'));
-      c.ok(rows.some((r) => r.includes('sign-in needed')), `the picker does not say the agent needs a sign-in: ${JSON.stringify(rows)}`);
-      await ui.page.keyboard.press('Escape');
-      const again = await ui.notification('Keyless Claude needs you to sign in.');
-      await again.locator('.monaco-button', { hasText: /^Set API Key$/ }).first().click();
+      // Its toast goes to the notification centre after 12 s of a focused window: the person acts on it first.
+      await toast.locator('.monaco-button', { hasText: /^Set API Key$/ }).first().click();
       await ui.quickInput('API key for Keyless Claude', 'ANTHROPIC_API_KEY', { row: 'ANTHROPIC_API_KEY' });
       await ui.page.locator('.quick-input-widget input[type="password"]').first().waitFor({ timeout: 10_000 });
       await ui.quickInput('API key', MOCK_API_KEY);
       await ui.notification('Keyless Claude is signed in: send your message again.');
+      // Until the agent answers, the picker says what the agent last said: it needs a sign-in.
+      const rows = c.note('pickerRowsSignedOut', await ui.pickerRows('Keyless Claude'));
+      c.ok(rows.some((r) => r.includes('sign-in needed')), `the picker does not say the agent needs a sign-in: ${JSON.stringify(rows)}`);
+      await ui.page.keyboard.press('Escape');
       await ui.send('say answered once the key was set');
       const text = c.note('answer', await ui.response((t) => t.includes('answered once the key was set') && t.includes('Keyless Claude'), "Claude's answer once the key was set"));
       c.excludes(text, 'is not signed in', 'the answer (the request went through once the key was set)');
