@@ -637,6 +637,27 @@ export const CHAT_SCENARIOS = [
     },
   },
   {
+    name: 'chat: a silent agent — after 30 s without a word the answer says it has not answered yet and what is known; stop still stops it',
+    async run(ui, c) {
+      await newScriptedChat(ui);
+      const sentAt = Date.now();
+      await ui.send('hang');
+      // symposium.silenceNoticeSeconds: its default, 30 s (issue 60).
+      const text = c.note('line', await ui.response((t) => t.includes('has not answered yet'), 'the line that the agent has not answered yet', 60_000));
+      c.note('lineMs', Date.now() - sentAt);
+      c.includes(text, 'Scripted has not answered yet (30 s without a word): its process is running', 'the answer');
+      c.includes(text, 'hanging until cancelled', "the answer (the agent's last words on stderr)");
+      await ui.screenshot('chat-silent-agent');
+      // The turn goes on: the stop button is still there, and stops it.
+      c.ok((await ui.page.locator('.chat-execute-toolbar a.action-label.codicon-stop-circle').count()) > 0, 'the turn ended by itself after the line');
+      await ui.stop();
+      await ui.idle(10_000);
+      await ui.send('say after the silence');
+      c.note('next', await ui.response((t) => t.includes('after the silence'), 'the next answer'));
+      await ui.idle();
+    },
+  },
+  {
     name: 'chat: stop, then send again at once — the new message is answered, nothing of the stopped reply shows',
     async run(ui, c) {
       await newScriptedChat(ui);

@@ -378,7 +378,9 @@ export const CLAUDE_SCENARIOS = [
       c.excludes(text, 'is not signed in', 'the answer (the request went through once the key was set)');
       await ui.idle();
       await ui.screenshot('claude-missing-key-answered');
-      const asked = requestsFor(ctx, 'say answered once the key was set');
+      // Copilot keeps the refused message in the chat and sends it with the new one: the model gets both, once.
+      const asked = ctx.mock.conversation().filter((r) => ctx.mock.lastUserTextOf(r).endsWith('say answered once the key was set'));
+      c.note('askedWith', asked.map((r) => ctx.mock.lastUserTextOf(r)));
       c.ok(asked.length === 1 && asked[0].headers['x-api-key'] === MOCK_API_KEY, `the model was not asked once with the key set: ${JSON.stringify(asked.map((r) => r.headers['x-api-key']))}`);
       const ready = c.note('pickerRows', await ui.pickerRows('Keyless Claude'));
       c.ok(ready.some((r) => r.includes('ready')) && !ready.some((r) => r.includes('sign-in needed')), `the picker does not say the agent is ready: ${JSON.stringify(ready)}`);
