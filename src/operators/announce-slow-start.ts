@@ -1,4 +1,4 @@
-import { asyncScheduler, EMPTY, endWith, ignoreElements, map, merge, share, startWith, switchMap, take, takeUntil, timer, type Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, defer, EMPTY, endWith, ignoreElements, map, merge, of, share, switchMap, take, takeUntil, tap, timer, type Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
 
 /** A line the response gets once the agent sent nothing for `dueMs`: `notice()` is read then, to say what is known at that moment. */
 export interface SilenceNotice<T> {
@@ -31,16 +31,19 @@ export function announceSlowStart<T>(notice: T, ready$: Observable<unknown>, due
       takeUntil(merge(ready$, shared)),
     );
     const ended = shared.pipe(ignoreElements(), endWith(undefined));
+    // One timer at a time, not one per part (a turn streams hundreds): when it fires early, it waits the rest.
     const silent =
       silence === undefined
         ? EMPTY
-        : shared.pipe(
-            startWith(undefined),
-            switchMap(() => timer(silence.dueMs, scheduler)),
-            take(1),
-            map(() => silence.notice()),
-            takeUntil(ended),
-          );
+        : defer(() => {
+            let lastAt = scheduler.now();
+            const heard = shared.pipe(
+              tap(() => (lastAt = scheduler.now())),
+              ignoreElements(),
+            );
+            const due = (): Observable<T> => timer(lastAt + silence.dueMs - scheduler.now(), scheduler).pipe(switchMap(() => (scheduler.now() - lastAt >= silence.dueMs ? of(silence.notice()) : due())));
+            return merge(heard, due()).pipe(take(1), takeUntil(ended));
+          });
     return merge(announce, silent, shared);
   };
 }
