@@ -28,7 +28,7 @@ export function activate(context: vscode.ExtensionContext): void {
     context.secrets.onDidChange((event) => event.key.startsWith('symposium.agentEnv/') && void models.agents.loadSecrets()),
     vscode.workspace.onDidChangeConfiguration((event) => models.onConfigurationChanged(event)),
   );
-  void models.agents.loadSecrets();
+  void models.agents.loadSecrets(vscode.env.uiKind === vscode.UIKind.Web);
   models.applyEnablement();
   // After start-up, when the window is idle, the chats VS Code restored resume their sessions ahead.
   const resumeRecent = setTimeout(() => models.resumeRecent(), RESUME_RECENT_DELAY_MS);

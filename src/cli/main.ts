@@ -22,6 +22,9 @@ Options for vscodelm:
   --agent-timeout-ms N       How long an ACP agent may take to answer initialize and session/new (default: 30000).
   --start-notice-ms N        A response that waits this long for its agent to start begins by saying it is starting
                              (default: never; the extension passes 3000).
+  --silence-notice-ms N      A response that gets nothing from its agent this long says, once, that the agent has not
+                             answered yet and what the bridge knows (default: never; the extension passes
+                             symposium.silenceNoticeSeconds, 30 s).
   --cancel-timeout-ms N      How long a cancelled prompt may take to end before its session is replaced (default: 10000).
   --tool-call-timeout-ms N   How long an agent's call of a consumer's tool (a command in VS Code's terminal, any tool
                              of the chat) waits for its result; then the agent is told the call was given up
@@ -76,6 +79,7 @@ async function main(argv: string[]): Promise<number> {
           'cancel-timeout-ms': { type: 'string', default: '10000' },
           'tool-call-timeout-ms': { type: 'string', default: '1800000' },
           'start-notice-ms': { type: 'string' },
+          'silence-notice-ms': { type: 'string' },
           'permission-settle-ms': { type: 'string', default: '50' },
           'tool-settle-ms': { type: 'string', default: '20' },
           context: { type: 'string', default: 'user' },
@@ -112,6 +116,7 @@ async function main(argv: string[]): Promise<number> {
           additionalDirectories: values['add-dir'] ?? [],
           startupTimeoutMs: nonNegative(values['agent-timeout-ms'], '--agent-timeout-ms'),
           ...(values['start-notice-ms'] === undefined ? {} : { startNoticeMs: nonNegative(values['start-notice-ms'], '--start-notice-ms') }),
+          ...(values['silence-notice-ms'] === undefined ? {} : { silenceNoticeMs: positive(values['silence-notice-ms'], '--silence-notice-ms') }),
           cancelTimeoutMs: nonNegative(values['cancel-timeout-ms'], '--cancel-timeout-ms'),
           toolCallTimeoutMs: nonNegative(values['tool-call-timeout-ms'], '--tool-call-timeout-ms'),
           permissionSettleMs: nonNegative(values['permission-settle-ms'], '--permission-settle-ms'),

@@ -31,6 +31,7 @@ import {
   DocumentTextParams,
   type DocumentTextResult,
   type PrepareAgentParams,
+  type AgentSecretsParams,
   ProvideChatInformationResult,
   type ResumeRecentParams,
   type ChatSessionsParams,
@@ -225,6 +226,11 @@ export class LmClient {
   /** Signs the agent in with one of its ACP methods (`symposium/authenticate`); rejects with -32001 naming the fault. */
   async authenticate(params: AuthenticateParams, token?: CancellationToken): Promise<void> {
     await this.connection.sendRequest(Methods.authenticate, params, token ?? new CancellationTokenSource().token);
+  }
+
+  /** Tells the bridge the API keys the person set for an agent (`symposium/agentSecrets`), which it holds for every window's requests. */
+  holdSecrets(params: AgentSecretsParams): void {
+    void this.connection.sendNotification(Methods.agentSecrets, params);
   }
 
   /** Tells the bridge an agent's model was picked (`symposium/prepareAgent`): it starts the agent ahead of the first request. */

@@ -13,6 +13,7 @@ import { agentsOfSettings, type ModelSettings } from './agents/models.js';
 import { platformTarget, type CatalogEntry } from './agents/registry.js';
 import { UserRegistry } from './agents/user-registry.js';
 import { AgentSecrets, secretLookingNames, withSecrets } from './keys/agent-secrets.js';
+import { secretPersistence, type SecretPersistence } from './keys/secret-persistence.js';
 import { config } from './settings.js';
 
 export class AgentSettings {
@@ -20,10 +21,13 @@ export class AgentSettings {
   readonly secrets: AgentSecrets;
   /** Agents the registry distributes as downloads live in the extension's global storage. */
   readonly archiveDir: ReturnType<typeof archiveDirUnder>;
+  /** Whether this VS Code keeps the keys beyond this window (known once the secrets were first read). */
+  secretPersistence: SecretPersistence = 'unknown';
   private readonly registry: UserRegistry;
+  private persistenceRead: Promise<void> | undefined;
 
   constructor(
-    context: vscode.ExtensionContext,
+    private readonly context: vscode.ExtensionContext,
     private readonly log: ExtensionLog,
     /** The catalogue or the keys changed: the model list may have. */
     private readonly onChange: () => void,
@@ -51,8 +55,15 @@ export class AgentSettings {
     return this.registry.catalog(config().get<string>('registry', ''));
   }
 
-  /** Reads the API keys again (at start, and when another window changed one). */
-  loadSecrets(): Promise<void> {
+  /** Reads the API keys again (at start, and when another window changed one); the first time, whether they persist. */
+  loadSecrets(web = false): Promise<void> {
+    this.persistenceRead ??= secretPersistence(this.context.secrets, this.context.globalState, web).then(
+      (persistence) => {
+        this.secretPersistence = persistence;
+        if (persistence !== 'persisted') this.log.info(`VS Code's secret storage here: ${persistence === 'window' ? 'this window only (no encryption service)' : persistence === 'unknown-web' ? 'VS Code for the web, perhaps this window only' : 'not known yet'}`);
+      },
+      (error: unknown) => this.log.warn(`could not tell whether VS Code keeps secrets beyond this window: ${String(error)}`),
+    );
     return this.secrets.load().then(
       () => this.onChange(),
       (error: unknown) => this.log.error(`could not read the agents' API keys from the secret storage: ${String(error)}`),

@@ -18,13 +18,14 @@ export function registerCommands(models: LanguageModels, channel: vscode.OutputC
       runManageAgents(
         vscode,
         agents.catalog(),
-        () => runSetAgentApiKey(vscode, agents.secrets, agents.catalog()),
+        () => runSetAgentApiKey(vscode, agents.secrets, agents.catalog(), agents.secretPersistence),
         (entry, command) => prefetchAgent(vscode, log, entry, command),
         agents.archiveDir,
       ),
     ),
     vscode.commands.registerCommand('symposium.setAgentApiKey', async (agentId?: unknown) => {
-      await runSetAgentApiKey(vscode, agents.secrets, agents.catalog(), typeof agentId === 'string' ? agentId : undefined);
+      await runSetAgentApiKey(vscode, agents.secrets, agents.catalog(), agents.secretPersistence, typeof agentId === 'string' ? agentId : undefined);
+      models.secretsChanged();
       models.refresh();
     }),
     vscode.commands.registerCommand('symposium.continueAgentSession', () => {

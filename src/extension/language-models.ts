@@ -11,6 +11,8 @@ import type { SessionAgent } from './agents/continue-session.js';
 import type { ChatsOfAgents } from './terminal/continue-chat-in-terminal.js';
 import { registerAgentActionTool } from './confirmation/agent-action-tool.js';
 import { vscodeSignInUi } from './keys/sign-in.js';
+import { SharedSecrets } from './keys/shared-secrets.js';
+import type { AgentDefinition } from '../protocol/messages.js';
 import { LearnedAgents } from './learned-agents.js';
 import { BridgeProcess } from './provider/bridge-process.js';
 import { SymposiumChatProvider } from './provider/provider.js';
@@ -34,13 +36,17 @@ export class LanguageModels {
   private provider: SymposiumChatProvider | undefined;
   private registration: vscode.Disposable | undefined;
   private readonly onAnswered = answeredOnce();
+  private readonly sharedSecrets = new SharedSecrets();
 
   constructor(
     context: vscode.ExtensionContext,
     private readonly log: ExtensionLog,
   ) {
     this.learned = new LearnedAgents(context.globalState);
-    this.agents = new AgentSettings(context, log, () => this.refresh());
+    this.agents = new AgentSettings(context, log, () => {
+      this.secretsChanged();
+      this.refresh();
+    });
     this.bridge = new BridgeProcess({
       bridgePath: context.asAbsolutePath(BRIDGE_PATH),
       launch: () => bridgeLaunch(context.globalStorageUri.fsPath),
@@ -54,7 +60,18 @@ export class LanguageModels {
         this.refresh();
       },
       onAgentCommands: (params) => this.commands.learn(params),
+      secrets: () => this.sharedSecrets.all(),
     });
+  }
+
+  /** The person's API keys, told to the bridge, which holds them for the requests of every window it serves. */
+  secretsChanged(): void {
+    const agents = new Map<string, { id: string; agent: AgentDefinition; names: string[] }>();
+    for (const { agent, setting } of modelsOf(this.agents.modelSettings(this.learned.byAgent))) {
+      if (setting === undefined || !('mcp_server' in agent) || agents.has(setting.id)) continue;
+      agents.set(setting.id, { id: setting.id, agent, names: this.agents.secrets.namesOf(setting.id) });
+    }
+    for (const params of this.sharedSecrets.update([...agents.values()])) this.bridge.holdSecrets(params);
   }
 
   /** The model list may have changed. */

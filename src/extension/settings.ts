@@ -13,7 +13,7 @@ export const ENABLE_SETTING = 'enableExperimentalLM';
 /** An agent that takes this long to start (npx downloading it) says so in the response. */
 const START_NOTICE_MS = 3000;
 /** Settings the bridge takes as arguments: a change applies from its next start. */
-const BRIDGE_START_SETTINGS = ['logLevel', 'contextPolicy', 'reviewAgentEdits', 'askAgentQuestionsInChat', 'runAgentCommandsInTerminal', 'agentToolCallTimeoutMinutes'];
+const BRIDGE_START_SETTINGS = ['logLevel', 'contextPolicy', 'reviewAgentEdits', 'askAgentQuestionsInChat', 'runAgentCommandsInTerminal', 'agentToolCallTimeoutMinutes', 'silenceNoticeSeconds'];
 
 export const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration(SECTION);
 
@@ -58,8 +58,14 @@ export function bridgeLaunch(stateDir: string): BridgeLaunch {
     agentQuestions: config().get<boolean>('askAgentQuestionsInChat', true),
     consumerTerminal: config().get<boolean>('runAgentCommandsInTerminal', true),
     ...(config().get<boolean>('startNotice', true) ? { startNoticeMs: START_NOTICE_MS } : {}),
+    ...silenceNotice(config().get<number>('silenceNoticeSeconds', 30)),
     toolCallTimeoutMs: Math.max(0, config().get<number>('agentToolCallTimeoutMinutes', 30)) * 60_000,
   };
+}
+
+/** `symposium.silenceNoticeSeconds`: 0 (or less) turns the line off. */
+function silenceNotice(seconds: number): { silenceNoticeMs?: number } {
+  return Number.isFinite(seconds) && seconds > 0 ? { silenceNoticeMs: Math.round(seconds * 1000) } : {};
 }
 
 /** Says in the log when a setting changed that a running bridge takes only from its next start. */

@@ -213,6 +213,14 @@ export type CommandPromptsResult = t.TypeOf<typeof CommandPromptsResult>;
 export const AuthenticateParams = t.type({ agent: AgentDefinition, methodId: t.string }, 'AuthenticateParams');
 export type AuthenticateParams = t.TypeOf<typeof AuthenticateParams>;
 
+/**
+ * `symposium/agentSecrets`: of this agent's definition (as the client's requests carry it), the variables of its env
+ * named in `names` are secrets the person set (their values are in the definition), and those in `removed` were
+ * removed. The bridge holds them in memory and gives them to the agent when a request of another window lacks them.
+ */
+export const AgentSecretsParams = t.type({ agent: AgentDefinition, names: t.array(t.string), removed: t.array(t.string) }, 'AgentSecretsParams');
+export type AgentSecretsParams = t.TypeOf<typeof AgentSecretsParams>;
+
 /** `symposium/prepareAgent`: the agent's model was picked; the bridge starts it and opens a spare session where it can. */
 export const PrepareAgentParams = t.type({ agent: AgentDefinition }, 'PrepareAgentParams');
 export type PrepareAgentParams = t.TypeOf<typeof PrepareAgentParams>;

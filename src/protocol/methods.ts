@@ -17,6 +17,8 @@ export const Methods = {
   authenticate: 'symposium/authenticate',
   /** Not in the seed: a notification that an agent's model was picked, so the bridge starts it ahead of the first request. */
   prepareAgent: 'symposium/prepareAgent',
+  /** Not in the seed: a notification of the API keys the person set for an agent, which the bridge holds for every window's requests. */
+  agentSecrets: 'symposium/agentSecrets',
   /** Not in the seed: a notification that the client's window started, so the bridge resumes recent conversations ahead. */
   resumeRecent: 'symposium/resumeRecent',
   /** Not in the seed: a request of the client for the agent sessions of the chats used lately, to hand one to the agent's CLI. */

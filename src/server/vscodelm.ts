@@ -14,6 +14,7 @@ import {
   CommandPromptsParams,
   type CommandPromptsResult,
   PrepareAgentParams,
+  AgentSecretsParams,
   ProvideChatInformationParams,
   ResumeRecentParams,
   ProvideTokenCountParams,
@@ -123,6 +124,7 @@ export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
   });
   serveAgentSessions(connection, agents, store, log);
   onNotification(connection, log, Methods.prepareAgent, PrepareAgentParams, (params) => agents.prepare(params.agent));
+  onNotification(connection, log, Methods.agentSecrets, AgentSecretsParams, ({ agent, names, removed }) => agents.holdSecrets(agent, names, removed));
   onNotification(connection, log, Methods.resumeRecent, ResumeRecentParams, ({ agents: definitions, sessions, withinHours }) => {
     const { cwd } = options.acp;
     const resumed = agents.resumeRecent(definitions, store.recentAgentSessions(cwd, Date.now() - withinHours * 3_600_000), sessions);

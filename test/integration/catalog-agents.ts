@@ -76,7 +76,7 @@ let callCounter = 0;
 const callId = (): string => `call_${++callCounter}_${Math.random().toString(36).slice(2, 8)}`;
 
 /** The agent's launch command from the catalogue, run from the test cache instead of through npx. */
-async function definitionOf(id: string, bin: string, env: Record<string, string>): Promise<AgentDefinition> {
+export async function definitionOf(id: string, bin: string, env: Record<string, string>): Promise<AgentDefinition> {
   const entry = BUILTIN_AGENTS.find((e) => e.id === id);
   if (entry === undefined || entry.distribution.kind !== 'npx') throw new Error(`no npm agent ${id} in the catalogue`);
   const dir = await installCatalogAgent(id);

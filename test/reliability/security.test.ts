@@ -122,6 +122,21 @@ describe('secrets never reach the log', () => {
   });
 });
 
+describe('keys held for every window (symposium/agentSecrets, issue 60) never reach the log', () => {
+  test('held, given to another window\'s request, malformed: at trace level no value is logged', async () => {
+    const secret = randomBytes(24).toString('hex');
+    const keyed = scripted([], [{ name: 'SECRET_API_KEY', value: secret }]);
+    const b = bridge(['--log-level', 'trace']);
+    b.client.holdSecrets({ agent: keyed, names: ['SECRET_API_KEY'], removed: [] });
+    // A notification that does not decode is logged, naming its field, not its values.
+    (b.client as unknown as { connection: { sendNotification(method: string, params: unknown): Promise<void> } }).connection.sendNotification('symposium/agentSecrets', { agent: keyed, names: 'SECRET_API_KEY', removed: [] });
+    expect(textOfParts(await b.chat([user('say hi')], scripted()))).toBe('hi');
+    const log = await b.logged(/ignored a symposium\/agentSecrets notification/);
+    expect(log).toMatch(/ignored a symposium\/agentSecrets notification: .*names/);
+    expect(log.includes(secret) ? 'the log holds the key' : 'clean').toBe('clean');
+  });
+});
+
 describe('nothing approves a permission request on the user\'s behalf, except bridged tools', () => {
   /** Asks `line` in a fresh conversation; the response must end on one confirmation and leave the turn paused. */
   async function confirmationFor(b: AgentBridge, line: string, tools: ToolDefinition[]): Promise<{ messages: Message[]; parts: ResponsePart[]; call: ToolCall }> {

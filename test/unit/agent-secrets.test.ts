@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AgentSecrets, secretKey, secretLookingNames, withSecrets, type SecretStore } from '../../src/extension/keys/agent-secrets.js';
 import { keyedAgents, setAgentApiKey, type ApiKeyChoice, type ApiKeyUi } from '../../src/extension/keys/api-key-command.js';
+import { secretPersistence, type MarkStore } from '../../src/extension/keys/secret-persistence.js';
+import { SharedSecrets } from '../../src/extension/keys/shared-secrets.js';
 import { BridgeProcess } from '../../src/extension/provider/bridge-process.js';
 import { manageAgents, type ManageAgentsUi } from '../../src/extension/agents/manage-agents.js';
 import { agentsOfSettings, modelsOf, type AgentSetting } from '../../src/extension/agents/models.js';
@@ -125,6 +127,16 @@ describe('the command Set Agent API Key', () => {
     expect(values.size).toBe(0);
   });
 
+  test('where VS Code keeps secrets for this window only, the confirmation says so (issue 60)', async () => {
+    const secrets = new AgentSecrets(memoryStore().store);
+    const { ui, shown } = scriptedUi({ pick: byLabel('ANTHROPIC_API_KEY'), secret: SECRET });
+    await setAgentApiKey(ui, keyedAgents(settings), secrets, 'claude-code', 'window');
+    expect(shown.at(-1)).toBe(
+      "info ANTHROPIC_API_KEY of Claude Code is in VS Code's secret storage: the agent gets it from its next request. This VS Code keeps secrets for this window only (it has no encryption service): another window, or this one after a reload, does not have it.",
+    );
+    expect(shown.join('\n')).not.toContain(SECRET);
+  });
+
   test('with no agent configured it says how to add one', async () => {
     const { ui, shown } = scriptedUi({});
     await setAgentApiKey(ui, [], new AgentSecrets(memoryStore().store));
@@ -201,5 +213,55 @@ describe('a stored key on its way to the agent (the extension\'s BridgeProcess, 
       if (statSync(at).isFile()) expect(readFileSync(at, 'utf8')).not.toContain(SECRET);
     }
     expect(readdirSync(stateDir)).toContain('conversations.json');
+  });
+
+  test('a key set in one window reaches the agent of another window\'s request through the bridge that serves both (issue 60); no log holds it', async () => {
+    const report = path.join(dir, 'env-shared.json');
+    const raw = [{ id: 'reporter', name: 'Reporter', command: process.execPath, args: [path.resolve('dist/test/fixtures/env-reporting-agent.js')], env: { SYMPOSIUM_TEST_REPORT_FILE: report, SYMPOSIUM_TEST_REPORT_VARS: 'MY_API_KEY', NODE_OPTIONS: '' } }];
+    const settings = agentsOfSettings(raw, { which: () => undefined, env: {} }).agents;
+    // The first window's VS Code has the key; the second's (its secrets are its window's only) has none.
+    const first = new AgentSecrets(memoryStore().store);
+    await first.set('reporter', 'MY_API_KEY', SECRET);
+    const [, keyed] = modelsOf({ agents: withSecrets(settings, (id) => first.envOf(id)), elizaDeterministic: true });
+    const [, keyless] = modelsOf({ agents: settings, elizaDeterministic: true });
+    const shared = new SharedSecrets();
+    const told = shared.update([{ id: 'reporter', agent: keyed!.agent, names: first.namesOf('reporter') }]);
+    expect(told.map((t) => [t.names, t.removed])).toEqual([[['MY_API_KEY'], []]]);
+    const logged: string[] = [];
+    const note = (line: string): void => void logged.push(line);
+    const bridge = new BridgeProcess({ bridgePath: CLI, launch: () => ({ cwd: process.cwd(), logLevel: 'trace' }), log: { error: note, warn: note, info: note, debug: note, trace: note, bridgeLine: note }, secrets: () => shared.all() });
+    try {
+      const parts: ResponsePart[] = [];
+      // The second window's request: its definition has no key; the bridge was told the first window's when it started.
+      await bridge.provideChatResponse({ modelId: keyless!.model.id, messages: [{ role: 'user', content: [{ type: 'text', value: 'say hi' }] }], agent: keyless!.agent }, (p) => parts.push(p));
+      expect(textOfParts(parts)).toBe('hi');
+      expect(JSON.parse(readFileSync(report, 'utf8'))).toEqual({ MY_API_KEY: SECRET });
+    } finally {
+      await bridge.dispose();
+    }
+    expect(logged.join('\n')).toMatch(/agent Reporter/);
+    expect(logged.join('\n')).not.toContain(SECRET);
+    // Removed in the first window: told as removed, and nothing is held any more.
+    expect(shared.update([{ id: 'reporter', agent: keyless!.agent, names: [] }]).map((t) => [t.names, t.removed])).toEqual([[[], ['MY_API_KEY']]]);
+    expect(shared.all()).toEqual([]);
+  });
+});
+
+describe('whether VS Code keeps secrets beyond this window (issue 60)', () => {
+  /** The global state, which VS Code keeps on disk in every host. */
+  const marks = (): MarkStore => {
+    const values = new Map<string, unknown>();
+    return { get: (key) => values.get(key), update: async (key, value) => void values.set(key, value) };
+  };
+
+  test('a later window that finds the probe secret: persisted; one that finds only the mark: this window only', async () => {
+    const state = marks();
+    const keychain = memoryStore();
+    expect(await secretPersistence(keychain.store, state, false)).toBe('unknown');
+    expect(await secretPersistence(keychain.store, state, false)).toBe('persisted');
+    // code-server without an encryption service: each window's secrets are its own, the global state is shared.
+    const web = marks();
+    expect(await secretPersistence(memoryStore().store, web, true)).toBe('unknown-web');
+    expect(await secretPersistence(memoryStore().store, web, true)).toBe('window');
   });
 });

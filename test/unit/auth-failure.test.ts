@@ -1,6 +1,7 @@
 /** What counts as an agent saying it needs a sign-in (`src/agents/acp/answers/auth-failure.ts`), wherever it says it. */
 import * as acp from '@agentclientprotocol/sdk';
 import { AuthFailureAnswer, isAuthFailure, isAuthFailureText } from '../../src/agents/acp/answers/auth-failure.js';
+import { signedInOf } from '../../src/agents/acp/process/agent-process.js';
 
 test("ACP's auth_required, from any method, is a sign-in needed", () => {
   // claude-agent-acp 0.100 refuses a prompt without a key so; Gemini CLI refuses session/new so.
@@ -13,6 +14,8 @@ test("an error whose data offers sign-in methods (Qwen Code's) or whose words ar
   expect(isAuthFailure(acp.RequestError.internalError(undefined, '401 Unauthorized'))).toBe(true);
   expect(isAuthFailure(acp.RequestError.internalError({ details: 'API key not valid. Please pass a valid API key.' }))).toBe(true);
   expect(isAuthFailure(acp.RequestError.internalError(undefined, 'Invalid API key · Please run /login'))).toBe(true);
+  // OpenCode passes on the words of an OpenAI-compatible API's 401 to a request without a key (issue 60).
+  expect(isAuthFailure(new acp.RequestError(-32603, "Internal error: You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth."))).toBe(true);
 });
 
 test('other failures are not', () => {
@@ -48,4 +51,11 @@ test("a prompt's answer is only an auth failure while nothing but such text came
   long.hear(chunk('Invalid API key'));
   long.hear(chunk(' and more'.repeat(50)));
   expect(long.isAuthFailure).toBe(false);
+});
+
+test("claude-agent-acp's own report of its sign-in (_auth/status_update): kind none is not signed in (issue 60)", () => {
+  expect(signedInOf({ authStatus: { kind: 'none', label: 'Not logged in' } })).toBe(false);
+  expect(signedInOf({ authStatus: { kind: 'api_key', label: 'API key', detail: 'ANTHROPIC_API_KEY' } })).toBe(true);
+  expect(signedInOf({ authStatus: {} })).toBeUndefined();
+  expect(signedInOf(null)).toBeUndefined();
 });

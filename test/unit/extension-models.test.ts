@@ -110,12 +110,13 @@ describe('agentsOfSettings', () => {
         args: ['--yes', '--package=@agentclientprotocol/claude-agent-acp@0.101.0', '--', 'claude-agent-acp'],
         env: { ANTHROPIC_API_KEY: 'k' },
         description: findBuiltin('claude-code')!.description,
+        signIn: { keyNames: ['ANTHROPIC_API_KEY'], ownSignIn: 'run `claude` in a terminal, then `/login`' },
         cli: { command: 'claude', args: [], fork: ['--resume', '{session}', '--fork-session'], variable: 'CLAUDE_CODE_EXECUTABLE', install: expect.stringMatching(/^install Claude Code's CLI/) as string },
         // Where Claude Code's own settings name its mode, for the bridge to honour.
         modeSetting: findBuiltin('claude-code')!.modeSetting!,
       },
-      { id: 'goose', name: 'Goose', command: 'goose', args: ['acp'], env: {}, description: findBuiltin('goose')!.description, unavailable: expect.stringMatching(/^`goose` was not found on PATH: install the Goose CLI/) as string },
-      { id: 'kimi', name: 'Kimi CLI', command: 'kimi', args: ['acp', '--debug'], env: {}, description: findBuiltin('kimi')!.description },
+      { id: 'goose', name: 'Goose', command: 'goose', args: ['acp'], env: {}, description: findBuiltin('goose')!.description, signIn: { keyNames: [] }, unavailable: expect.stringMatching(/^`goose` was not found on PATH: install the Goose CLI/) as string },
+      { id: 'kimi', name: 'Kimi CLI', command: 'kimi', args: ['acp', '--debug'], env: {}, description: findBuiltin('kimi')!.description, signIn: { keyNames: [] } },
     ]);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^symposium\.agents\[1\]: Goose \("goose"\) is not available: `goose` was not found on PATH: install the Goose CLI/);
@@ -140,7 +141,11 @@ describe('agentsOfSettings', () => {
   test('full entries are offered whether or not their command is found (a request names a missing one)', () => {
     const { agents, problems } = agentsOfSettings([{ id: 'goose', name: 'My goose', command: '/nonexistent/goose', args: ['acp'] }], machine());
     expect(problems).toEqual([]);
-    expect(agents).toEqual([{ id: 'goose', name: 'My goose', command: '/nonexistent/goose', args: ['acp'], env: {} }]);
+    // With a built-in's id it replaces that built-in, and signs in as it does.
+    expect(agents).toEqual([{ id: 'goose', name: 'My goose', command: '/nonexistent/goose', args: ['acp'], env: {}, signIn: { keyNames: [] } }]);
+    const claude = agentsOfSettings([{ id: 'claude-code', name: 'Claude Code', command: 'node', args: ['claude-agent-acp.js'] }], machine()).agents[0];
+    expect(claude?.signIn).toEqual({ keyNames: ['ANTHROPIC_API_KEY'], ownSignIn: 'run `claude` in a terminal, then `/login`' });
+    expect(agentsOfSettings([{ id: 'mine', name: 'Mine', command: 'mine' }], machine()).agents[0]?.signIn).toBeUndefined();
   });
 
   test('a command written from the home folder is spawned as a path, on each platform', () => {
@@ -406,6 +411,7 @@ describe('package.json, the extension manifest', () => {
       'symposium.resumeRecentChats',
       'symposium.reviewAgentEdits',
       'symposium.runAgentCommandsInTerminal',
+      'symposium.silenceNoticeSeconds',
       'symposium.startNotice',
     ]);
     // The setting's values are the bridge's --context policies, and their former names.

@@ -1,6 +1,6 @@
 /** The sign-in flow of `src/extension/keys/sign-in.ts`: a terminal method runs the agent itself; others are ACP `authenticate`. */
 import type { AgentDefinition, AuthenticateParams, SignInMethod } from '../../src/protocol/messages.js';
-import { SET_API_KEY, signIn, signInSentence, type SignInTarget, type SignInUi } from '../../src/extension/keys/sign-in.js';
+import { SET_API_KEY, notSignedInSentence, signIn, signInNeeded, type SignInTarget, type SignInUi } from '../../src/extension/keys/sign-in.js';
 
 const definition: AgentDefinition = { mcp_server: { name: 'Agent', command: 'npx', args: ['agent'], env: [{ name: 'K', value: 'v' }] } };
 const target: SignInTarget = { setting: { id: 'a', name: 'Agent', command: 'npx', args: ['agent'], env: { K: 'v' } }, definition };
@@ -22,6 +22,7 @@ function fakeUi(choice: SignInMethod | typeof SET_API_KEY | undefined, exitCode?
       did.push(`terminal "${title}": ${command} ${args.join(' ')} ${JSON.stringify(env)}`);
       return exitCode;
     },
+    info: (message) => void did.push(`info ${message}`),
     error: (message) => void did.push(`error ${message}`),
   };
   return { ui, did };
@@ -78,9 +79,39 @@ test('Set API Key runs the key command for the agent: signed in once it stored a
   expect(calls).toEqual([]);
 });
 
-test('the answer of an agent not signed in says what to do, in one sentence', () => {
-  expect(signInSentence('Claude Code', [{ id: 'claude-login', name: 'Claude Subscription' }])).toBe(
-    'Claude Code needs you to sign in: set its API key with "Symposium: Set Agent API Key" or sign in with "Claude Subscription", then send your message again.',
+test('the answer of an agent not signed in says so and every way to sign it in, from its catalogue entry', () => {
+  const claude = { name: 'Claude Code', signIn: { keyNames: ['ANTHROPIC_API_KEY'], ownSignIn: 'run `claude` in a terminal, then `/login`' } };
+  const methods = [
+    { id: 'claude-ai-login', name: 'Claude Subscription' },
+    { id: 'console-login', name: 'Anthropic Console' },
+  ];
+  expect(notSignedInSentence(claude, methods)).toBe(
+    'Claude Code is not signed in. Set ANTHROPIC_API_KEY with "Symposium: Set Agent API Key", sign in with "Claude Subscription" or "Anthropic Console", or run `claude` in a terminal, then `/login`. Then send your message again.',
   );
-  expect(signInSentence('Scripted', [])).toBe('Scripted needs you to sign in: set its API key with "Symposium: Set Agent API Key", then send your message again.');
+  expect(notSignedInSentence({ name: 'Codex', signIn: { keyNames: ['CODEX_API_KEY', 'OPENAI_API_KEY'] } }, [])).toBe(
+    'Codex is not signed in. Set CODEX_API_KEY or OPENAI_API_KEY with "Symposium: Set Agent API Key". Then send your message again.',
+  );
+  expect(notSignedInSentence({ name: 'Scripted' }, [])).toBe('Scripted is not signed in. Set its API key with "Symposium: Set Agent API Key". Then send your message again.');
+});
+
+describe('a request whose agent needs a sign-in (issue 60)', () => {
+  test('ends at once, saying what to do, while the sign-in waits for the person (the toast VS Code hides after 12 s)', async () => {
+    const { ui, did } = fakeUi(undefined);
+    const unanswered: SignInUi = { ...ui, choose: async (agentName, methods) => (did.push(`choose for ${agentName}: ${methods.map((m) => m.name).join(', ')}`), new Promise(() => undefined)) };
+    const error = signInNeeded(unanswered, recorder().authenticate, target, [oauth]);
+    expect(error.message).toBe('Agent is not signed in. Set its API key with "Symposium: Set Agent API Key", or sign in with "Sign in with a browser". Then send your message again.');
+    // The sign-in is offered beside the answer.
+    expect(did).toEqual(['choose for Agent: Sign in with a browser']);
+  });
+
+  test('signed in from the notification, the person is told to send the message again; declined, nothing more', async () => {
+    const signed = fakeUi(oauth);
+    signInNeeded(signed.ui, recorder().authenticate, target, [oauth]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(signed.did.at(-1)).toBe('info Agent is signed in: send your message again.');
+    const declined = fakeUi(undefined);
+    signInNeeded(declined.ui, recorder().authenticate, target, [oauth]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(declined.did).toEqual(['choose for Agent: Sign in with a browser']);
+  });
 });

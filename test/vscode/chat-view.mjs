@@ -637,6 +637,27 @@ export const CHAT_SCENARIOS = [
     },
   },
   {
+    name: 'chat: a silent agent — after 30 s without a word the answer says it has not answered yet and what is known; stop still stops it',
+    async run(ui, c) {
+      await newScriptedChat(ui);
+      const sentAt = Date.now();
+      await ui.send('hang');
+      // symposium.silenceNoticeSeconds: its default, 30 s (issue 60).
+      const text = c.note('line', await ui.response((t) => t.includes('has not answered yet'), 'the line that the agent has not answered yet', 60_000));
+      c.note('lineMs', Date.now() - sentAt);
+      c.includes(text, 'Scripted has not answered yet (30 s without a word): its process is running', 'the answer');
+      c.includes(text, 'hanging until cancelled', "the answer (the agent's last words on stderr)");
+      await ui.screenshot('chat-silent-agent');
+      // The turn goes on: the stop button is still there, and stops it.
+      c.ok((await ui.page.locator('.chat-execute-toolbar a.action-label.codicon-stop-circle').count()) > 0, 'the turn ended by itself after the line');
+      await ui.stop();
+      await ui.idle(10_000);
+      await ui.send('say after the silence');
+      c.note('next', await ui.response((t) => t.includes('after the silence'), 'the next answer'));
+      await ui.idle();
+    },
+  },
+  {
     name: 'chat: stop, then send again at once — the new message is answered, nothing of the stopped reply shows',
     async run(ui, c) {
       await newScriptedChat(ui);
@@ -824,7 +845,7 @@ export const CHAT_SCENARIOS = [
     },
   },
   {
-    name: 'chat: sign-in — an agent that answers auth_required is signed in when the person accepts, then answers',
+    name: 'chat: sign-in — an agent that answers auth_required: the request ends saying so, the person signs in from the notification, and the message sent again is answered',
     async run(ui, c, ctx) {
       // The agent "needs-sign-in" of the settings (run.mjs) is the scripted agent with --auth-required: it refuses
       // session/new until `authenticate` with `oauth` ("Sign in") or `api-key` ("API key"); the provider offers both
@@ -837,7 +858,12 @@ export const CHAT_SCENARIOS = [
         c.note('notification', await toast.innerText());
         await ui.screenshot('chat-sign-in-offered');
         c.ok(!(await ui.response(() => true, 'any response')).includes('signed in and answered'), 'the agent answered before it was signed in');
+        // The request ended at once, saying what to do (issue 60); the notification stays beside it.
+        c.includes(c.note('failure', await ui.response((t) => t.includes('is not signed in'), 'the sentence that says what to do')), 'Needs sign-in is not signed in.', 'the failed answer');
+        await ui.idle();
         await toast.locator('.monaco-button', { hasText: /^Sign in$/ }).first().click();
+        await ui.notification('Needs sign-in is signed in: send your message again.');
+        await ui.send('say signed in and answered');
         c.note('response', await ui.response((t) => t.includes('signed in and answered'), 'the answer after the sign-in'));
         await ui.idle();
         // Signed in, the next message goes straight through.
@@ -850,7 +876,7 @@ export const CHAT_SCENARIOS = [
     },
   },
   {
-    name: 'chat: a prompt refused for want of a key — sign-in needed in the picker, Set API Key in the notification, then answered without a reload',
+    name: 'chat: a prompt refused for want of a key — sign-in needed in the picker, Set API Key in the notification, then the message sent again is answered without a reload',
     async run(ui, c, ctx) {
       // The agent "no-key" of the settings (run.mjs) opens sessions but refuses prompts with auth_required while
       // SYMPOSIUM_TEST_KEY is not in its environment, as claude-agent-acp does without ANTHROPIC_API_KEY.
@@ -863,14 +889,14 @@ export const CHAT_SCENARIOS = [
       c.note('notification', await dismissed.innerText());
       await dismissed.hover();
       await dismissed.locator('.codicon-notifications-clear').first().click();
-      const failure = c.note('failure', await ui.response((t) => t.includes('then send your message again'), 'the sentence that says what to do'));
-      c.includes(failure, 'No key needs you to sign in: set its API key with "Symposium: Set Agent API Key", then send your message again.', 'the failed answer');
+      const failure = c.note('failure', await ui.response((t) => t.includes('Then send your message again'), 'the sentence that says what to do'));
+      c.includes(failure, 'No key is not signed in. Set its API key with "Symposium: Set Agent API Key". Then send your message again.', 'the failed answer');
       await ui.idle();
       await ui.screenshot('chat-missing-key-says-what-to-do');
       const rows = c.note('pickerRowsBefore', await ui.pickerRows('No key'));
       c.ok(rows.some((r) => r.includes('sign-in needed')), `the picker does not say the agent needs a sign-in: ${JSON.stringify(rows)}`);
       await ui.page.keyboard.press('Escape');
-      // Sent again, the notification offers the fix; the key set, the same request is answered.
+      // Sent again, the notification offers the fix; the key set, the message sent again is answered.
       await ui.send('say answered once the key was set');
       const toast = await ui.notification('No key needs you to sign in.');
       await ui.screenshot('chat-missing-key-offered');
@@ -879,8 +905,10 @@ export const CHAT_SCENARIOS = [
       await ui.quickInput('Environment variable', 'SYMPOSIUM_TEST_KEY');
       await ui.page.locator('.quick-input-widget input[type="password"]').first().waitFor({ timeout: 10_000 });
       await ui.quickInput('API key', secret);
-      const text = c.note('response', await ui.response((t) => t.includes('answered once the key was set'), 'the answer once the key was set'));
-      c.excludes(text, 'needs you to sign in', 'the answer (the request went through once the key was set)');
+      await ui.notification('No key is signed in: send your message again.');
+      await ui.send('say answered once the key was set');
+      const text = c.note('response', await ui.response((t) => t.includes('answered once the key was set') && !t.includes('not signed in'), 'the answer once the key was set'));
+      c.excludes(text, 'is not signed in', 'the answer (the request went through once the key was set)');
       await ui.idle();
       await ui.screenshot('chat-missing-key-answered');
       await ui.send('say answered again');

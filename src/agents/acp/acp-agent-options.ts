@@ -12,6 +12,8 @@ export interface AcpAgentOptions extends AcpSessionOptions {
   readonly startupTimeoutMs: number;
   /** A turn that waits this long for the agent's `initialize` says the agent is starting (default: never). */
   readonly startNoticeMs?: number;
+  /** A turn that gets no part from the agent for this long says, once, that it has not answered yet (default: never). */
+  readonly silenceNoticeMs?: number;
   /** How to run `symposium-lm mcp-relay`, for agents that take MCP servers only over stdio. */
   readonly relay: { readonly command: string; readonly args: readonly string[] };
   readonly log: Logger;

@@ -1,10 +1,9 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { Logger } from '../../log/logger.js';
-import type { AgentCommand, AgentInfo, AgentSlashCommand, ResponsePart, ToolDefinition } from '../../protocol/messages.js';
+import type { AgentCommand, AgentInfo, AgentSlashCommand, ToolDefinition } from '../../protocol/messages.js';
 import { defer, of, Subject } from 'rxjs';
 import type { AgentSession, AgentStream } from '../agent-stream.js';
-import { announceSlowStart } from '../../operators/announce-slow-start.js';
-import { startingNotice } from '../../protocol/starting-notice.js';
+import { waitNotices } from './wait-notices.js';
 import { BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-server.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SpareSession, type NewAgentSession, type TakenSpare } from './spare-session.js';
@@ -180,17 +179,12 @@ export class AcpAgent implements AgentStream, SessionHost {
     return taken.then((spare) => spare.tools);
   }
 
-  /** A conversation's session; a turn that waits on a slow start of the agent says so first (`announceSlowStart`). */
+  /** A conversation's session; a turn that waits on the agent says so (`waitNotices`: its slow start, its silence). */
   openSession(conversationId: string): AgentSession {
     const session = new AcpSession(this, conversationId);
-    const { startNoticeMs } = this.options;
-    if (startNoticeMs === undefined) return session;
-    const notice: ResponsePart = { type: 'text', value: startingNotice(this.name, this.command.command) };
     const ready = defer(() => (this.running?.ready === true && this.running.process.alive ? of(undefined) : this.readySignal));
-    return {
-      turn: (input) => session.turn(input).pipe(announceSlowStart<ResponsePart>(notice, ready, startNoticeMs)),
-      close: () => session.close(),
-    };
+    const waits = waitNotices(this.command, this.options, ready, () => this.running?.process);
+    return waits === undefined ? session : { turn: (input) => session.turn(input).pipe(waits), close: () => session.close() };
   }
 
   /**
@@ -553,6 +547,7 @@ export class AcpAgent implements AgentStream, SessionHost {
         const route = this.knownRouteOf(request);
         return route.session.onWriteTextFile(request, signal, proposesEditsItMakes(route.init));
       },
+      onSignedIn: (signedIn) => this.info.learnSignIn(!signedIn),
       onElicitation: async (raw, signal) => {
         const request = checkElicitation(raw);
         const route = request.sessionId === undefined ? undefined : this.routeOf(request.sessionId);

@@ -3,6 +3,7 @@ import type { AgentSessions } from '../agent-sessions.js';
 import type { AcpAgentOptions } from '../acp/acp-agent-options.js';
 import { LazyAgentStream } from './lazy.js';
 import { ElizaAgent } from '../eliza/eliza-agent.js';
+import { HeldSecrets } from './held-secrets.js';
 import { canonicalJson } from '../../protocol/canonical-json.js';
 import type { AgentCommand, AgentDefinition, AgentInfo, AgentSlashCommand } from '../../protocol/messages.js';
 import { SessionPool } from './session-pool.js';
@@ -37,8 +38,10 @@ export class AgentRegistry {
   private readonly streams = new Map<string, AgentStream>();
   private readonly idleTimers = new Map<string, NodeJS.Timeout>();
   private readonly names = new Map<string, string>();
-  /** The keys of the definitions seen lately, by their JSON text. */
-  private readonly keys = new Map<string, string>();
+  /** The keys of the definitions seen lately, and each as the agent gets it (with the keys held for it), by their JSON text. */
+  private readonly keys = new Map<string, { readonly key: string; readonly completed: AgentDefinition }>();
+  /** The API keys the person set, as any window gave them: a request that lacks one gets it. */
+  private readonly held = new HeldSecrets();
   private readonly pool: SessionPool;
 
   constructor(private readonly options: AgentRegistryOptions) {
@@ -50,13 +53,13 @@ export class AgentRegistry {
    * kept by the definition's JSON text, which the engine writes at a fraction of the cost of sorting its keys.
    */
   keyOf(definition: AgentDefinition): string {
-    const json = JSON.stringify(definition);
-    let key = this.keys.get(json);
-    if (key === undefined) {
-      if (this.keys.size >= KEYS_KEPT) this.keys.clear();
-      this.keys.set(json, (key = canonicalJson(definition)));
-    }
-    return key;
+    return this.known(definition).key;
+  }
+
+  /** A window's API keys for an agent (`symposium/agentSecrets`): held for every request of that agent. */
+  holdSecrets(agent: AgentDefinition, names: readonly string[], removed: readonly string[]): void {
+    this.held.hold(agent, names, removed);
+    this.keys.clear();
   }
 
   openSession(definition: AgentDefinition, conversationId: string): AgentSession {
@@ -66,7 +69,7 @@ export class AgentRegistry {
       key,
       () => {
         let stream = this.streams.get(key);
-        if (stream === undefined) this.streams.set(key, (stream = this.create(definition)));
+        if (stream === undefined) this.streams.set(key, (stream = this.create(this.known(definition).completed)));
         return stream.openSession(conversationId);
       },
       conversationId,
@@ -131,7 +134,7 @@ export class AgentRegistry {
     let stream = this.streams.get(key);
     if (stream === undefined) {
       this.names.set(key, 'eliza' in definition ? 'Eliza' : definition.mcp_server.name);
-      this.streams.set(key, (stream = this.create(definition)));
+      this.streams.set(key, (stream = this.create(this.known(definition).completed)));
       if (this.pool.openOf(key) === 0) this.onAgentIdle(key, true);
     }
     return { key, stream };
@@ -149,6 +152,17 @@ export class AgentRegistry {
       this.streams.delete(key);
     }, this.options.agentIdleMs);
     this.idleTimers.set(key, timer.unref());
+  }
+
+  private known(definition: AgentDefinition): { readonly key: string; readonly completed: AgentDefinition } {
+    const json = JSON.stringify(definition);
+    let known = this.keys.get(json);
+    if (known === undefined) {
+      if (this.keys.size >= KEYS_KEPT) this.keys.clear();
+      const completed = this.held.complete(definition);
+      this.keys.set(json, (known = { key: canonicalJson(completed), completed }));
+    }
+    return known;
   }
 
   private create(definition: AgentDefinition): AgentStream {

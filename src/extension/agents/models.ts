@@ -33,10 +33,20 @@ export interface AgentSetting {
   readonly modeSetting?: ModeSetting;
   /** The built-in agent this one is (when named by id), for the tooltip. */
   readonly description?: string;
+  /** Where it reads a key and how it signs in by itself, from its catalogue entry: what a request refused for want of a sign-in says. */
+  readonly signIn?: SignInWords;
   /** Why it cannot run here (a built-in whose program is missing): its model says so and fails at once. */
   readonly unavailable?: string;
   /** A registry download its command comes from, installed before its first request. */
   readonly download?: ArchiveDownload;
+}
+
+/** What an agent reads its key from and how it signs in by itself: words of its catalogue entry. */
+export interface SignInWords {
+  /** The environment variables it reads an API key from. */
+  readonly keyNames: readonly string[];
+  /** Its own sign-in, as a phrase that follows "or" ("run `claude` in a terminal, then `/login`"). */
+  readonly ownSignIn?: string;
 }
 
 /** What the picker says of an agent's models: whether it can run, and what is missing. */
@@ -206,10 +216,16 @@ export function resolveAgent(configured: ConfiguredAgent, ctx: ResolveContext): 
     name: configured.name ?? entry.name,
     ...resolution.launch,
     description: entry.description,
+    signIn: signInWordsOf(entry),
     ...(entry.cli === undefined ? {} : { cli: cliRouteOf(entry.cli, resolution.launch) }),
   };
   if (!resolution.ok) return { configured, ok: false, agent, reason: resolution.reason };
   return { configured, ok: true, agent: resolution.download === undefined ? agent : { ...agent, download: resolution.download }, location: resolution.location };
+}
+
+/** Where a catalogue entry's agent reads its key and how it signs in by itself. */
+function signInWordsOf(entry: CatalogEntry): SignInWords {
+  return { keyNames: entry.apiKeys ?? [], ...(entry.ownSignIn === undefined ? {} : { ownSignIn: entry.ownSignIn }) };
 }
 
 /**
@@ -219,7 +235,10 @@ export function resolveAgent(configured: ConfiguredAgent, ctx: ResolveContext): 
 export function agentsOfSettings(raw: unknown, ctx: ResolveContext, catalog: readonly CatalogEntry[] = BUILTIN_AGENTS): { agents: AgentSetting[]; problems: string[] } {
   const { agents: configured, problems } = parseAgentSettings(raw, catalog);
   const agents: AgentSetting[] = [];
-  for (const status of configured.map((c) => resolveAgent(c, ctx))) {
+  for (const resolved of configured.map((c) => resolveAgent(c, ctx))) {
+    // A full entry with a built-in's id (which it replaces) signs in as that built-in does.
+    const builtin = resolved.configured.kind === 'command' ? catalog.find((e) => e.id === resolved.configured.id) : undefined;
+    const status = builtin === undefined ? resolved : { ...resolved, agent: { ...resolved.agent, signIn: signInWordsOf(builtin) } };
     if (status.ok) agents.push(status.agent);
     else {
       agents.push({ ...status.agent, unavailable: status.reason });

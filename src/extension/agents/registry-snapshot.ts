@@ -101,18 +101,19 @@ export const CATALOG_OVERLAY: CatalogOverlay = {
   'claude-code': {
     auth: 'Uses your Claude Code sign-in (`claude`, then `/login`), or an ANTHROPIC_API_KEY (**Symposium: Set Agent API Key**).',
     apiKeys: ['ANTHROPIC_API_KEY'],
+    ownSignIn: 'run `claude` in a terminal, then `/login`',
     cli: CLI.claude,
     modeSetting: { configDir: { variable: 'CLAUDE_CONFIG_DIR', home: '.claude' }, user: ['settings.json'], project: ['.claude/settings.json', '.claude/settings.local.json'], key: ['permissions', 'defaultMode'] },
   },
   // Its default mode ("Auto review") has a model review approvals and deny them before VS Code can ask the
   // user; in this mode they come to the client (`session/request_permission`), which asks the user.
-  'codex': { auth: 'Signs in with a CODEX_API_KEY or OPENAI_API_KEY (**Symposium: Set Agent API Key**), or with ChatGPT.', apiKeys: ['CODEX_API_KEY', 'OPENAI_API_KEY'], env: { INITIAL_AGENT_MODE: 'workspace-write' }, shellOff: SHELL_OFF.codex, cli: CLI.codex, subagentSessions: true },
+  'codex': { auth: 'Signs in with a CODEX_API_KEY or OPENAI_API_KEY (**Symposium: Set Agent API Key**), or with ChatGPT.', apiKeys: ['CODEX_API_KEY', 'OPENAI_API_KEY'], ownSignIn: 'run `codex login` in a terminal (your ChatGPT account)', env: { INITIAL_AGENT_MODE: 'workspace-write' }, shellOff: SHELL_OFF.codex, cli: CLI.codex, subagentSessions: true },
   // In a folder it does not trust, Gemini CLI starts no MCP server, so VS Code's tools would vanish. The
   // extension runs only in workspaces VS Code trusts (it declares no `untrustedWorkspaces` support).
-  'gemini': { auth: 'Sign in once by running `gemini` in a terminal, or set a GEMINI_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['GEMINI_API_KEY'], env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' }, shellOff: SHELL_OFF.gemini, cli: CLI.gemini },
+  'gemini': { auth: 'Sign in once by running `gemini` in a terminal, or set a GEMINI_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['GEMINI_API_KEY'], ownSignIn: 'run `gemini` in a terminal and sign in with Google', env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' }, shellOff: SHELL_OFF.gemini, cli: CLI.gemini },
   // Qwen Code 0.24's MCP pool (on by default in ACP mode) lists the servers of `session/new` and never offers
   // their tools to the session, and its background MCP discovery races the first prompts (3 of 9 runs).
-  'qwen-code': { auth: 'Sign in once by running `qwen` in a terminal, or set an OPENAI_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['OPENAI_API_KEY'], env: { QWEN_SERVE_NO_MCP_POOL: '1', QWEN_CODE_LEGACY_MCP_BLOCKING: '1' }, shellOff: SHELL_OFF.qwen, cli: CLI.qwen },
-  'copilot-cli': { auth: 'Sign in once with `copilot login` (a GitHub account with Copilot).', },
-  'opencode': { auth: 'Sign in once with `opencode auth login`.', shellOff: SHELL_OFF.opencode, cli: CLI.opencode },
+  'qwen-code': { auth: 'Sign in once by running `qwen` in a terminal, or set an OPENAI_API_KEY (**Symposium: Set Agent API Key**).', apiKeys: ['OPENAI_API_KEY'], ownSignIn: 'run `qwen` in a terminal and sign in', env: { QWEN_SERVE_NO_MCP_POOL: '1', QWEN_CODE_LEGACY_MCP_BLOCKING: '1' }, shellOff: SHELL_OFF.qwen, cli: CLI.qwen },
+  'copilot-cli': { auth: 'Sign in once with `copilot login` (a GitHub account with Copilot).', ownSignIn: 'run `copilot login` in a terminal' },
+  'opencode': { auth: 'Sign in once with `opencode auth login`.', ownSignIn: 'run `opencode auth login` in a terminal', shellOff: SHELL_OFF.opencode, cli: CLI.opencode },
 };

@@ -35,6 +35,8 @@ export interface CatalogEntry {
   readonly install?: string;
   /** The environment variables it reads an API key from, offered by *Set Agent API Key*. */
   readonly apiKeys?: readonly string[];
+  /** Its own sign-in, as a phrase that follows "or", for the answer of a request it refused for want of one. */
+  readonly ownSignIn?: string;
   /** Environment variables the agent always gets (the user's `env` overrides them). */
   readonly env?: Readonly<Record<string, string>>;
   /** How its own shell is switched off, per process, for conversations offered a consumer's command tool. */
@@ -68,7 +70,7 @@ export const RegistryAgent = t.intersection(
 export type RegistryAgent = t.TypeOf<typeof RegistryAgent>;
 
 /** What the catalogue adds to a registry entry: how the agent signs in, which keys it reads. */
-export type CatalogOverlay = Readonly<Record<string, Partial<Pick<CatalogEntry, 'auth' | 'apiKeys' | 'install' | 'env' | 'shellOff' | 'cli' | 'subagentSessions' | 'modeSetting'>>>>;
+export type CatalogOverlay = Readonly<Record<string, Partial<Pick<CatalogEntry, 'auth' | 'apiKeys' | 'ownSignIn' | 'install' | 'env' | 'shellOff' | 'cli' | 'subagentSessions' | 'modeSetting'>>>>;
 
 /** The registry's name of a platform, e.g. `darwin-aarch64`, `windows-x86_64`; undefined for others. */
 export function platformTarget(platform: NodeJS.Platform, arch: string): string | undefined {
@@ -108,6 +110,7 @@ export function catalogOfRegistry(raw: unknown, target: string | undefined, over
       distribution,
       auth: extra.auth ?? 'It signs in as its documentation says; when it asks, Symposium offers its sign-in.',
       ...(extra.apiKeys === undefined ? {} : { apiKeys: extra.apiKeys }),
+      ...(extra.ownSignIn === undefined ? {} : { ownSignIn: extra.ownSignIn }),
       ...(extra.install === undefined ? {} : { install: extra.install }),
       ...(extra.env === undefined ? {} : { env: extra.env }),
       ...(extra.shellOff === undefined ? {} : { shellOff: extra.shellOff }),

@@ -8,6 +8,7 @@ import type * as vscode from 'vscode';
 import { BUILTIN_AGENTS } from '../agents/agent-catalog.js';
 import type { CatalogEntry } from '../agents/registry.js';
 import { ENV_NAME, type AgentSecrets } from './agent-secrets.js';
+import { persistenceWarning, type SecretPersistence } from './secret-persistence.js';
 import { parseAgentSettings } from '../agents/models.js';
 
 export interface ApiKeyChoice {
@@ -44,8 +45,11 @@ export function keyedAgents(raw: unknown, catalog: readonly CatalogEntry[] = BUI
   });
 }
 
-/** Runs the command; `agentId` skips the choice of agent (from *Manage Agents*). */
-export async function setAgentApiKey(ui: ApiKeyUi, agents: readonly KeyedAgent[], secrets: AgentSecrets, agentId?: string): Promise<void> {
+/**
+ * Runs the command; `agentId` skips the choice of agent (from *Manage Agents*). `persistence`: whether this VS Code
+ * keeps secrets beyond this window, which the confirmation says where it may not.
+ */
+export async function setAgentApiKey(ui: ApiKeyUi, agents: readonly KeyedAgent[], secrets: AgentSecrets, agentId?: string, persistence: SecretPersistence = 'persisted'): Promise<void> {
   if (agents.length === 0) {
     ui.info('No agent is configured yet: add one with "Symposium: Manage Agents", then set its API key.');
     return;
@@ -74,7 +78,7 @@ export async function setAgentApiKey(ui: ApiKeyUi, agents: readonly KeyedAgent[]
       return;
     }
     await secrets.set(agent.id, name, value);
-    ui.info(`${name} of ${agent.name} is in VS Code's secret storage: the agent gets it from its next request.`);
+    ui.info(`${name} of ${agent.name} is in VS Code's secret storage: the agent gets it from its next request.${persistenceWarning(persistence)}`);
   } catch (error) {
     ui.error(`Could not store ${name} of ${agent.name}: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -90,7 +94,7 @@ async function pickAgent(ui: ApiKeyUi, agents: readonly KeyedAgent[], secrets: A
 }
 
 /** The command, bound to VS Code's API. */
-export function runSetAgentApiKey(vs: typeof vscode, secrets: AgentSecrets, catalog: readonly CatalogEntry[], agentId?: string): Promise<void> {
+export function runSetAgentApiKey(vs: typeof vscode, secrets: AgentSecrets, catalog: readonly CatalogEntry[], persistence: SecretPersistence, agentId?: string): Promise<void> {
   type Pickable = vscode.QuickPickItem & { readonly choice: ApiKeyChoice };
   const ui: ApiKeyUi = {
     async pick(title, placeHolder, items) {
@@ -102,5 +106,5 @@ export function runSetAgentApiKey(vs: typeof vscode, secrets: AgentSecrets, cata
     info: (message) => void vs.window.showInformationMessage(message),
     error: (message) => void vs.window.showErrorMessage(message),
   };
-  return setAgentApiKey(ui, keyedAgents(vs.workspace.getConfiguration('symposium').get('agents'), catalog), secrets, agentId);
+  return setAgentApiKey(ui, keyedAgents(vs.workspace.getConfiguration('symposium').get('agents'), catalog), secrets, agentId, persistence);
 }

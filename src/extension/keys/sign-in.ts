@@ -10,7 +10,7 @@ import type * as vscode from 'vscode';
 import type { AuthenticateParams, AgentDefinition, SignInMethod } from '../../protocol/messages.js';
 import { findOnPath } from '../agents/agent-catalog.js';
 import { withEnv } from '../../agents/agent-env.js';
-import type { AgentSetting } from '../agents/models.js';
+import type { AgentSetting, SignInWords } from '../agents/models.js';
 
 /** The choice of a key rather than one of the agent's methods. */
 export const SET_API_KEY = 'Set API Key';
@@ -22,6 +22,7 @@ export interface SignInUi {
   setApiKey(agentId: string): Promise<boolean>;
   /** Runs a program in a terminal the user can type in; resolves with its exit code when it ends. */
   runInTerminal(title: string, command: string, args: readonly string[], env: Readonly<Record<string, string>>): Promise<number | undefined>;
+  info(message: string): void;
   error(message: string): void;
 }
 
@@ -52,10 +53,35 @@ export async function signIn(ui: SignInUi, authenticate: (params: AuthenticatePa
   }
 }
 
-/** What the answer says when the agent is not signed in: what to do, in one sentence. */
-export function signInSentence(agentName: string, methods: readonly SignInMethod[]): string {
-  const names = methods.map((m) => `"${m.name}"`).join(' or ');
-  return `${agentName} needs you to sign in: set its API key with "Symposium: Set Agent API Key"${names === '' ? '' : ` or sign in with ${names}`}, then send your message again.`;
+/**
+ * A request whose agent said it needs a sign-in ends at once with what to do (`notSignedInSentence`), and the
+ * sign-in is offered beside it, not awaited: VS Code's warning with buttons is not sticky (1.139 hides a toast
+ * after 12 s of a focused window, into the notification centre), so a request held on it was a spinner with
+ * nothing to say why (issue 60). Signed in from the notification, the person is told to send the message again.
+ */
+export function signInNeeded(ui: SignInUi | undefined, authenticate: (params: AuthenticateParams) => Promise<void>, target: SignInTarget, methods: readonly SignInMethod[]): Error {
+  const { setting } = target;
+  if (ui !== undefined) {
+    void signIn(ui, authenticate, target, methods).then((signedIn) => {
+      if (signedIn) ui.info(`${setting.name} is signed in: send your message again.`);
+    });
+  }
+  return new Error(notSignedInSentence(setting, methods));
+}
+
+/**
+ * What the answer says when the agent is not signed in: that it is not, and every way to sign it in, in one
+ * sentence; never a value.
+ */
+export function notSignedInSentence(agent: { readonly name: string; readonly signIn?: SignInWords }, methods: readonly SignInMethod[]): string {
+  const keys = agent.signIn?.keyNames ?? [];
+  const ways = [
+    `Set ${keys.length === 0 ? 'its API key' : keys.join(' or ')} with "Symposium: Set Agent API Key"`,
+    ...(methods.length === 0 ? [] : [`sign in with ${methods.map((m) => `"${m.name}"`).join(' or ')}`]),
+    ...(agent.signIn?.ownSignIn === undefined ? [] : [agent.signIn.ownSignIn]),
+  ];
+  const listed = ways.length === 1 ? ways[0] : `${ways.slice(0, -1).join(', ')}, or ${ways.at(-1)}`;
+  return `${agent.name} is not signed in. ${listed}. Then send your message again.`;
 }
 
 /**
@@ -84,6 +110,7 @@ export function vscodeSignInUi(vs: typeof vscode, cwd: string, setApiKey: (agent
         });
       });
     },
+    info: (message) => void vs.window.showInformationMessage(message),
     error: (message) => void vs.window.showErrorMessage(message),
   };
 }

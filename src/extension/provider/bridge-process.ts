@@ -10,7 +10,7 @@ import { CancellationTokenSource, ResponseError, type CancellationToken } from '
 import { LmClient } from '../../client/lm-client.js';
 import { askBridgeToEnd } from '../../client/end-bridge.js';
 import { ProtocolErrorCodes } from '../../protocol/errors.js';
-import type { ChatSessionsParams, ChatSessionsResult, AgentCommandsParams, AgentInfoParams, CommandPromptsParams, CommandPromptsResult, AskQuestionsParams, AskQuestionsResult, AuthenticateParams, OpenUrlParams, OpenUrlResult, PrepareAgentParams, ProvideChatResponseParams, ResponsePart, ResumeRecentParams } from '../../protocol/messages.js';
+import type { ChatSessionsParams, ChatSessionsResult, AgentCommandsParams, AgentInfoParams, CommandPromptsParams, CommandPromptsResult, AskQuestionsParams, AskQuestionsResult, AuthenticateParams, OpenUrlParams, OpenUrlResult, PrepareAgentParams, AgentSecretsParams, ProvideChatResponseParams, ResponsePart, ResumeRecentParams } from '../../protocol/messages.js';
 import type { ExtensionLog } from '../../log/extension-log.js';
 
 const STDERR_LINES_KEPT = 20;
@@ -29,6 +29,8 @@ export interface BridgeLaunch {
   readonly contextPolicy?: string;
   /** A response that waits this long for its agent to start says so first (`vscodelm --start-notice-ms`); none: never. */
   readonly startNoticeMs?: number;
+  /** A response the agent sends nothing to this long says, once, that the agent has not answered yet. */
+  readonly silenceNoticeMs?: number;
   /** Agents read and write the workspace through VS Code (`vscodelm --client-files`); default: they do. */
   readonly clientFiles?: boolean;
   /** Agents may ask the person questions (`vscodelm --agent-questions`); default: they may. */
@@ -56,6 +58,8 @@ export interface BridgeProcessOptions {
   readonly askQuestions?: (params: AskQuestionsParams, token: CancellationToken) => Promise<AskQuestionsResult>;
   /** Opens a web page an agent names once the person agrees. */
   readonly openUrl?: (params: OpenUrlParams, token: CancellationToken) => Promise<OpenUrlResult>;
+  /** The API keys the person set, per agent, told to every bridge that starts (`symposium/agentSecrets`). */
+  readonly secrets?: () => readonly AgentSecretsParams[];
   /** The environment (default: this process's). `ELECTRON_RUN_AS_NODE=1` is always added. */
   readonly env?: NodeJS.ProcessEnv;
 }
@@ -140,6 +144,11 @@ export class BridgeProcess {
     this.ensureRunning().client.prepareAgent(params);
   }
 
+  /** The API keys the person set for an agent changed: a running bridge is told (one that starts later asks `secrets`). */
+  holdSecrets(params: AgentSecretsParams): void {
+    this.running?.client.holdSecrets(params);
+  }
+
   /** The window started: the bridge (started if needed) resumes the latest conversations' sessions ahead. */
   resumeRecent(params: ResumeRecentParams): void {
     this.ensureRunning().client.resumeRecent(params);
@@ -189,12 +198,13 @@ export class BridgeProcess {
 
   private spawn(): Running {
     const { bridgePath, log } = this.options;
-    const { cwd, additionalDirs, logLevel, stateDir, contextPolicy, startNoticeMs, clientFiles, agentQuestions, consumerTerminal, toolCallTimeoutMs } = this.options.launch();
+    const { cwd, additionalDirs, logLevel, stateDir, contextPolicy, startNoticeMs, silenceNoticeMs, clientFiles, agentQuestions, consumerTerminal, toolCallTimeoutMs } = this.options.launch();
     // VS Code hands a provider's parts on in batches about 30 ms apart: slower words let Eliza be seen streaming.
     const args = [
       ...['--cwd', cwd, '--log-level', logLevel, '--eliza-pace-ms', '40'],
       ...(additionalDirs ?? []).flatMap((dir) => ['--add-dir', dir]),
       ...(startNoticeMs === undefined ? [] : ['--start-notice-ms', String(startNoticeMs)]),
+      ...(silenceNoticeMs === undefined ? [] : ['--silence-notice-ms', String(silenceNoticeMs)]),
       ...(stateDir === undefined ? [] : ['--state-dir', stateDir]),
       ...(contextPolicy === undefined ? [] : ['--context', contextPolicy]),
       ...(clientFiles === false ? ['--client-files', 'off'] : []),
@@ -212,6 +222,7 @@ export class BridgeProcess {
     if (documentText !== undefined) client.onDocumentText(documentText);
     if (askQuestions !== undefined) client.onAskQuestions(askQuestions);
     if (openUrl !== undefined) client.onOpenUrl(openUrl);
+    for (const params of this.options.secrets?.() ?? []) client.holdSecrets(params);
 
     const stderrTail: string[] = [];
     createInterface({ input: child.stderr!, crlfDelay: Infinity }).on('line', (line) => {

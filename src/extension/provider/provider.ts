@@ -16,7 +16,7 @@ import { findModel, modelsOf, requestConfig, type AgentState, type ModelEntry, t
 import { offeredTools, type ConsumerToolsChoice } from './offered-tools.js';
 import { requestRecorder } from './request-recorder.js';
 import { sideRequestAnswer } from './side-requests.js';
-import { signIn, signInSentence, type SignInUi } from '../keys/sign-in.js';
+import { signInNeeded, type SignInUi } from '../keys/sign-in.js';
 import { ensureAgentInstalled } from '../agents/archive-progress.js';
 import { startingAgentOf } from '../../protocol/starting-notice.js';
 import type { AgentDefinition, ResponsePart } from '../../protocol/messages.js';
@@ -112,18 +112,10 @@ export class SymposiumChatProvider implements vscode.LanguageModelChatProvider<v
         await this.respond(model, entry, messages, options, progress, token);
         this.answered(entry);
       } catch (error) {
-        // The agent asked to sign in (the bridge said so before the request failed): offer it, then retry once.
+        // The agent asked to sign in (the bridge said so before the request failed): say so at once, and offer it.
         const now = findModel(this.deps.settings(), model.id);
         if (token.isCancellationRequested || now?.state.kind !== 'sign-in' || now.setting === undefined) throw error;
-        const sentence = signInSentence(now.setting.name, now.state.methods);
-        if (this.deps.signIn === undefined) throw new Error(sentence);
-        const signingIn = signIn(this.deps.signIn, (params) => this.deps.bridge.authenticate(params), { setting: now.setting, definition: now.agent }, now.state.methods);
-        if (!(await untilCancelled(signingIn, token))) throw token.isCancellationRequested ? new vscode.CancellationError() : new Error(sentence);
-        this.deps.log.info(`${now.setting.name} signed in: the request is sent again`);
-        // As the settings say now: a key just set is in the agent's env, so the bridge starts the agent with it.
-        const again = findModel(this.deps.settings(), model.id) ?? now;
-        await this.respond(model, again, messages, options, progress, token);
-        this.answered(again);
+        throw signInNeeded(this.deps.signIn, (params) => this.deps.bridge.authenticate(params), { setting: now.setting, definition: now.agent }, now.state.methods);
       }
     });
   }
@@ -261,17 +253,6 @@ function responsePartFactory(): ResponsePartFactory<vscode.LanguageModelResponse
     data: (data, mimeType) => new vscode.LanguageModelDataPart(data, mimeType),
     thinking: Thinking === undefined ? undefined : (value) => new Thinking(value) as vscode.LanguageModelResponsePart,
   };
-}
-
-/** What `pending` resolves to, or false once the request is cancelled first (a sign-in the person left open). */
-async function untilCancelled(pending: Promise<boolean>, token: vscode.CancellationToken): Promise<boolean> {
-  let listener: vscode.Disposable | undefined;
-  const cancelled = new Promise<boolean>((resolve) => (listener = token.onCancellationRequested(() => resolve(false))));
-  try {
-    return await Promise.race([pending, cancelled]);
-  } finally {
-    listener?.dispose();
-  }
 }
 
 /**

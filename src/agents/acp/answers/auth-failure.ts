@@ -34,7 +34,7 @@ function saysAuthFailed(text: string): boolean {
   return AUTH_FAILURE_WORDS.test(text);
 }
 
-const FAILURE = String.raw`(401\b|unauthori[sz]ed|invalid (x-)?api[ _-]?key|incorrect api[ _-]?key|api[ _-]?key (is )?(not valid|invalid|missing|not set|required)|(missing|no) api[ _-]?key|authentication (is )?(required|failed)|not (logged|signed) in|please (run \/login|log ?in|sign ?in))`;
+const FAILURE = String.raw`(401\b|unauthori[sz]ed|invalid (x-)?api[ _-]?key|incorrect api[ _-]?key|api[ _-]?key (is )?(not valid|invalid|missing|not set|required)|(missing|no) api[ _-]?key|(didn't|did not) provide an api[ _-]?key|authentication (is )?(required|failed)|not (logged|signed) in|please (run \/login|log ?in|sign ?in))`;
 const AUTH_FAILURE_WORDS = new RegExp(String.raw`(^|[^\w])${FAILURE}`, 'i');
 /** At the start of a text, after punctuation and an "Error:"-like prefix. */
 const AUTH_FAILURE_START = new RegExp(String.raw`^[^\w]*((api )?error:?\s*)?${FAILURE}`, 'i');

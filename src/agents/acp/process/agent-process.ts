@@ -23,6 +23,18 @@ export interface AgentCallbacks {
   onWriteTextFile(request: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse>;
   /** `elicitation/create`, served only when the bridge offered the agent to ask the person. */
   onElicitation(request: unknown, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
+  /** The agent said whether it is signed in (claude-agent-acp's `_auth/status_update`: `kind` `none` is not). */
+  onSignedIn?(signedIn: boolean): void;
+}
+
+/**
+ * claude-agent-acp's own report of its sign-in (`_auth/status_update` `{authStatus: {kind, label}}`, pushed after
+ * `initialize` and when it changes): `kind: "none"` is "Not logged in"; anything else an identity; undefined: unreadable.
+ */
+export function signedInOf(params: unknown): boolean | undefined {
+  const status = typeof params === 'object' && params !== null ? (params as { authStatus?: unknown }).authStatus : undefined;
+  const kind = typeof status === 'object' && status !== null ? (status as { kind?: unknown }).kind : undefined;
+  return typeof kind === 'string' ? kind !== 'none' : undefined;
 }
 
 /**
@@ -86,6 +98,9 @@ export class AgentProcess implements EndableProcess {
       .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => callbacks.onReadTextFile(params))
       .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => callbacks.onWriteTextFile(params, signal))
       .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => callbacks.onElicitation(params, signal))
+      .onNotification('_auth/status_update', signedInOf, ({ params }) => {
+        if (params !== undefined) callbacks.onSignedIn?.(params);
+      })
       // A web page the person opened is done with (URL elicitation): nothing is left to withdraw, as it was answered when opened.
       .onNotification(acp.methods.client.elicitation.complete, ({ params }) => log.debug(`agent ${command.name}: elicitation ${params.elicitationId} complete`));
     const stdout = this.child.stdout!;
@@ -112,6 +127,11 @@ export class AgentProcess implements EndableProcess {
     return this.endedAs === undefined;
   }
 
+  /** The last lines it wrote to stderr, oldest first. */
+  get lastStderrLines(): readonly string[] {
+    return this.stderrTail?.last ?? [];
+  }
+
   /** "exited with code 3 during initialize", with the last lines it wrote to stderr. */
   describe(how: ProcessEnd, during?: string): string {
     if (how.kind === 'spawn-failed') {
@@ -122,7 +142,7 @@ export class AgentProcess implements EndableProcess {
     }
     const status = this.fault ?? (how.signal !== null ? `was killed by ${how.signal}` : `exited with code ${how.code}`);
     const when = during === undefined ? '' : ` during ${during}`;
-    const lines = this.stderrTail?.last ?? [];
+    const lines = this.lastStderrLines;
     const tail = lines.length === 0 ? '.' : `; its last output on stderr:\n${lines.join('\n')}`;
     return `${status}${when}${tail}`;
   }

@@ -1,0 +1,37 @@
+/**
+ * Whether VS Code keeps the extension's secrets beyond this window. Desktop VS Code keeps them in the OS keychain;
+ * a VS Code without an encryption service (VS Code for the web in code-server and hosts like it: "Encryption is not
+ * available, falling back to in-memory storage", its SecretStorageService) keeps them in memory, per window, so a key
+ * set in one window is missing in the next and after a reload. No API says which: a probe secret is stored with a
+ * mark in the global state (which such hosts keep on disk), and a later window that finds the mark but not the
+ * secret knows its secrets are this window's only. Before any earlier window, VS Code for the web may be either.
+ */
+import type { SecretStore } from './agent-secrets.js';
+
+/** The part of VS Code's Memento (the global state) used here. */
+export interface MarkStore {
+  get(key: string): unknown;
+  update(key: string, value: unknown): PromiseLike<void>;
+}
+
+/** `persisted`: kept across windows; `window`: this window's only; `unknown`: no earlier window said (`web`: VS Code for the web). */
+export type SecretPersistence = 'persisted' | 'window' | 'unknown' | 'unknown-web';
+
+const PROBE = 'symposium.secretsPersist';
+const MARK = 'symposium.secretsProbeStored';
+
+export async function secretPersistence(secrets: SecretStore, marks: MarkStore, web: boolean): Promise<SecretPersistence> {
+  if ((await secrets.get(PROBE)) !== undefined) return 'persisted';
+  const earlier = marks.get(MARK) === true;
+  await secrets.store(PROBE, 'kept');
+  await marks.update(MARK, true);
+  if (earlier) return 'window';
+  return web ? 'unknown-web' : 'unknown';
+}
+
+/** What a key just set adds to its confirmation where VS Code may forget it (nothing where it keeps it). */
+export function persistenceWarning(persistence: SecretPersistence): string {
+  if (persistence === 'window') return ' This VS Code keeps secrets for this window only (it has no encryption service): another window, or this one after a reload, does not have it.';
+  if (persistence === 'unknown-web') return ' This VS Code may keep secrets for this window only (VS Code for the web without an encryption service): another window, or this one after a reload, may not have it.';
+  return '';
+}
