@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger, isLogLevel, LOG_LEVELS, type LogLevel } from '../log/logger.js';
 import { CONTEXT_POLICIES, contextPolicyNamed, type ContextPolicy } from '../history/context-policy.js';
@@ -63,6 +64,8 @@ Usage: symposium-lm chat [options] [-- AGENT_COMMAND [ARGS...]]
   --deterministic     Eliza cycles its replies like the original instead of varying them.
   --cwd DIR           The agent's working directory (default: the current directory).
   --log-level LEVEL   Passed to the vscodelm child (default: warn).
+  --join-host BUILD   Join the agent host of that build (the one the extension's windows share; started if none
+                      runs) instead of a bridge of the chat's own.
   Without -p, each line typed (or piped) is a message. Ctrl-C cancels the reply; Ctrl-C again exits.
   /retry asks the last request again in place of its answer, /undo takes the last exchange back, /edit TEXT
   asks TEXT in place of the last request: the agent goes back with the chat. Other /lines reach the agent.
@@ -150,6 +153,7 @@ async function main(argv: string[]): Promise<number> {
           deterministic: { type: 'boolean', default: false },
           cwd: { type: 'string' },
           'log-level': { type: 'string', default: 'warn' },
+          'join-host': { type: 'string' },
         },
       });
       const [command, ...args] = positionals;
@@ -158,6 +162,7 @@ async function main(argv: string[]): Promise<number> {
         prompt: values.prompt,
         agent: command === undefined ? { eliza: { deterministic: values.deterministic } } : { mcp_server: { name: command, command, args, env: [] } },
         bridgeArgs: ['--log-level', logLevel(values['log-level']), ...(values.cwd === undefined ? [] : ['--cwd', values.cwd])],
+        ...(values['join-host'] === undefined ? {} : { host: { build: values['join-host'], cliPath: fileURLToPath(import.meta.url), cwd: path.resolve(values.cwd ?? process.cwd()), args: ['--log-level', logLevel(values['log-level'])] } }),
       });
     }
     case 'mcp-relay':

@@ -70,8 +70,10 @@ export async function runAgentHost(options: AgentHostOptions): Promise<boolean> 
     socket.on('error', (error) => log.debug(`a window's connection: ${error.message}`));
     void peekFirstMessage(socket).then((first) => {
       const hello = JoinHostParams.decode((first as { params?: unknown } | undefined)?.params);
-      if ((first as { method?: unknown } | undefined)?.method !== Methods.joinHost || !isRight(hello) || !isToken(hello.right.token, token)) {
-        log.warn('closed a connection whose first message was not a window with the host token');
+      const refused =
+        first === undefined ? 'no frame of a message came first' : (first as { method?: unknown }).method !== Methods.joinHost || !isRight(hello) ? 'its first message was not symposium/window' : !isToken(hello.right.token, token) ? 'it did not give the token' : undefined;
+      if (refused !== undefined || !isRight(hello)) {
+        log.warn(`closed a connection unread: ${refused ?? ''}`);
         socket.destroy();
         return;
       }

@@ -172,3 +172,12 @@ test('a turn whose window went away runs to its end before the idle host ends', 
   expect(await waitUntil(() => hostPids().length === 0, 8000, 50)).toBe(true);
   expect(log()).not.toMatch(/cancel/i);
 });
+
+test('`chat --join-host` joins the host (started by the first, joined by the second) and leaves it running', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const chat = (text: string) => execFileSync(process.execPath, [CLI, 'chat', '--deterministic', '--join-host', BUILD, '-p', text], { env: { ...process.env, SYMPOSIUM_HOST_DIR: dir }, encoding: 'utf8' });
+  expect(chat('I am sad')).toBe('I am sorry to hear that you are sad.\n');
+  const [host] = hostPids();
+  expect(chat('I am happy')).toBe('How have I helped you to be happy?\n');
+  expect(hostPids()).toEqual([host]);
+});
