@@ -19,7 +19,7 @@ Options for vscodelm:
   --host BUILD               Serve as the agent host of this build (the extension starts it, detached): every window
                              of this user connects to it, says its folders and settings, and shares its agents.
   --host-dir DIR             The host's private folder (socket, token, log; default: $XDG_RUNTIME_DIR or the temp
-                             folder, symposium-<uid>; on Windows a named pipe and %LOCALAPPDATA%\symposium\host).
+                             folder, symposium-<uid>; on Windows a named pipe and %LOCALAPPDATA%\\symposium\\host).
   --idle-ms N                The host ends once no window has been connected this long and no turn runs
                              (default: 600000, 10 minutes).
   --log-level LEVEL          ${LOG_LEVELS.join(' | ')} (default: info); logs go to stderr.

@@ -36,8 +36,27 @@ export interface HostConnection {
 /** How long a host just started may take to listen. */
 const START_TIMEOUT_MS = 20_000;
 
-/** Connects this window to the host (started if none listens) and joins it with `window`. */
+/** How often a window tries again whose connection closed before it joined (a host that was just ending). */
+const JOIN_TRIES = 3;
+
+/**
+ * Connects this window to the host (started if none listens) and joins it with `window`. A host that is ending
+ * (it crashed, its idle time passed) can still accept a connection it then drops: the window tries again, and
+ * starts a new host where none listens any more.
+ */
 export async function connectToHost(launch: HostLaunch, window: WindowSettings): Promise<HostConnection> {
+  for (let tried = 1; ; tried++) {
+    try {
+      return await connectOnce(launch, window);
+    } catch (error) {
+      if (!(error instanceof DroppedBeforeJoining) || tried >= JOIN_TRIES) throw error;
+    }
+  }
+}
+
+class DroppedBeforeJoining extends Error {}
+
+async function connectOnce(launch: HostLaunch, window: WindowSettings): Promise<HostConnection> {
   const endpoint = hostEndpoint(launch.build, launch.dir);
   let started = false;
   let socket = await tryConnect(endpoint.address);
@@ -56,12 +75,15 @@ export async function connectToHost(launch: HostLaunch, window: WindowSettings):
     }
   }
   const client = LmClient.connect(socket);
+  const connected = socket;
+  let dropped = false;
+  connected.once('close', () => (dropped = true));
   try {
     const { pid } = await client.joinHost({ token: readToken(endpoint), window });
-    return { client, socket, pid, started };
+    return { client, socket: connected, pid, started };
   } catch (error) {
-    socket.destroy();
-    throw error;
+    connected.destroy();
+    throw dropped ? new DroppedBeforeJoining(`the agent host closed the connection before it joined (${error instanceof Error ? error.message : String(error)})`) : error;
   }
 }
 

@@ -70,6 +70,8 @@ test('two windows join one host; one that stops leaves it serving the other', as
   const [a, b] = await Promise.all([collect(one.bridge, 'I am sad'), collect(two.bridge, 'I am happy')]);
   expect([a, b]).toEqual(['I am sorry to hear that you are sad.', 'How have I helped you to be happy?']);
   expect(one.bridge.pid).toBe(two.bridge.pid);
+  // A second host started at the same moment lost the race and ends.
+  expect(await waitUntil(() => hostPids().length === 1, 3000, 50)).toBe(true);
   expect(hostPids()).toEqual([one.bridge.pid]);
   expect(one.lines.concat(two.lines).filter((l) => /^(started|joined) the agent host \(pid \d+\) of build test/.test(l))).toHaveLength(2);
   const host = one.bridge.pid;
