@@ -181,3 +181,33 @@ test('`chat --join-host` joins the host (started by the first, joined by the sec
   expect(chat('I am happy')).toBe('How have I helped you to be happy?\n');
   expect(hostPids()).toEqual([host]);
 });
+
+/**
+ * Another user of the machine, created for the test (root can; CI runs as root). Run as anyone else, the test
+ * fails saying so rather than passing unproven, unless SYMPOSIUM_NO_SECOND_USER=1 says to leave it out (then it
+ * counts as skipped).
+ */
+const otherUserTest = process.env.SYMPOSIUM_NO_SECOND_USER === '1' ? test.skip : test;
+otherUserTest('another user of the machine can neither connect to the host nor read its token', async () => {
+  if (process.getuid?.() !== 0) throw new Error('this test creates a second local user (useradd) and needs root; SYMPOSIUM_NO_SECOND_USER=1 leaves it out, counted as skipped');
+  const { execFileSync } = await import('node:child_process');
+  const a = await join();
+  const endpoint = hostEndpoint(BUILD, dir);
+  const name = `symposium-t${process.pid}`;
+  execFileSync('useradd', ['--no-create-home', '--shell', '/usr/sbin/nologin', name]);
+  try {
+    const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim());
+    const probe = `
+      const net = require('node:net'); const fs = require('node:fs');
+      const token = (() => { try { fs.readFileSync(${JSON.stringify(endpoint.tokenPath)}); return 'read'; } catch (e) { return e.code; } })();
+      const socket = net.connect(${JSON.stringify(endpoint.address)});
+      socket.on('connect', () => { console.log(JSON.stringify({ uid: process.getuid(), token, connect: 'connected' })); socket.destroy(); });
+      socket.on('error', (e) => console.log(JSON.stringify({ uid: process.getuid(), token, connect: e.code })));`;
+    const seen = JSON.parse(execFileSync('setpriv', ['--reuid', String(uid), '--regid', String(uid), '--clear-groups', process.execPath, '-e', probe], { encoding: 'utf8', cwd: '/' }));
+    expect(seen).toEqual({ uid, token: 'EACCES', connect: 'EACCES' });
+    // The person's own window is served all along.
+    expect(await answer(a, ask('say mine'))).toBe('mine');
+  } finally {
+    execFileSync('userdel', [name]);
+  }
+});
