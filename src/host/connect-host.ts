@@ -11,6 +11,7 @@ import os from 'node:os';
 import { LmClient } from '../client/lm-client.js';
 import type { WindowSettings } from '../protocol/host-window.js';
 import { ensurePrivateFolder, hostEndpoint, readToken } from './endpoint.js';
+import { sizeOf } from './log-tail.js';
 
 export interface HostLaunch {
   /** The CLI (`dist/extension/bridge.mjs`, or any build of `src/cli/main.ts`), run with this process's Node. */
@@ -31,6 +32,8 @@ export interface HostConnection {
   readonly pid: number;
   /** The host was started for this connection. */
   readonly started: boolean;
+  /** The host's log, and its size before this window connected (where what concerns it begins). */
+  readonly log: { readonly path: string; readonly offset: number };
 }
 
 /** How long a host just started may take to listen. */
@@ -58,6 +61,7 @@ class DroppedBeforeJoining extends Error {}
 
 async function connectOnce(launch: HostLaunch, window: WindowSettings): Promise<HostConnection> {
   const endpoint = hostEndpoint(launch.build, launch.dir);
+  const log = { path: endpoint.logPath, offset: sizeOf(endpoint.logPath) };
   let started = false;
   let socket = await tryConnect(endpoint.address);
   if (socket === undefined) {
@@ -80,7 +84,7 @@ async function connectOnce(launch: HostLaunch, window: WindowSettings): Promise<
   connected.once('close', () => (dropped = true));
   try {
     const { pid } = await client.joinHost({ token: readToken(endpoint), window });
-    return { client, socket: connected, pid, started };
+    return { client, socket: connected, pid, started, log };
   } catch (error) {
     connected.destroy();
     throw dropped ? new DroppedBeforeJoining(`the agent host closed the connection before it joined (${error instanceof Error ? error.message : String(error)})`) : error;

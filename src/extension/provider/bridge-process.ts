@@ -14,6 +14,7 @@ import { ProtocolErrorCodes } from '../../protocol/errors.js';
 import type { ChatSessionsParams, ChatSessionsResult, AgentCommandsParams, AgentInfoParams, CommandPromptsParams, CommandPromptsResult, AskQuestionsParams, AskQuestionsResult, AuthenticateParams, OpenUrlParams, OpenUrlResult, PrepareAgentParams, ProvideChatResponseParams, ResponsePart, ResumeRecentParams } from '../../protocol/messages.js';
 import type { ExtensionLog } from '../../log/extension-log.js';
 import { connectToHost } from '../../host/connect-host.js';
+import { tailLog } from '../../host/log-tail.js';
 
 const STDERR_LINES_KEPT = 20;
 const STOP_GRACE_MS = 3000;
@@ -251,11 +252,14 @@ export class BridgeProcess {
       end: () => void connecting.then(({ socket }) => socket.destroy(), () => {}),
     };
     connecting.then(
-      ({ client, socket, pid, started }) => {
+      ({ client, socket, pid, started, log: hostLog }) => {
         running.pid = pid;
         this.serveWindow(client);
-        log.info(`${started ? 'started the agent host' : 'joined the agent host'} (pid ${pid}) of build ${host.build} for ${cwd}`);
+        log.info(`${started ? 'started the agent host' : 'joined the agent host'} (pid ${pid}) of build ${host.build} for ${cwd}; its log: ${hostLog.path}`);
+        // The host's lines from this window's joining on, in this window's log, as a bridge of its own would write them.
+        const tail = tailLog(hostLog.path, hostLog.offset, (line) => log.bridgeLine(line));
         socket.once('close', () => {
+          tail.dispose();
           running.exited = true;
           closed(running.stopping ? 'was left' : 'closed the connection (it ended or crashed)');
         });
