@@ -22,6 +22,7 @@ import {
   type AgentInfoParams,
   type ProvideChatInformationResult,
   type ProvideTokenCountResult,
+  type Message,
   type RequestId,
 } from '../protocol/messages.js';
 import { Methods } from '../protocol/methods.js';
@@ -44,6 +45,7 @@ import { MAX_COMMANDS } from '../agents/acp/answers/agent-commands.js';
 import { chatSessionsOf } from './chat-sessions.js';
 import { firstWordsOf } from '../history/first-words.js';
 import type { ChatRequest, ResponseEvent } from '../events/chat-events.js';
+import { MissedAnswers } from './missed-answers.js';
 
 /** What a workspace's bridge runs with: the settings of the window(s) whose folders it serves. */
 export interface WorkspaceOptions extends Omit<AgentRegistryOptions, 'acp'> {
@@ -86,7 +88,9 @@ export class WorkspaceBridge {
   private readonly pressure = new OutputPressure(OUTPUT_HIGH_WATER_BYTES);
   private readonly incoming = new Subject<ChatRequest>();
   /** A request in the pipeline → the connection it came on and the id it gave it. */
-  private readonly routes = new Map<RequestId, { readonly served: Served; readonly id: RequestId }>();
+  private readonly routes = new Map<RequestId, { readonly served: Served; readonly id: RequestId; readonly messages: readonly Message[] }>();
+  /** What answers whose window went away said meanwhile, for that window's next request in their chat. */
+  private readonly missed = new MissedAnswers();
   private readonly agents: AgentRegistry;
   private readonly subscription;
   private commandPrompts: Promise<CommandPromptsServer> | undefined;
@@ -152,12 +156,15 @@ export class WorkspaceBridge {
     this.served.push(served);
     served.chat.requests.subscribe((request) => {
       const id = `${number}:${request.id}`;
-      this.routes.set(id, { served, id: request.id });
+      const { messages } = request.params;
+      this.routes.set(id, { served, id: request.id, messages });
       this.latest = served;
-      this.incoming.next({ ...request, id });
+      const show = (value: string) => served.open && served.chat.respond({ kind: 'part', requestId: request.id, part: { type: 'text', value } });
+      this.missed.adopt(messages, show, () => this.incoming.next({ ...request, id }));
     });
     connection.onClose(() => {
       served.open = false;
+      for (const [id, route] of this.routes) if (route.served === served) this.missed.orphan(id, route.messages);
       this.served.splice(this.served.indexOf(served), 1);
       served.chat.end();
     });
@@ -217,6 +224,8 @@ export class WorkspaceBridge {
     if (route === undefined) return;
     if (event.kind !== 'part') this.routes.delete(event.requestId);
     if (route.served.open) route.served.chat.respond({ ...event, requestId: route.id });
+    else if (event.kind === 'part') this.missed.part(event.requestId, event.part);
+    else this.missed.end(event.requestId);
   }
 
   private tellEach(method: string, params: object): void {

@@ -211,3 +211,29 @@ otherUserTest('another user of the machine can neither connect to the host nor r
     execFileSync('userdel', [name]);
   }
 });
+
+test("the reloaded window's next message waits for the answer its window left, begins with what it missed, once, and goes on in the same session", async () => {
+  const a = await join();
+  const shown: string[] = [];
+  const asked = user('stream 20 60');
+  void a.client.provideChatResponse(ask('stream 20 60'), (part) => shown.push(part.type === 'text' ? part.value : '')).catch(() => {});
+  await waitUntil(() => shown.length >= 3, 5000, 5);
+  a.socket.destroy();
+  const seen = shown.join('');
+  // The reloaded window: the chat as it showed it, then the person's next words, while the answer still runs.
+  const b = await join();
+  const history = [asked, { role: 'assistant' as const, content: [{ type: 'text' as const, value: seen }] }, user('say next')];
+  const text = textOfParts(await b.client.collectChatResponse({ ...ask(''), messages: history }));
+  const all = Array.from({ length: 20 }, (_, i) => `c${i + 1} `).join('');
+  expect(all.startsWith(seen)).toBe(true);
+  expect(text.startsWith('While the window was away, the agent went on:\n\n')).toBe(true);
+  // Every chunk once: what the window had seen, then what it missed, then the answer to the next message.
+  expect(seen + text.replace('While the window was away, the agent went on:\n\n', '').replace(/\n\n---\n\nnext$/, '')).toBe(all);
+  expect(text.endsWith('\n\n---\n\nnext')).toBe(true);
+  const later = textOfParts(await b.client.collectChatResponse({ ...ask(''), messages: [...history, { role: 'assistant', content: [{ type: 'text', value: text }] }, user('say again')] }));
+  expect(later).toBe('again');
+  // One session all along: its first prompt and the two after; nothing cancelled.
+  expect(log()).toMatch(/prompt 3 of scripted-session-1\b/);
+  expect(log().match(/opens a session/g)).toHaveLength(1);
+  expect(log()).not.toMatch(/cancel/i);
+});
