@@ -29,7 +29,8 @@ interface Orphan {
  * what they say meanwhile is kept, so that the window's next request in that chat (its history: that request, then
  * the answer as far as it was shown, then new words) begins with it, once, marked as such. A turn still running
  * then is waited for (its further text reaches the new request as it comes), never cancelled: the new request
- * enters the pipeline once it ended.
+ * enters the pipeline once it ended. Except a turn that meanwhile called the consumer's tools (a permission, a
+ * command): that call went to no window, so the new request goes at once, as a person's who moved on from it.
  */
 export class MissedAnswers {
   private readonly orphans = new Map<RequestId, Orphan>();
@@ -85,7 +86,9 @@ export class MissedAnswers {
       show(`${steps}${MISSED_END}`);
       go();
     };
-    if (orphan.ended) {
+    // A turn that called the consumer's tools (a permission, a command) since waits on a window that never got the
+    // call: the new request goes at once, as when a person moves on from a call left unanswered.
+    if (orphan.ended || orphan.others > 0) {
       this.orphans.delete(id);
       return finish();
     }

@@ -49,3 +49,13 @@ test('a running orphan: the request waits, hears its further text as it comes, a
   expect(waiting.went()).toBe(true);
   expect(waiting.shown.join('')).toBe(`${MISSED_INTRO}once upon a time${MISSED_END}`);
 });
+
+test("a running orphan that called the consumer's tools since (a call no window got) does not hold the request back", () => {
+  const missed = new MissedAnswers();
+  missed.orphan('1:1', [user('clean up')]);
+  missed.part('1:1', { type: 'text', value: 'I will delete it. ' });
+  missed.part('1:1', { type: 'tool_call', toolCallId: 't', toolName: 'symposium-agent-action', parameters: {} });
+  const next = adopting(missed, [user('clean up'), answer(''), user('wait, no')]);
+  expect(next.went()).toBe(true);
+  expect(next.shown.join('')).toBe(`${MISSED_INTRO}I will delete it. \n\n(and 1 other step(s): tool calls or data the window did not see)${MISSED_END}`);
+});
