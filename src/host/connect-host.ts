@@ -47,10 +47,10 @@ const JOIN_TRIES = 3;
  * (it crashed, its idle time passed) can still accept a connection it then drops: the window tries again, and
  * starts a new host where none listens any more.
  */
-export async function connectToHost(launch: HostLaunch, window: WindowSettings): Promise<HostConnection> {
+export async function connectToHost(launch: HostLaunch, window: WindowSettings, serveWindow: (client: LmClient) => void = () => {}): Promise<HostConnection> {
   for (let tried = 1; ; tried++) {
     try {
-      return await connectOnce(launch, window);
+      return await connectOnce(launch, window, serveWindow);
     } catch (error) {
       if (!(error instanceof DroppedBeforeJoining) || tried >= JOIN_TRIES) throw error;
     }
@@ -59,7 +59,8 @@ export async function connectToHost(launch: HostLaunch, window: WindowSettings):
 
 class DroppedBeforeJoining extends Error {}
 
-async function connectOnce(launch: HostLaunch, window: WindowSettings): Promise<HostConnection> {
+/** `serveWindow` registers what the window answers (its handlers) before it joins: the host may ask at once. */
+async function connectOnce(launch: HostLaunch, window: WindowSettings, serveWindow: (client: LmClient) => void): Promise<HostConnection> {
   const endpoint = hostEndpoint(launch.build, launch.dir);
   const log = { path: endpoint.logPath, offset: sizeOf(endpoint.logPath) };
   let started = false;
@@ -79,6 +80,7 @@ async function connectOnce(launch: HostLaunch, window: WindowSettings): Promise<
     }
   }
   const client = LmClient.connect(socket);
+  serveWindow(client);
   const connected = socket;
   let dropped = false;
   connected.once('close', () => (dropped = true));

@@ -1,4 +1,4 @@
-import { ResponseError, type MessageConnection } from 'vscode-jsonrpc/node.js';
+import { ResponseError, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc/node.js';
 import type { Writable } from 'node:stream';
 import type * as t from 'io-ts';
 import { Subject } from 'rxjs';
@@ -96,19 +96,18 @@ export class WorkspaceBridge {
   private commandPrompts: Promise<CommandPromptsServer> | undefined;
   private latest: Served | undefined;
   private connections = 0;
+  /** Requests of the person waiting for a window of the workspace to come back. */
+  private readonly awaitingWindow = new Set<() => void>();
 
   constructor(
     private readonly options: WorkspaceOptions,
     private readonly shared: SharedState,
   ) {
     const { log } = options;
-    const client: ClientRequester = {
-      sendRequest: (method, params, token) => {
-        const target = this.latest?.open === true ? this.latest : this.served.at(-1);
-        if (target === undefined) return Promise.reject(new Error('no window is connected'));
-        return token === undefined ? target.connection.sendRequest(method, params) : target.connection.sendRequest(method, params, token);
-      },
-    };
+    // An editor's text is asked of a window only if one is there (else the disk is read); the person's answers wait,
+    // bounded as a call of the consumer's tools is, for a window of the workspace to come back (a reload).
+    const client = this.requester(false);
+    const person = this.requester(true);
     this.agents = new AgentRegistry({
       ...options,
       acp: {
@@ -118,7 +117,7 @@ export class WorkspaceBridge {
         offeredTools: shared.offeredTools,
         gate: (stdout) => this.pressure.gate(stdout),
         ...(options.clientFiles ? { files: editorFiles(documentTextOf(client, log)) } : {}),
-        ...(options.acp.questions === true ? { askPerson: askQuestionsOf(client, log), openUrl: openUrlOf(client, log) } : {}),
+        ...(options.acp.questions === true ? { askPerson: askQuestionsOf(person, log), openUrl: openUrlOf(person, log) } : {}),
       },
       onAgentInfo: (agent, info) => this.tellEach(Methods.agentInfo, { agent, info } satisfies AgentInfoParams),
       onAgentCommands: (agent, commands) => this.tellEach(Methods.agentCommands, { agent, commands: [...commands] } satisfies AgentCommandsParams),
@@ -154,6 +153,7 @@ export class WorkspaceBridge {
     this.pressure.watch(output);
     const served: Served = { connection, chat: new ChatRequestStream(connection, ids.currentId), open: true };
     this.served.push(served);
+    for (const joined of this.awaitingWindow) joined();
     served.chat.requests.subscribe((request) => {
       const id = `${number}:${request.id}`;
       const { messages } = request.params;
@@ -208,6 +208,40 @@ export class WorkspaceBridge {
     });
     connection.onNotification((method) => log.debug(`ignoring unknown notification ${method}`));
     connection.onError(([error]) => log.error(`protocol error: ${error.message}`));
+  }
+
+  /**
+   * The bridge's requests of a window: to the one that sent the latest chat request, else the newest. With none
+   * connected, one that `waits` waits for a window to join, as long as a call of the consumer's tools may wait
+   * (`toolCallTimeoutMs`, 0: no limit) or until withdrawn, then fails with words saying so.
+   */
+  private requester(waits: boolean): ClientRequester {
+    const target = () => (this.latest?.open === true ? this.latest : this.served.at(-1));
+    const limitMs = this.options.acp.toolCallTimeoutMs ?? 0;
+    const joined = (token: CancellationToken | undefined) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = limitMs > 0 ? setTimeout(() => finish(new Error(`no window of this workspace came back within ${Math.round(limitMs / 60_000)} min to answer`)), limitMs) : undefined;
+        const cancelled = token?.onCancellationRequested(() => finish(new Error('withdrawn while no window was connected')));
+        const finish = (error?: Error) => {
+          clearTimeout(timer);
+          cancelled?.dispose();
+          this.awaitingWindow.delete(come);
+          if (error === undefined) resolve();
+          else reject(error);
+        };
+        const come = () => finish();
+        this.awaitingWindow.add(come);
+      });
+    return {
+      sendRequest: async (method, params, token) => {
+        if (target() === undefined) {
+          if (!waits) throw new Error('no window is connected');
+          await joined(token);
+        }
+        const { connection } = target()!;
+        return token === undefined ? connection.sendRequest(method, params) : connection.sendRequest(method, params, token);
+      },
+    };
   }
 
   /** No more requests come: the turns end, the agents are told to stop. */

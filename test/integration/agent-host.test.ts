@@ -11,7 +11,7 @@ import { connectToHost, type HostConnection } from '../../src/host/connect-host.
 import { hostEndpoint } from '../../src/host/endpoint.js';
 import type { AgentDefinition, ProvideChatResponseParams } from '../../src/protocol/messages.js';
 import type { WindowSettings } from '../../src/protocol/host-window.js';
-import { textOfParts } from '../../src/client/lm-client.js';
+import { textOfParts, type LmClient } from '../../src/client/lm-client.js';
 import { frame } from '../fixtures/frames.js';
 import { processesWithHome } from '../fixtures/home-processes.js';
 import { waitUntil } from '../fixtures/wait-until.js';
@@ -51,9 +51,9 @@ function hostPids(): number[] {
   return pids;
 }
 
-async function join(window: WindowSettings = { cwd: home }, idleMs = 60_000): Promise<HostConnection> {
+async function join(window: WindowSettings = { cwd: home }, idleMs = 60_000, serveWindow?: (client: LmClient) => void): Promise<HostConnection> {
   const args = ['--log-level', 'debug', '--eliza-pace-ms', '0', '--agent-timeout-ms', String(AGENT_TIMEOUT_MS), '--idle-ms', String(idleMs)];
-  const connection = await connectToHost({ bridgePath: CLI, build: BUILD, dir, args }, window);
+  const connection = await connectToHost({ bridgePath: CLI, build: BUILD, dir, args }, window, serveWindow);
   opened.push(connection);
   return connection;
 }
@@ -236,4 +236,28 @@ test("the reloaded window's next message waits for the answer its window left, b
   expect(log()).toMatch(/prompt 3 of scripted-session-1\b/);
   expect(log().match(/opens a session/g)).toHaveLength(1);
   expect(log()).not.toMatch(/cancel/i);
+});
+
+test('a question asked while no window is connected waits for the window to come back, and is asked there', async () => {
+  const a = await join();
+  const seen: string[] = [];
+  void a.client.provideChatResponse(ask('stream 5 100\nask Which colour? | red | blue'), (part) => seen.push(part.type === 'text' ? part.value : '')).catch(() => {});
+  await waitUntil(() => seen.length > 0, 5000, 5);
+  a.socket.destroy();
+  // The question comes while no window is there; the reloaded window gets it.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const asked: string[] = [];
+  const b = await join({ cwd: home }, 60_000, (client) =>
+    client.onAskQuestions(async ({ questions }) => {
+      asked.push(...questions.map((q) => q.question));
+      return { answers: Object.fromEntries(questions.map((q) => [q.header, { selected: ['red'], freeText: null, skipped: false }])) };
+    }),
+  );
+  expect(await waitUntil(() => asked.length > 0, 5000, 20)).toBe(true);
+  expect(asked).toEqual(['Which colour?']);
+  expect(await waitUntil(() => /answer: accept/.test(log()) || /prompt 1 of scripted-session-1 answered/.test(log()), 5000, 20)).toBe(true);
+  const history = [user('stream 5 100\nask Which colour? | red | blue'), { role: 'assistant' as const, content: [{ type: 'text' as const, value: seen.join('') }] }, user('say next')];
+  const text = textOfParts(await b.client.collectChatResponse({ ...ask(''), messages: history }));
+  // The person picked the first choice, red, in the window that came back.
+  expect(text).toMatch(/^While the window was away, the agent went on:\n\n[^]*answer: accept \{"choice":"choice-1"\}\n\n---\n\nnext$/);
 });

@@ -239,7 +239,8 @@ export class BridgeProcess {
     };
     let closed: (how: string) => void = () => {};
     const ended = new Promise<string>((resolve) => (closed = resolve));
-    const connecting = connectToHost({ bridgePath, build: host.build, ...(host.dir === undefined ? {} : { dir: host.dir }), args, ...(this.options.env === undefined ? {} : { env: this.options.env }) }, window);
+    const launchHost = { bridgePath, build: host.build, ...(host.dir === undefined ? {} : { dir: host.dir }), args, ...(this.options.env === undefined ? {} : { env: this.options.env }) };
+    const connecting = connectToHost(launchHost, window, (client) => this.serveWindow(client));
     const running: Running = {
       client: connecting.then(({ client }) => client),
       ended,
@@ -252,9 +253,8 @@ export class BridgeProcess {
       end: () => void connecting.then(({ socket }) => socket.destroy(), () => {}),
     };
     connecting.then(
-      ({ client, socket, pid, started, log: hostLog }) => {
+      ({ socket, pid, started, log: hostLog }) => {
         running.pid = pid;
-        this.serveWindow(client);
         log.info(`${started ? 'started the agent host' : 'joined the agent host'} (pid ${pid}) of build ${host.build} for ${cwd}; its log: ${hostLog.path}`);
         // The host's lines from this window's joining on, in this window's log, as a bridge of its own would write them.
         const tail = tailLog(hostLog.path, hostLog.offset, (line) => log.bridgeLine(line));
