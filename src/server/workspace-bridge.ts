@@ -80,8 +80,8 @@ interface Served {
  * on it now (a reloaded window's connection takes its place). Each connection's chat requests enter the one
  * pipeline under an id of their own (`<connection>:<id>`) and their response events go back to it under the
  * id it gave; a connection that closed gets none (its turns run on). What the bridge asks of the person (an
- * editor's text, questions, a web page) goes to the connection that sent the latest chat request, else to the
- * newest one; what it learned of an agent goes to each.
+ * editor's text, questions, a web page) goes to the connection that joined or sent a chat request last, else
+ * to the newest one; what it learned of an agent goes to each.
  */
 export class WorkspaceBridge {
   private readonly served: Served[] = [];
@@ -153,6 +153,8 @@ export class WorkspaceBridge {
     this.pressure.watch(output);
     const served: Served = { connection, chat: new ChatRequestStream(connection, ids.currentId), open: true };
     this.served.push(served);
+    // A window that joins is the one the person looks at (a reload's: the old extension host may linger, unseen).
+    this.latest = served;
     for (const joined of this.awaitingWindow) joined();
     served.chat.requests.subscribe((request) => {
       const id = `${number}:${request.id}`;
