@@ -83,6 +83,8 @@ export async function agentHost(): Promise<Row[]> {
       const asked = [user(`say reload ${i}`)];
       const answer = await turn(before, asked);
       before.socket.destroy();
+      // A reload takes seconds; at least the bridge's late-update grace (50 ms) passes, as before any follow-up.
+      await sleep(GAP_MS);
       const window = await join();
       const history: Message[] = [...asked, replied(answer.parts), user('say on')];
       const next = await turn(window, history);
