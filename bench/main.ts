@@ -19,6 +19,7 @@ import { goingBack } from './rows/going-back.js';
 import { commands } from './rows/commands.js';
 import { continuedSession } from './rows/continued-session.js';
 import { subagents } from './rows/subagents.js';
+import { agentHost } from './rows/agent-host.js';
 import { now, type Row } from './lib.js';
 
 const ROWS: [string, () => Row[] | Promise<Row[]>][] = [
@@ -36,6 +37,7 @@ const ROWS: [string, () => Row[] | Promise<Row[]>][] = [
   ['12', commands],
   ['13', continuedSession],
   ['14', subagents],
+  ['15', agentHost],
 ];
 /** Rows that run only when named: they need more than Node (the VS Code host). */
 const ON_REQUEST = new Set(['8']);

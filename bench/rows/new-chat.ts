@@ -84,7 +84,7 @@ async function bridged(program: Program): Promise<Row> {
 }
 
 /** The same over direct ACP, each new session opened `settleMs` before its first prompt. */
-async function direct(program: Program, mcpServers: McpServer[]): Promise<Row> {
+export async function direct(program: Program, mcpServers: McpServer[]): Promise<Row> {
   const client = new DirectAcp([], false, program);
   const firsts: number[] = [];
   const followed: number[] = [];

@@ -3,6 +3,7 @@ import { text as readAll } from 'node:stream/consumers';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
 import { LmClient } from '../client/lm-client.js';
 import { endBridge } from '../client/end-bridge.js';
+import { connectToHost } from '../host/connect-host.js';
 import { ELIZA_MODEL } from '../agents/eliza/eliza-model.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
 import { AGENT_ACTION_TOOL, actionIdOf, approvalText, askingToAllow } from '../protocol/agent-action.js';
@@ -12,8 +13,10 @@ export interface ChatOptions {
   /** One message to send, then exit; "-" reads it from stdin. */
   readonly prompt: string | undefined;
   readonly agent: AgentDefinition;
-  /** Arguments for the `vscodelm` child. */
+  /** Arguments for the `vscodelm` child (or a host started now). */
   readonly bridgeArgs: readonly string[];
+  /** Join the person's agent host of this build (`--join-host`) instead of a bridge of its own, in `cwd`. */
+  readonly host?: { readonly build: string; readonly cliPath: string; readonly cwd: string; /** of a host started now */ readonly args: readonly string[] };
 }
 
 /**
@@ -21,7 +24,7 @@ export interface ChatOptions {
  * sends it with every request, and streams replies to the terminal as they arrive.
  */
 export async function runChat(options: ChatOptions): Promise<number> {
-  const { client, child } = LmClient.spawn({ args: options.bridgeArgs });
+  const { client, end } = await bridgeOf(options);
   const session = new ChatSession(client, options.agent);
   try {
     if (options.prompt !== undefined) {
@@ -31,8 +34,19 @@ export async function runChat(options: ChatOptions): Promise<number> {
     return await session.converse();
   } finally {
     client.dispose();
-    await endBridge(child);
+    await end();
   }
+}
+
+/** A bridge of the chat's own, ended with it; or the agent host, which goes on for the other windows. */
+async function bridgeOf(options: ChatOptions): Promise<{ client: LmClient; end: () => Promise<void> }> {
+  if (options.host === undefined) {
+    const { client, child } = LmClient.spawn({ args: options.bridgeArgs });
+    return { client, end: () => endBridge(child) };
+  }
+  const { build, cliPath, cwd, args } = options.host;
+  const { client, socket } = await connectToHost({ bridgePath: cliPath, build, args }, { cwd });
+  return { client, end: async () => void socket.destroy() };
 }
 
 type Outcome = 'answered' | 'rejected' | 'cancelled' | 'failed';

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger, isLogLevel, LOG_LEVELS, type LogLevel } from '../log/logger.js';
 import { CONTEXT_POLICIES, contextPolicyNamed, type ContextPolicy } from '../history/context-policy.js';
@@ -9,11 +10,18 @@ import { endAgentProcesses } from '../agents/acp/process/live-processes.js';
 const USAGE = `Usage: symposium-lm <command> [options]
 
 Commands:
-  vscodelm            Serve the language-model protocol (JSON-RPC, Content-Length framing) on stdin/stdout.
+  vscodelm            Serve the language-model protocol (JSON-RPC, Content-Length framing) on stdin/stdout, or
+                      (--host) as the person's agent host, to every window over a local socket or named pipe.
   chat                Chat with an agent through a vscodelm child process, the way VS Code would.
   mcp-relay           (Run by the bridge.) Relays an agent's stdio MCP connection to the bridge's tool server.
 
 Options for vscodelm:
+  --host BUILD               Serve as the agent host of this build (the extension starts it, detached): every window
+                             of this user connects to it, says its folders and settings, and shares its agents.
+  --host-dir DIR             The host's private folder (socket, token, log; default: $XDG_RUNTIME_DIR or the temp
+                             folder, symposium-<uid>; on Windows a named pipe and %LOCALAPPDATA%\\symposium\\host).
+  --idle-ms N                The host ends once no window has been connected this long and no turn runs
+                             (default: 600000, 10 minutes).
   --log-level LEVEL          ${LOG_LEVELS.join(' | ')} (default: info); logs go to stderr.
   --cwd DIR                  Where ACP agent sessions run: the user's workspace (default: the current directory).
   --add-dir DIR              Another folder of the workspace, given to agents that take ACP's additionalDirectories
@@ -59,6 +67,8 @@ Usage: symposium-lm chat [options] [-- AGENT_COMMAND [ARGS...]]
   --deterministic     Eliza cycles its replies like the original instead of varying them.
   --cwd DIR           The agent's working directory (default: the current directory).
   --log-level LEVEL   Passed to the vscodelm child (default: warn).
+  --join-host BUILD   Join the agent host of that build (the one the extension's windows share; started if none
+                      runs) instead of a bridge of the chat's own.
   Without -p, each line typed (or piped) is a message. Ctrl-C cancels the reply; Ctrl-C again exits.
   /retry asks the last request again in place of its answer, /undo takes the last exchange back, /edit TEXT
   asks TEXT in place of the last request: the agent goes back with the chat. Other /lines reach the agent.
@@ -92,20 +102,17 @@ async function main(argv: string[]): Promise<number> {
           'client-files': { type: 'string', default: 'on' },
           'agent-questions': { type: 'string', default: 'on' },
           'consumer-terminal': { type: 'string', default: 'on' },
+          host: { type: 'string' },
+          'host-dir': { type: 'string' },
+          'idle-ms': { type: 'string', default: '600000' },
         },
       });
       const log = createLogger(logLevel(values['log-level']));
       endAgentsOnSignals();
-      // Each command loads only its own code: `chat` spawns the bridge and need not load it too.
-      const { serveVscodeLm } = await import('../server/vscodelm.js');
-      await serveVscodeLm({
-        input: process.stdin,
-        output: process.stdout,
+      const workspace = {
         log,
         elizaPaceMs: nonNegative(values['eliza-pace-ms'], '--eliza-pace-ms'),
         contextPolicy: contextPolicy(values.context),
-        maxMessageBytes: nonNegative(values['max-message-mb'], '--max-message-mb') * 1024 * 1024,
-        stateDir: values['state-dir'],
         sessionIdleMs: nonNegative(values['session-idle-ms'], '--session-idle-ms'),
         maxOpenSessions: positive(values['max-sessions'], '--max-sessions'),
         agentIdleMs: nonNegative(values['agent-idle-ms'], '--agent-idle-ms'),
@@ -126,7 +133,18 @@ async function main(argv: string[]): Promise<number> {
           consumerTerminal: onOff(values['consumer-terminal'], '--consumer-terminal'),
           relay: { command: process.execPath, args: [fileURLToPath(import.meta.url)] },
         },
-      });
+      };
+      const maxMessageBytes = nonNegative(values['max-message-mb'], '--max-message-mb') * 1024 * 1024;
+      if (values.host !== undefined) {
+        const { runAgentHost } = await import('../host/agent-host.js');
+        const idleMs = nonNegative(values['idle-ms'], '--idle-ms');
+        await runAgentHost({ build: values.host, ...(values['host-dir'] === undefined ? {} : { dir: values['host-dir'] }), idleMs, maxMessageBytes, stateDir: values['state-dir'], workspace, log });
+        await endAgentProcesses();
+        return 0;
+      }
+      // Each command loads only its own code: `chat` spawns the bridge and need not load it too.
+      const { serveVscodeLm } = await import('../server/vscodelm.js');
+      await serveVscodeLm({ ...workspace, input: process.stdin, output: process.stdout, maxMessageBytes, stateDir: values['state-dir'] });
       // The input closed (VS Code went away): the agents end before the bridge does.
       await endAgentProcesses();
       return 0;
@@ -140,6 +158,7 @@ async function main(argv: string[]): Promise<number> {
           deterministic: { type: 'boolean', default: false },
           cwd: { type: 'string' },
           'log-level': { type: 'string', default: 'warn' },
+          'join-host': { type: 'string' },
         },
       });
       const [command, ...args] = positionals;
@@ -148,6 +167,7 @@ async function main(argv: string[]): Promise<number> {
         prompt: values.prompt,
         agent: command === undefined ? { eliza: { deterministic: values.deterministic } } : { mcp_server: { name: command, command, args, env: [] } },
         bridgeArgs: ['--log-level', logLevel(values['log-level']), ...(values.cwd === undefined ? [] : ['--cwd', values.cwd])],
+        ...(values['join-host'] === undefined ? {} : { host: { build: values['join-host'], cliPath: fileURLToPath(import.meta.url), cwd: path.resolve(values.cwd ?? process.cwd()), args: ['--log-level', logLevel(values['log-level'])] } }),
       });
     }
     case 'mcp-relay':

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import {
   CancellationTokenSource,
@@ -52,6 +53,7 @@ import {
   type ListAgentSessionsParams,
 } from '../protocol/agent-sessions.js';
 import { Methods } from '../protocol/methods.js';
+import { JoinHostResult, type JoinHostParams } from '../protocol/host-window.js';
 import { cutToolOutputs } from './tool-output-cut.js';
 
 /** The path of the `symposium-lm` CLI next to this module (compiled layout). */
@@ -151,6 +153,18 @@ export class LmClient {
     // vscode-jsonrpc leaves pending requests waiting when the peer dies; disposing rejects them.
     child.once('exit', () => client.dispose());
     return { client, child };
+  }
+
+  /** Speaks to the agent host on `socket`; its first request must be `joinHost`. */
+  static connect(socket: Socket): LmClient {
+    const client = new LmClient(new FrameReader(socket, Number.POSITIVE_INFINITY), new FrameWriter(socket));
+    socket.once('close', () => client.dispose());
+    return client;
+  }
+
+  /** `symposium/window`, the first message to the agent host: its token and what belongs to this window. */
+  async joinHost(params: JoinHostParams): Promise<JoinHostResult> {
+    return decodeOrThrow(JoinHostResult, await this.connection.sendRequest(Methods.joinHost, params), 'result');
   }
 
   /**

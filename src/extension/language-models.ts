@@ -15,6 +15,7 @@ import { SharedSecrets } from './keys/shared-secrets.js';
 import type { AgentDefinition } from '../protocol/messages.js';
 import { LearnedAgents } from './learned-agents.js';
 import { BridgeProcess } from './provider/bridge-process.js';
+import { buildOf } from '../host/build.js';
 import { SymposiumChatProvider } from './provider/provider.js';
 import { openUrlOnConsent } from './questions/open-url.js';
 import { askWithQuickPicks } from './questions/quick-pick-questions.js';
@@ -47,9 +48,11 @@ export class LanguageModels {
       this.secretsChanged();
       this.refresh();
     });
+    const bridgePath = context.asAbsolutePath(BRIDGE_PATH);
+    let build: string | undefined;
     this.bridge = new BridgeProcess({
-      bridgePath: context.asAbsolutePath(BRIDGE_PATH),
-      launch: () => bridgeLaunch(context.globalStorageUri.fsPath),
+      bridgePath,
+      launch: () => bridgeLaunch(context.globalStorageUri.fsPath, () => (build ??= buildOf(bridgePath))),
       log,
       askQuestions: (params, token) => askWithQuickPicks(params, token),
       openUrl: (params, token) => openUrlOnConsent(params, token),

@@ -13,7 +13,7 @@ export const ENABLE_SETTING = 'enableExperimentalLM';
 /** An agent that takes this long to start (npx downloading it) says so in the response. */
 const START_NOTICE_MS = 3000;
 /** Settings the bridge takes as arguments: a change applies from its next start. */
-const BRIDGE_START_SETTINGS = ['logLevel', 'contextPolicy', 'reviewAgentEdits', 'askAgentQuestionsInChat', 'runAgentCommandsInTerminal', 'agentToolCallTimeoutMinutes', 'silenceNoticeSeconds'];
+const BRIDGE_START_SETTINGS = ['agentHost', 'logLevel', 'contextPolicy', 'reviewAgentEdits', 'askAgentQuestionsInChat', 'runAgentCommandsInTerminal', 'agentToolCallTimeoutMinutes', 'silenceNoticeSeconds'];
 
 export const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration(SECTION);
 
@@ -45,8 +45,11 @@ function workspaceDirs(): string[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 }
 
-/** How the bridge starts next, from the settings; `stateDir` keeps its index of conversations. */
-export function bridgeLaunch(stateDir: string): BridgeLaunch {
+/**
+ * How the bridge starts next, from the settings; `stateDir` keeps its index of conversations; `build` names the
+ * agent host this build joins (`symposium.agentHost`: `shared`, the default; `window`: a bridge of its own).
+ */
+export function bridgeLaunch(stateDir: string, build: () => string): BridgeLaunch {
   const [first, ...others] = workspaceDirs();
   return {
     cwd: first ?? os.homedir(),
@@ -60,6 +63,7 @@ export function bridgeLaunch(stateDir: string): BridgeLaunch {
     ...(config().get<boolean>('startNotice', true) ? { startNoticeMs: START_NOTICE_MS } : {}),
     ...silenceNotice(config().get<number>('silenceNoticeSeconds', 30)),
     toolCallTimeoutMs: Math.max(0, config().get<number>('agentToolCallTimeoutMinutes', 30)) * 60_000,
+    ...(config().get<string>('agentHost', 'shared') === 'window' ? {} : { host: { build: build() } }),
   };
 }
 

@@ -33,6 +33,8 @@ export const Methods = {
   listAgentSessions: 'symposium/listAgentSessions',
   deleteAgentSession: 'symposium/deleteAgentSession',
   continueAgentSession: 'symposium/continueAgentSession',
+  /** Not in the seed: the first message on a connection to the agent host: its token, and what belongs to the window (host-window.ts). */
+  joinHost: 'symposium/window',
 } as const;
 
 /** The tool through which an agent's permission requests reach VS Code, which asks the user. */

@@ -1,5 +1,5 @@
 import type * as t from 'io-ts';
-import { CancellationTokenSource, ErrorCodes, ResponseError, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc/node.js';
+import { CancellationTokenSource, ErrorCodes, ResponseError, type CancellationToken } from 'vscode-jsonrpc/node.js';
 import type { Logger } from '../log/logger.js';
 import { decodeOrThrow } from '../protocol/decode.js';
 import { AskQuestionsResult, DocumentTextResult, OpenUrlResult, type AskQuestionsParams, type DocumentTextParams, type OpenUrlParams } from '../protocol/messages.js';
@@ -7,11 +7,16 @@ import { Methods } from '../protocol/methods.js';
 import type { AskPerson } from '../tools/consumer-questions.js';
 import type { OpenUrl } from '../agents/acp/session/client-requests.js';
 
+/** Where the bridge's requests of its client go: a connection, or (the agent host) the window a workspace last heard from. */
+export interface ClientRequester {
+  sendRequest(method: string, params: unknown, token?: CancellationToken): Promise<unknown>;
+}
+
 /**
  * What the client's editor shows of a file (`symposium/documentText`): undefined when no editor has it open,
  * or when the client cannot say (the CLI does not serve the method); the disk is read then.
  */
-export function documentTextOf(connection: MessageConnection, log: Logger): (path: string) => Promise<string | undefined> {
+export function documentTextOf(connection: ClientRequester, log: Logger): (path: string) => Promise<string | undefined> {
   const ask = optionalRequest(connection, log, Methods.documentText, DocumentTextResult, ({ path }: DocumentTextParams) => `say what its editor shows of ${path}: it is read from disk`);
   return async (path) => (await ask({ path }))?.text ?? undefined;
 }
@@ -21,7 +26,7 @@ export function documentTextOf(connection: MessageConnection, log: Logger): (pat
  * for chats that cannot show them (Cline). Undefined when the client cannot; a withdrawn question is
  * cancelled in the client too.
  */
-export function askQuestionsOf(connection: MessageConnection, log: Logger): AskPerson {
+export function askQuestionsOf(connection: ClientRequester, log: Logger): AskPerson {
   const ask = optionalRequest(connection, log, Methods.askQuestions, AskQuestionsResult, ({ agent }: AskQuestionsParams) => `ask the person ${agent}'s questions`);
   return async (agent, questions, signal) => {
     const answers = await withdrawable(signal, (token) => ask({ agent, questions: [...questions] }, token));
@@ -33,7 +38,7 @@ export function askQuestionsOf(connection: MessageConnection, log: Logger): AskP
  * A web page an agent names, opened by the client once the person agrees (`symposium/openUrl`: the extension's
  * dialog, then the browser). Undefined when the client cannot ask; a withdrawn request is cancelled in the client too.
  */
-export function openUrlOf(connection: MessageConnection, log: Logger): OpenUrl {
+export function openUrlOf(connection: ClientRequester, log: Logger): OpenUrl {
   const open = optionalRequest(connection, log, Methods.openUrl, OpenUrlResult, ({ agent }: OpenUrlParams) => `offer the person a web page ${agent} names`);
   return async (agent, message, url, signal) => (await withdrawable(signal, (token) => open({ agent, message, url }, token)))?.opened;
 }
@@ -58,7 +63,7 @@ async function withdrawable<R>(signal: AbortSignal, send: (token: CancellationTo
  * other than a cancellation is logged with `what` the client could not do.
  */
 function optionalRequest<P, R>(
-  connection: MessageConnection,
+  connection: ClientRequester,
   log: Logger,
   method: string,
   result: t.Type<R, unknown, unknown>,
@@ -68,7 +73,7 @@ function optionalRequest<P, R>(
   return async (params, token) => {
     if (!served) return undefined;
     try {
-      const raw: unknown = await (token === undefined ? connection.sendRequest(method, params) : connection.sendRequest(method, params, token));
+      const raw: unknown = await connection.sendRequest(method, params, token);
       return decodeOrThrow(result, raw, 'result');
     } catch (error) {
       if (error instanceof ResponseError && error.code === ErrorCodes.MethodNotFound) served = false;

@@ -1,33 +1,40 @@
 import type { Readable, Writable } from 'node:stream';
 
 /**
- * Backpressure from the consumer to the agents. When the consumer does not read the bridge's output,
- * what the bridge writes piles up; once more than `highWaterBytes` wait in the output's buffer, every
+ * Backpressure from the consumers to the agents. When a consumer does not read the bridge's output,
+ * what the bridge writes piles up; once more than `highWaterBytes` wait in an output's buffer, every
  * gated agent stream is paused as its next chunk arrives, so the agent's own writes block (its stdout
- * pipe fills) instead of the bridge's memory growing; they resume when the output has drained.
+ * pipe fills) instead of the bridge's memory growing; they resume when the outputs have drained. The
+ * bridge on stdio has one output; the agent host one per window connected to a workspace (`watch`).
  *
  * The streams are paused rather than piped through a gate: a Transform in the way cost each chunk an
  * agent sends two more streams' worth of work, on the path of every part (issue 16).
  */
 export class OutputPressure {
   private readonly held = new Set<Readable>();
+  private readonly outputs = new Set<Writable>();
 
-  constructor(
-    private readonly output: Writable,
-    private readonly highWaterBytes: number,
-  ) {
+  constructor(private readonly highWaterBytes: number) {}
+
+  /** Holds the agents back while `output` is congested, until it closes. */
+  watch(output: Writable): void {
+    this.outputs.add(output);
     const release = () => this.release();
     output.on('drain', release);
     // An output that is gone will never drain: nothing is held back for it any more.
-    output.once('close', release);
+    output.once('close', () => {
+      this.outputs.delete(output);
+      release();
+    });
     output.on('error', release);
   }
 
   private get congested(): boolean {
-    return this.output.writableLength > this.highWaterBytes && !this.output.destroyed;
+    for (const output of this.outputs) if (output.writableLength > this.highWaterBytes && !output.destroyed) return true;
+    return false;
   }
 
-  /** Pauses `source` whenever a chunk arrives while the output is congested. */
+  /** Pauses `source` whenever a chunk arrives while an output is congested. */
   gate(source: Readable): void {
     source.on('data', () => {
       if (!this.congested) return;

@@ -399,6 +399,7 @@ describe('package.json, the extension manifest', () => {
     ]);
     const settings = pkg.contributes.configuration.properties;
     expect(Object.keys(settings).sort()).toEqual([
+      'symposium.agentHost',
       'symposium.agentToolCallTimeoutMinutes',
       'symposium.agents',
       'symposium.askAgentQuestionsInChat',

@@ -357,6 +357,9 @@ export async function startWorkbench(dirs, vsixPaths, userSettings, state, works
     // Copilot Chat writes ~/.copilot and $TMPDIR/mcp-*: the run's own.
     HOME: dirs.home,
     TMPDIR: dirs.tmp,
+    // The agent host (symposium.agentHost: shared) of this run's own, found by no other run; it carries the
+    // run's marker, so the cleanup ends it with the rest.
+    SYMPOSIUM_HOST_DIR: join(dirs.runDir, 'agent-host'),
     // Every request Copilot sends, recorded by the extension (not in benchmark runs, which have no `requests`).
     ...(dirs.requests ? { SYMPOSIUM_RECORD_REQUESTS: dirs.requests } : {}),
     // No extension gallery: the workbench would look for updates of the built-in extensions (open-vsx); a
@@ -631,7 +634,7 @@ async function runElectron(dirs, vsixPath, state) {
     '--disable-gpu',
   ];
   const devPaths = [join(unpacked, 'extension'), DRIVER_DIR];
-  const env = { ...process.env, [RUN_MARKER]: dirs.runDir, DISPLAY: await startXvfb(dirs, state) };
+  const env = { ...process.env, [RUN_MARKER]: dirs.runDir, SYMPOSIUM_HOST_DIR: join(dirs.runDir, 'agent-host'), DISPLAY: await startXvfb(dirs, state) };
   log(`running ${executable ?? 'a downloaded VS Code'} through @vscode/test-electron`);
   const testsModule = join(dirs.runDir, 'electron-tests.cjs');
   writeFileSync(
@@ -648,7 +651,7 @@ for (;;) {
 };\n`,
   );
   // runTests spawns VS Code with process.env; make the run's processes findable through the marker.
-  Object.assign(process.env, { [RUN_MARKER]: dirs.runDir, DISPLAY: env.DISPLAY });
+  Object.assign(process.env, { [RUN_MARKER]: dirs.runDir, SYMPOSIUM_HOST_DIR: env.SYMPOSIUM_HOST_DIR, DISPLAY: env.DISPLAY });
   const exited = testElectron
     .runTests({ vscodeExecutablePath: executable, extensionDevelopmentPath: devPaths, extensionTestsPath: testsModule, launchArgs, extensionTestsEnv: env })
     .catch((e) => log(`runTests: ${e.message}`));

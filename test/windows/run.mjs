@@ -199,6 +199,14 @@ function shim(dir, name, script, after = '') {
   else for (const check of JSON.parse(readFileSync(file, 'utf8'))) record(`launching: ${check.name}`, check.ok, check.ok ? undefined : check.detail);
 }
 
+{
+  // The agent host over its named pipe (agent-host.mjs): each of its checks is a result.
+  const r = wineNode('agent-host', [join(HERE, 'agent-host.mjs'), windowsPath(work)]);
+  const file = join(work, 'agent-host.json');
+  if (!existsSync(file)) record('the agent host over a named pipe (agent-host.mjs)', false, `exit ${r.status}: ${r.err}`);
+  else for (const check of JSON.parse(readFileSync(file, 'utf8'))) record(`agent host: ${check.name}`, check.ok, check.ok ? undefined : check.detail);
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // jest under Windows' Node, with the project's own configuration.
 

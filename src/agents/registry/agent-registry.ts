@@ -24,6 +24,8 @@ export interface AgentRegistryOptions {
   readonly onAgentInfo?: (agent: AgentDefinition, info: AgentInfo) => void;
   /** Hears an agent's slash commands whenever they changed. */
   readonly onAgentCommands?: (agent: AgentDefinition, commands: readonly AgentSlashCommand[]) => void;
+  /** The API keys the person set, as any window gave them; the agent host's are every workspace's. */
+  readonly heldSecrets?: HeldSecrets;
 }
 
 /** Agent definitions whose keys are kept: a few agents are in use at a time. */
@@ -41,10 +43,13 @@ export class AgentRegistry {
   /** The keys of the definitions seen lately, and each as the agent gets it (with the keys held for it), by their JSON text. */
   private readonly keys = new Map<string, { readonly key: string; readonly completed: AgentDefinition }>();
   /** The API keys the person set, as any window gave them: a request that lacks one gets it. */
-  private readonly held = new HeldSecrets();
+  private readonly held: HeldSecrets;
+  /** The version of `held` the keys were completed with. */
+  private heldVersion = 0;
   private readonly pool: SessionPool;
 
   constructor(private readonly options: AgentRegistryOptions) {
+    this.held = options.heldSecrets ?? new HeldSecrets();
     this.pool = new SessionPool({ idleMs: options.sessionIdleMs, maxOpen: options.maxOpenSessions, onAgentIdle: (key, idle) => this.onAgentIdle(key, idle) });
   }
 
@@ -59,7 +64,6 @@ export class AgentRegistry {
   /** A window's API keys for an agent (`symposium/agentSecrets`): held for every request of that agent. */
   holdSecrets(agent: AgentDefinition, names: readonly string[], removed: readonly string[]): void {
     this.held.hold(agent, names, removed);
-    this.keys.clear();
   }
 
   openSession(definition: AgentDefinition, conversationId: string): AgentSession {
@@ -156,6 +160,10 @@ export class AgentRegistry {
 
   private known(definition: AgentDefinition): { readonly key: string; readonly completed: AgentDefinition } {
     const json = JSON.stringify(definition);
+    if (this.heldVersion !== this.held.version) {
+      this.heldVersion = this.held.version;
+      this.keys.clear();
+    }
     let known = this.keys.get(json);
     if (known === undefined) {
       if (this.keys.size >= KEYS_KEPT) this.keys.clear();

@@ -11,8 +11,15 @@ import { canonicalJson } from '../../protocol/canonical-json.js';
 export class HeldSecrets {
   /** By the canonical JSON of the definition without its held keys: the keys' values by name. */
   private readonly byAgent = new Map<string, Map<string, string>>();
+  /** How many times a window's keys were heard: what a definition completed before is to be completed again. */
+  private heard = 0;
+
+  get version(): number {
+    return this.heard;
+  }
 
   hold(agent: AgentDefinition, names: readonly string[], removed: readonly string[]): void {
+    this.heard++;
     if (!('mcp_server' in agent)) return;
     const env = agent.mcp_server.env;
     const key = keyWithout(agent, new Set([...names, ...removed, ...(this.namesHeld(agent) ?? [])]));

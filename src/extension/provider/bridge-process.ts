@@ -1,10 +1,11 @@
 /**
- * The bridge process, `symposium-lm vscodelm`, as the extension runs it: spawned lazily with the
- * extension host's own runtime (`process.execPath` as Node, never a `node` from PATH), once, and
- * restarted by the next request after it died. Requests in flight when it dies fail with an error that
- * says so; none hangs. Its stderr goes to the log. No `vscode` here: the adapter hands in what it needs.
+ * The bridge process, `symposium-lm vscodelm`, as the extension runs it: the person's agent host, shared by
+ * every window (`symposium.agentHost: shared`, the launch's `host`), found or started detached and connected to
+ * over its socket or pipe; or a bridge of this window's own (`window`), spawned with the extension host's own
+ * runtime (`process.execPath` as Node, never a `node` from PATH), its stderr in the log. Either lazily, once, and
+ * again by the next request after it died (or the host's connection closed). Requests in flight then fail with
+ * an error that says so; none hangs. No `vscode` here: the adapter hands in what it needs.
  */
-import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { CancellationTokenSource, ResponseError, type CancellationToken } from 'vscode-jsonrpc/node.js';
 import { LmClient } from '../../client/lm-client.js';
@@ -12,6 +13,8 @@ import { askBridgeToEnd } from '../../client/end-bridge.js';
 import { ProtocolErrorCodes } from '../../protocol/errors.js';
 import type { ChatSessionsParams, ChatSessionsResult, AgentCommandsParams, AgentInfoParams, CommandPromptsParams, CommandPromptsResult, AskQuestionsParams, AskQuestionsResult, AuthenticateParams, OpenUrlParams, OpenUrlResult, PrepareAgentParams, AgentSecretsParams, ProvideChatResponseParams, ResponsePart, ResumeRecentParams } from '../../protocol/messages.js';
 import type { ExtensionLog } from '../../log/extension-log.js';
+import { connectToHost } from '../../host/connect-host.js';
+import { tailLog } from '../../host/log-tail.js';
 
 const STDERR_LINES_KEPT = 20;
 const STOP_GRACE_MS = 3000;
@@ -39,6 +42,8 @@ export interface BridgeLaunch {
   readonly consumerTerminal?: boolean;
   /** How long an agent's call of the chat's tools waits for its result (`vscodelm --tool-call-timeout-ms`); none: the bridge's default. */
   readonly toolCallTimeoutMs?: number;
+  /** Join the person's agent host of this build (`symposium.agentHost: shared`); none: a bridge of this window's own. */
+  readonly host?: { readonly build: string; /** its folder (default: the user's; tests: their own) */ readonly dir?: string };
 }
 
 export interface BridgeProcessOptions {
@@ -76,13 +81,21 @@ export class BridgeExitedError extends Error {
 }
 
 interface Running {
-  readonly child: ChildProcess;
-  readonly client: LmClient;
-  /** Settles (never rejects) with a sentence saying how the process ended. */
+  /** The client, once connected (at once for a bridge of the window's own). */
+  readonly client: Promise<LmClient>;
+  /** Settles (never rejects) with a sentence saying how the process ended, or the host's connection closed. */
   readonly ended: Promise<string>;
   readonly stderrTail: string[];
   /** Fails each request in flight, when the process has ended. */
   readonly inFlight: Set<(how: string) => void>;
+  /** The bridge's (or host's) pid, once known. */
+  pid: number | undefined;
+  /** It has ended (known at once, before `ended` settles). */
+  exited: boolean;
+  /** Asks it to end: a bridge of the window's own ends (its agents with it); the host's connection closes. */
+  readonly end: () => void;
+  /** Its kind, for the errors: "bridge" or "agent host". */
+  readonly what: string;
   stopping: boolean;
 }
 
@@ -92,9 +105,9 @@ export class BridgeProcess {
 
   constructor(private readonly options: BridgeProcessOptions) {}
 
-  /** The running bridge's pid, if one runs. */
+  /** The running bridge's pid (the host's, once connected), if one runs. */
   get pid(): number | undefined {
-    return this.running?.child.pid;
+    return this.running?.pid;
   }
 
   /**
@@ -110,15 +123,14 @@ export class BridgeProcess {
     const link = token?.onCancellationRequested(() => source.cancel());
     try {
       await new Promise<void>((resolve, reject) => {
-        const died = (how: string) => reject(new BridgeExitedError(`The Symposium bridge ${how}${tailOf(running)}. It restarts with the next request.`));
+        const died = (how: string) => reject(new BridgeExitedError(`The Symposium ${running.what} ${how}${tailOf(running)}. It restarts with the next request.`));
         running.inFlight.add(died);
         running.client
-          .provideChatResponse(params, onPart, cancellation)
+          .then((client) => client.provideChatResponse(params, onPart, cancellation))
           .then(resolve, (error: unknown) => {
             // The client fails its requests as soon as the bridge exits, before the bridge's last stderr
             // lines are in: a request the bridge died under gets the bridge's own account instead.
-            const exited = running.child.exitCode !== null || running.child.signalCode !== null;
-            if (exited) void running.ended.then(died);
+            if (running.exited) void running.ended.then(died);
             else reject(error);
           })
           .finally(() => running.inFlight.delete(died));
@@ -131,37 +143,42 @@ export class BridgeProcess {
 
   /** Signs an agent in with one of its ACP methods (`symposium/authenticate`), starting the bridge if needed. */
   async authenticate(params: AuthenticateParams): Promise<void> {
-    await this.ensureRunning().client.authenticate(params);
+    await (await this.client()).authenticate(params);
   }
 
   /** The bridge (started if needed) serves these commands as an MCP server's prompts; where it listens. */
-  commandPrompts(params: CommandPromptsParams): Promise<CommandPromptsResult> {
-    return this.ensureRunning().client.commandPrompts(params);
+  async commandPrompts(params: CommandPromptsParams): Promise<CommandPromptsResult> {
+    return (await this.client()).commandPrompts(params);
   }
 
   /** An agent's model was picked: the bridge (started if needed) starts the agent ahead of the first request. */
   prepareAgent(params: PrepareAgentParams): void {
-    this.ensureRunning().client.prepareAgent(params);
+    this.client().then((client) => client.prepareAgent(params), (error: unknown) => this.options.log.warn(`the agent was not started ahead: ${String(error)}`));
   }
 
   /** The API keys the person set for an agent changed: a running bridge is told (one that starts later asks `secrets`). */
   holdSecrets(params: AgentSecretsParams): void {
-    this.running?.client.holdSecrets(params);
+    void this.running?.client.then((client) => client.holdSecrets(params), () => {});
   }
 
   /** The window started: the bridge (started if needed) resumes the latest conversations' sessions ahead. */
   resumeRecent(params: ResumeRecentParams): void {
-    this.ensureRunning().client.resumeRecent(params);
+    this.client().then((client) => client.resumeRecent(params), (error: unknown) => this.options.log.warn(`no conversation resumes ahead: ${String(error)}`));
   }
 
   /** The bridge's requests for an agent's own sessions (list, delete, continue), starting it if needed. */
   agentSessions(): Pick<LmClient, 'listAgentSessions' | 'deleteAgentSession' | 'continueAgentSession'> {
-    return this.ensureRunning().client;
+    const client = this.client();
+    return {
+      listAgentSessions: async (params) => (await client).listAgentSessions(params),
+      deleteAgentSession: async (params) => (await client).deleteAgentSession(params),
+      continueAgentSession: async (params) => (await client).continueAgentSession(params),
+    };
   }
 
   /** The agent sessions of the chats used lately in the workspace (`symposium/chatSessions`), the bridge started if needed. */
-  chatSessions(params: ChatSessionsParams): Promise<ChatSessionsResult> {
-    return this.ensureRunning().client.chatSessions(params);
+  async chatSessions(params: ChatSessionsParams): Promise<ChatSessionsResult> {
+    return (await this.client()).chatSessions(params);
   }
 
   /** Starts the bridge now if it does not run (requests start it anyway). */
@@ -175,10 +192,8 @@ export class BridgeProcess {
     if (running === undefined) return;
     this.running = undefined;
     running.stopping = true;
-    askBridgeToEnd(running.child);
-    const timer = setTimeout(() => running.child.kill('SIGKILL'), STOP_GRACE_MS);
+    running.end();
     await running.ended;
-    clearTimeout(timer);
   }
 
   async restart(): Promise<void> {
@@ -193,12 +208,90 @@ export class BridgeProcess {
 
   private ensureRunning(): Running {
     if (this.disposed) throw new BridgeExitedError('The Symposium bridge has been shut down.');
-    return (this.running ??= this.spawn());
+    if (this.running !== undefined) return this.running;
+    const launch = this.options.launch();
+    return (this.running = launch.host === undefined ? this.spawn(launch) : this.joinHost(launch, launch.host));
   }
 
-  private spawn(): Running {
+  /** The running bridge's client, started (or connected) if needed. */
+  private async client(): Promise<LmClient> {
+    return this.ensureRunning().client;
+  }
+
+  /** Hands the bridge's requests of this window to its handlers. */
+  private serveWindow(client: LmClient): void {
+    client.onAgentInfo((params) => this.options.onAgentInfo?.(params));
+    client.onAgentCommands((params) => this.options.onAgentCommands?.(params));
+    const { documentText, askQuestions, openUrl } = this.options;
+    if (documentText !== undefined) client.onDocumentText(documentText);
+    if (askQuestions !== undefined) client.onAskQuestions(askQuestions);
+    if (openUrl !== undefined) client.onOpenUrl(openUrl);
+  }
+
+  /**
+   * The person's agent host, found or started, joined with what belongs to this window. Closing the connection
+   * ends nothing there: the host goes on for the other windows, and ends by itself once none is left.
+   */
+  private joinHost(launch: BridgeLaunch, host: NonNullable<BridgeLaunch['host']>): Running {
     const { bridgePath, log } = this.options;
-    const { cwd, additionalDirs, logLevel, stateDir, contextPolicy, startNoticeMs, silenceNoticeMs, clientFiles, agentQuestions, consumerTerminal, toolCallTimeoutMs } = this.options.launch();
+    const { cwd, additionalDirs, logLevel, stateDir, contextPolicy, startNoticeMs, silenceNoticeMs, clientFiles, agentQuestions, consumerTerminal, toolCallTimeoutMs } = launch;
+    const args = [...['--log-level', logLevel, '--eliza-pace-ms', '40'], ...(stateDir === undefined ? [] : ['--state-dir', stateDir]), ...(this.options.extraArgs ?? [])];
+    const window = {
+      cwd,
+      additionalDirs: [...(additionalDirs ?? [])],
+      ...(contextPolicy === undefined ? {} : { contextPolicy }),
+      ...(startNoticeMs === undefined ? {} : { startNoticeMs }),
+      ...(silenceNoticeMs === undefined ? {} : { silenceNoticeMs }),
+      ...(clientFiles === undefined ? {} : { clientFiles }),
+      ...(agentQuestions === undefined ? {} : { agentQuestions }),
+      ...(consumerTerminal === undefined ? {} : { consumerTerminal }),
+      ...(toolCallTimeoutMs === undefined ? {} : { toolCallTimeoutMs }),
+    };
+    let closed: (how: string) => void = () => {};
+    const ended = new Promise<string>((resolve) => (closed = resolve));
+    const launchHost = { bridgePath, build: host.build, ...(host.dir === undefined ? {} : { dir: host.dir }), args, ...(this.options.env === undefined ? {} : { env: this.options.env }) };
+    const connecting = connectToHost(launchHost, window, (client) => this.serveWindow(client));
+    const running: Running = {
+      client: connecting.then(({ client }) => client),
+      ended,
+      stderrTail: [],
+      inFlight: new Set(),
+      pid: undefined,
+      exited: false,
+      what: 'agent host',
+      stopping: false,
+      end: () => void connecting.then(({ socket }) => socket.destroy(), () => {}),
+    };
+    connecting.then(
+      ({ client, socket, pid, started, log: hostLog }) => {
+        running.pid = pid;
+        for (const params of this.options.secrets?.() ?? []) client.holdSecrets(params);
+        log.info(`${started ? 'started the agent host' : 'joined the agent host'} (pid ${pid}) of build ${host.build} for ${cwd}; its log: ${hostLog.path}`);
+        // The host's lines from this window's joining on, in this window's log, as a bridge of its own would write them.
+        const tail = tailLog(hostLog.path, hostLog.offset, (line) => log.bridgeLine(line));
+        socket.once('close', () => {
+          tail.dispose();
+          running.exited = true;
+          closed(running.stopping ? 'was left' : 'closed the connection (it ended or crashed)');
+        });
+      },
+      (error: unknown) => {
+        running.exited = true;
+        closed(`could not be reached: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+    void ended.then((how) => {
+      if (this.running === running) this.running = undefined;
+      for (const died of running.inFlight) died(how);
+      void running.client.then((client) => client.dispose(), () => {});
+      (running.stopping ? log.info : log.warn)(`agent host (pid ${running.pid ?? '?'}) ${how}`);
+    });
+    return running;
+  }
+
+  private spawn(launch: BridgeLaunch): Running {
+    const { bridgePath, log } = this.options;
+    const { cwd, additionalDirs, logLevel, stateDir, contextPolicy, startNoticeMs, silenceNoticeMs, clientFiles, agentQuestions, consumerTerminal, toolCallTimeoutMs } = launch;
     // VS Code hands a provider's parts on in batches about 30 ms apart: slower words let Eliza be seen streaming.
     const args = [
       ...['--cwd', cwd, '--log-level', logLevel, '--eliza-pace-ms', '40'],
@@ -216,12 +309,7 @@ export class BridgeProcess {
     const env = { ...(this.options.env ?? process.env), ELECTRON_RUN_AS_NODE: '1' };
     const { client, child } = LmClient.spawn({ cliPath: bridgePath, args, cwd, env, stderr: 'pipe' });
     log.info(`bridge started (pid ${child.pid ?? '?'}): ${process.execPath} ${bridgePath} vscodelm ${args.join(' ')}`);
-    client.onAgentInfo((params) => this.options.onAgentInfo?.(params));
-    client.onAgentCommands((params) => this.options.onAgentCommands?.(params));
-    const { documentText, askQuestions, openUrl } = this.options;
-    if (documentText !== undefined) client.onDocumentText(documentText);
-    if (askQuestions !== undefined) client.onAskQuestions(askQuestions);
-    if (openUrl !== undefined) client.onOpenUrl(openUrl);
+    this.serveWindow(client);
     for (const params of this.options.secrets?.() ?? []) client.holdSecrets(params);
 
     const stderrTail: string[] = [];
@@ -243,7 +331,13 @@ export class BridgeProcess {
         setTimeout(() => resolve(how), 200).unref();
       });
     });
-    running = { child, client, ended, stderrTail, inFlight: new Set(), stopping: false };
+    const end = () => {
+      askBridgeToEnd(child);
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      child.once('exit', () => clearTimeout(timer));
+    };
+    running = { client: Promise.resolve(client), ended, stderrTail, inFlight: new Set(), pid: child.pid, exited: false, end, what: 'bridge', stopping: false };
+    child.once('exit', () => (running.exited = true));
     void ended.then((how) => {
       if (this.running === running) this.running = undefined;
       for (const died of running.inFlight) died(how);
