@@ -102,6 +102,25 @@ test("each window's sessions run in its own folders", async () => {
   }
 });
 
+test("a key one window gave reaches the agent of another window's chat, whose secret storage lacks it (VS Code web keeps secrets per window)", async () => {
+  const other = mkdtempSync(path.join(os.tmpdir(), 'symposium-host-other-'));
+  try {
+    const keyed = (withKey: boolean): AgentDefinition => {
+      const { mcp_server } = scripted() as Extract<AgentDefinition, { mcp_server: unknown }>;
+      return { mcp_server: { ...mcp_server, args: [...mcp_server.args, '--needs-env', 'SCRIPTED_KEY'], env: [...mcp_server.env, ...(withKey ? [{ name: 'SCRIPTED_KEY', value: 'sk-window-one' }] : [])] } };
+    };
+    const a = await join({ cwd: home });
+    const b = await join({ cwd: other });
+    // Before any window gave the key, the second window's agent needs a sign-in.
+    await expect(answer(b, ask('say too early', keyed(false)))).rejects.toThrow(/needs authentication/);
+    a.client.holdSecrets({ agent: keyed(true), names: ['SCRIPTED_KEY'], removed: [] });
+    expect(await answer(b, ask('say with the key of window one', keyed(false)))).toBe('with the key of window one');
+    expect(log()).not.toContain('sk-window-one');
+  } finally {
+    rmSync(other, { recursive: true, force: true });
+  }
+});
+
 test("junk and a frame over the limit on one connection are that connection's errors; the other window's chat streams on", async () => {
   const a = await join();
   const b = await join();
