@@ -6,26 +6,10 @@
 // words wait for the whole answer and are the next message of the same session.
 import { join } from 'node:path';
 import { symposiumLog } from './chat-view.mjs';
-import { CLAUDE_REFUSAL, commandResults, keepModelRequest, processesRunning } from './command-stops.mjs';
+import { CLAUDE_REFUSAL, allowUntilRunning, commandResults, keepModelRequest, processesRunning } from './command-stops.mjs';
 
 /** How many times the bridge logged that it steered the person's words into a running turn (steering.ts). */
 const steers = (ctx) => (symposiumLog({ userData: join(ctx.runDir, 'user-data') }).match(/the person's words steered into the running turn/g) ?? []).length;
-
-/** Sends `run COMMAND` and waits until the command runs in VS Code's terminal (allowed, where Copilot asks). */
-async function runningCommand(ui, c, sleeping, said) {
-  await ui.send(said);
-  const unwrapped = (text) => text.replace(/\s+/g, '');
-  const asking = ui.page.locator('.chat-confirmation-widget-container:visible').last();
-  const deadline = Date.now() + 60_000;
-  for (let allowed = false; processesRunning(sleeping).length === 0; ) {
-    c.ok(Date.now() < deadline, `the command did not start in VS Code's terminal (no "${sleeping}" process)`);
-    if (!allowed && (await asking.count()) > 0 && unwrapped(await asking.innerText()).includes(unwrapped(sleeping)) && (await ui.page.locator('.chat-confirmation-widget-buttons a.monaco-text-button', { hasText: /^Allow$/ }).count()) > 0) {
-      await ui.click('Allow');
-      allowed = true;
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
 
 export function steerScenarios(newClaudeChat) {
   const scenario = (action, sleeping, proofWords) => ({
@@ -36,7 +20,8 @@ export function steerScenarios(newClaudeChat) {
       const steeredBefore = steers(ctx);
       const logBefore = symposiumLog({ userData: join(ctx.runDir, 'user-data') }).length;
       // The output ("<proof>-42") is not in the words the answer shows ("Ran sleep …; echo …").
-      await runningCommand(ui, c, sleeping, `run ${sleeping}; echo ${proofWords}-$((6*7))`);
+      await ui.send(`run ${sleeping}; echo ${proofWords}-$((6*7))`);
+      await allowUntilRunning(ui, c, sleeping);
       const words = `say words sent while it ran (${action})`;
       await ui.page.locator('.interactive-input-editor').first().click();
       await ui.page.keyboard.type(words);

@@ -15,7 +15,7 @@ import { rewindScenarios } from './claude-rewind-view.mjs';
 import { continueScenarios } from './claude-continue-view.mjs';
 import { terminalScenarios } from './claude-terminal-view.mjs';
 import { steerScenarios } from './claude-steer-view.mjs';
-import { commandResults, eventually, keepModelRequest, processesRunning, terminalNames } from './command-stops.mjs';
+import { allowUntilRunning, commandResults, eventually, keepModelRequest, processesRunning, terminalNames } from './command-stops.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Where claude-agent-acp and the Claude binary it runs are installed: the repository's devDependency, or the release test:agents-latest names. */
@@ -485,18 +485,8 @@ CLAUDE_SCENARIOS.push({
     const sleeping = 'sleep 47.3';
     await ui.send(`run ${sleeping}; echo slept-through`);
     // Copilot asks, unless the person's rules allow the command (`sleep` is among its defaults, `echo` theirs, once
-    // an earlier scenario accepted its auto-approve warning): Allow when it asks, until the command runs.
-    const asking = ui.page.locator('.chat-confirmation-widget-container:visible').last();
-    const deadline = Date.now() + 60_000;
-    for (let allowed = false; processesRunning(sleeping).length === 0; ) {
-      c.ok(Date.now() < deadline, `the command did not start in VS Code's terminal (no "${sleeping}" process)`);
-      if (!allowed && (await asking.count()) > 0 && unwrapped(await asking.innerText()).includes(unwrapped(sleeping)) && (await ui.page.locator('.chat-confirmation-widget-buttons a.monaco-text-button', { hasText: /^Allow$/ }).count()) > 0) {
-        c.note('confirmation', await asking.innerText());
-        await ui.click('Allow');
-        allowed = true;
-      }
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    // an earlier scenario accepted its auto-approve warning).
+    await allowUntilRunning(ui, c, sleeping);
     await ui.screenshot('claude-terminal-running');
     const stoppedAt = Date.now();
     await ui.stop();
@@ -532,16 +522,7 @@ CLAUDE_SCENARIOS.push({
     const said = `run ${sleeping}; echo outlived-$((6*7))`;
     const since = ctx.mock.conversation().length;
     await ui.send(said);
-    const asking = ui.page.locator('.chat-confirmation-widget-container:visible').last();
-    const deadline = Date.now() + 60_000;
-    for (let allowed = false; processesRunning(sleeping).length === 0; ) {
-      c.ok(Date.now() < deadline, `the command did not start in VS Code's terminal (no "${sleeping}" process)`);
-      if (!allowed && (await asking.count()) > 0 && unwrapped(await asking.innerText()).includes(unwrapped(sleeping)) && (await ui.page.locator('.chat-confirmation-widget-buttons a.monaco-text-button', { hasText: /^Allow$/ }).count()) > 0) {
-        await ui.click('Allow');
-        allowed = true;
-      }
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    await allowUntilRunning(ui, c, sleeping);
     // Copilot's terminal is hidden ("1 Hidden Terminal" in the panel): the person shows it with the running command's
     // "Show and Focus Terminal" in the chat, then kills it with the panel's Kill Terminal (its trash icon).
     c.note('terminals before', await terminalNames(ui.page));

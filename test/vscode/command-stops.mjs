@@ -11,6 +11,25 @@ export function processesRunning(args) {
   return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').map((line) => line.trim()).filter((line) => line.endsWith(` ${args}`));
 }
 
+/**
+ * Waits until `sleeping` runs in VS Code's terminal, for Claude through Copilot's run_in_terminal: Allow where Copilot
+ * asks (it does not where the person's rules allow the command, as `sleep` is among its defaults), its words noted.
+ */
+export async function allowUntilRunning(ui, c, sleeping) {
+  const unwrapped = (text) => text.replace(/\s+/g, '');
+  const asking = ui.page.locator('.chat-confirmation-widget-container:visible').last();
+  const deadline = Date.now() + 60_000;
+  for (let allowed = false; processesRunning(sleeping).length === 0; ) {
+    c.ok(Date.now() < deadline, `the command did not start in VS Code's terminal (no "${sleeping}" process)`);
+    if (!allowed && (await asking.count()) > 0 && unwrapped(await asking.innerText()).includes(unwrapped(sleeping)) && (await ui.page.locator('.chat-confirmation-widget-buttons a.monaco-text-button', { hasText: /^Allow$/ }).count()) > 0) {
+      c.note('confirmation', await asking.innerText());
+      await ui.click('Allow');
+      allowed = true;
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
 /** The names of VS Code's terminals the panel shows (its tabs, or the one terminal's title). */
 export async function terminalNames(page) {
   return page.locator('.part.panel .single-terminal-tab, .part.panel .terminal-tabs-entry').allInnerTexts().catch(() => []);
