@@ -83,6 +83,45 @@ describe('AgentInfoState', () => {
   });
 });
 
+describe("an agent's defaults, as VS Code sends them with every request whose person chose nothing", () => {
+  const select = (id: string, values: string[], current: string, category?: string): acp.SessionConfigOption => ({
+    id,
+    name: id,
+    type: 'select',
+    currentValue: current,
+    ...(category === undefined ? {} : { category }),
+    options: values.map((value) => ({ value, name: value })),
+  });
+  const claudeOptions = (mode: string, model: string, effort = 'low'): acp.SessionConfigOption[] => [
+    select('model', ['default', 'opus'], model, 'model'),
+    select('mode', ['default', 'plan', 'auto'], mode, 'mode'),
+    select('effort', ['low', 'high'], effort),
+  ];
+
+  test("the mode's is the one that asks, whatever sessions begin in (claude-agent-acp 0.101: auto)", () => {
+    const reports: AgentInfo[] = [];
+    const state = new AgentInfoState((info) => reports.push(info));
+    state.learnSession({ configOptions: claudeOptions('auto', 'default') });
+    expect(reports.at(-1)?.options?.map((o) => [o.configId, o.current])).toEqual([['mode', 'default'], ['effort', 'low']]);
+    // An agent without such a mode keeps its own.
+    state.learnSession({ modes: { currentModeId: 'build', availableModes: [{ id: 'build', name: 'Build' }, { id: 'plan', name: 'Plan' }] } });
+    expect(reports.at(-1)?.options?.map((o) => [o.configId, o.current])).toEqual([['session/set_mode', 'build']]);
+  });
+
+  test("one session's changes (Plan mode, a model picked, an option set) do not move them", () => {
+    const reports: AgentInfo[] = [];
+    const state = new AgentInfoState((info) => reports.push(info));
+    state.learnSession({ configOptions: claudeOptions('default', 'default') });
+    const before = reports.at(-1);
+    state.learnConfigOptions(claudeOptions('plan', 'opus', 'high'));
+    state.learnSession({ configOptions: claudeOptions('auto', 'opus') });
+    expect(reports.at(-1)).toEqual(before);
+    // A default no longer offered gives way to what the agent says now.
+    state.learnConfigOptions([select('effort', ['max'], 'max')]);
+    expect(reports.at(-1)?.options).toEqual([{ configId: 'effort', name: 'effort', current: 'max', choices: [{ value: 'max', name: 'max' }] }]);
+  });
+});
+
 describe('models reported the older way (`models` in the session response, `session/set_model`)', () => {
   test('become choices under the config id session/set_model', () => {
     expect(sessionModelsOf({ models: { currentModelId: 'b', availableModels: [{ modelId: 'a', name: 'Model A', description: 'fast' }, { modelId: 'b', name: '' }] } })).toEqual({

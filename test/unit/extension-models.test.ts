@@ -233,6 +233,8 @@ describe('modelsOf', () => {
     // Values and options the agent does not offer, and the entry's own model, are not the consumer's to change.
     expect(requestConfig(entry!, { mode: 'yolo', sandbox: 'off', model: 'other' })).toEqual({ model: 'fast' });
     expect(requestConfig(entry!, undefined)).toEqual({ model: 'fast' });
+    // VS Code sends the default where the person chose nothing, and keeps no choice equal to it: no choice.
+    expect(requestConfig(entry!, { mode: 'ask' })).toEqual({ model: 'fast' });
     // Copilot picks its prompts by model family: the agent's model names must not lead it, but Cline tells models apart by it.
     expect(entry!.model.family).toBe('acp-scripted');
   });

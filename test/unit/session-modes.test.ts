@@ -187,6 +187,17 @@ describe('applySessionConfig', () => {
     expect(settings.current.get('auto_compact')).toBe('true');
   });
 
+  test('a choice the person took back (the default picked again, which VS Code sends as none) puts the session back where it began', async () => {
+    const agentOptions = (mode: string, effort: string) => [option('mode', ['ask', 'code', 'plan'], mode, 'mode'), option('effort', ['low', 'high'], effort)];
+    const settings = new SessionSettings({ configOptions: agentOptions('ask', 'low') });
+    const { session, asked } = opened(settings);
+    await applySessionConfig(session, turnConfig(settings, { mode: 'code', effort: 'high' }, 'agent'), { name: 'A', log }, 'c1');
+    settings.learn(agentOptions('code', 'high'));
+    await applySessionConfig(session, turnConfig(settings, {}, 'agent'), { name: 'A', log }, 'c1');
+    await applySessionConfig(session, turnConfig(settings, {}, 'agent'), { name: 'A', log }, 'c1');
+    expect(asked.map(([, params]) => (params as { configId: string; value: string }).value)).toEqual(['code', 'high', 'ask', 'low']);
+  });
+
   test('ACP session modes are set with session/set_mode', async () => {
     const settings = new SessionSettings({ modes: { currentModeId: 'build', availableModes: [{ id: 'build', name: 'Build' }, { id: 'plan', name: 'Plan' }] } });
     const { session, asked } = opened(settings, {});

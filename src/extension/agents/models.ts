@@ -349,14 +349,17 @@ export function configurationSchemaOf(options: readonly AgentConfigOption[]): Co
 
 /**
  * The session config a request sets: the entry's model, then the person's choices among the agent's
- * options (VS Code's `modelConfiguration`), only those the agent offers and with values it offers.
+ * options (VS Code's `modelConfiguration`), only those the agent offers and with values it offers. VS Code fills
+ * in each option's default where the person chose nothing, and never keeps a choice equal to the default: a value
+ * equal to it is no choice, and the bridge leaves it to the agent (its mode to the bridge's rule: session-modes.ts).
  */
 export function requestConfig(entry: ModelWithAgent, modelConfiguration: unknown): SessionConfig | undefined {
   const schema = entry.model.configurationSchema;
   const chosen: Record<string, string> = {};
   if (schema !== undefined && typeof modelConfiguration === 'object' && modelConfiguration !== null) {
     for (const [configId, value] of Object.entries(modelConfiguration)) {
-      if (typeof value === 'string' && schema.properties[configId]?.enum.includes(value) === true) chosen[configId] = value;
+      const property = schema.properties[configId];
+      if (typeof value === 'string' && property?.enum.includes(value) === true && value !== property.default) chosen[configId] = value;
     }
   }
   const config = { ...chosen, ...entry.config };

@@ -1,10 +1,15 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentConfigOption, AgentInfo, AgentModelChoice, SignInMethod } from '../../../protocol/messages.js';
+import { askingChoice } from '../session/asking-mode.js';
 
 /**
  * What the bridge knows about one agent, learned as it goes: image support from `initialize`, its models
  * from the config options of its sessions, its context window from `usage_update`. Each change is
- * reported once, so that VS Code's model list follows.
+ * reported once, so that VS Code's model list follows. The `current` of its models and options is what a request
+ * that chooses nothing gets (VS Code sends each option's default with every request, and keys its model ids on the
+ * default model): what its sessions began with when first learned, which one session's own changes (its mode left
+ * for Plan, a model picked in one chat) do not move; the mode's, the one that asks (asking-mode.ts), as the bridge
+ * sets it.
  */
 export class AgentInfoState {
   private info: AgentInfo = { imageInput: false };
@@ -37,16 +42,30 @@ export class AgentInfoState {
 
   learnConfigOptions(options: readonly acp.SessionConfigOption[] | null | undefined): void {
     if (options == null) return;
-    const models = modelsOf(options);
-    this.change({ ...(models === undefined ? {} : { models }), options: [...otherOptionsOf(options), ...(this.sessionModes === undefined ? [] : [this.sessionModes])] });
+    const models = this.defaultModel(modelsOf(options));
+    this.change({ ...(models === undefined ? {} : { models }), options: this.defaultOptions(options) });
   }
 
   /** The models of a session: its model config option, else the older `models` field of its response; its older `modes` likewise. */
   learnSession(response: SessionResponse): void {
-    const models = sessionModelsOf(response);
+    const models = this.defaultModel(sessionModelsOf(response));
     this.sessionModes = sessionModesOf(response);
-    const options = [...otherOptionsOf(response.configOptions ?? []), ...(this.sessionModes === undefined ? [] : [this.sessionModes])];
+    const options = this.defaultOptions(response.configOptions ?? []);
     this.change({ ...(models === undefined ? {} : { models }), ...(options.length === 0 && this.info.options === undefined ? {} : { options }) });
+  }
+
+  private defaultModel(models: AgentInfo['models'] | undefined): AgentInfo['models'] | undefined {
+    return models === undefined ? undefined : { ...models, current: keptDefault(this.info.models, models) };
+  }
+
+  /** The options besides the model, the older modes among them, each with its default (the mode's, the one that asks). */
+  private defaultOptions(configOptions: readonly acp.SessionConfigOption[]): AgentConfigOption[] {
+    const modeId = configOptions.find((o) => o.category === 'mode' && o.type === 'select')?.id ?? this.sessionModes?.configId;
+    const known = new Map((this.info.options ?? []).map((o) => [o.configId, o] as const));
+    return [...otherOptionsOf(configOptions), ...(this.sessionModes === undefined ? [] : [this.sessionModes])].map((option) => {
+      const current = (option.configId === modeId ? askingChoice(option.choices)?.value : undefined) ?? keptDefault(known.get(option.configId), option);
+      return current === option.current ? option : { ...option, current };
+    });
   }
 
   learnUsage(usage: { readonly size: number }): void {
@@ -59,6 +78,11 @@ export class AgentInfoState {
     this.info = next;
     this.report(next);
   }
+}
+
+/** The default learned before, while `next` still offers it; else the value `next` reports. */
+function keptDefault(known: { readonly current: string } | undefined, next: { readonly current: string; readonly choices: readonly AgentModelChoice[] }): string {
+  return known !== undefined && next.choices.some((c) => c.value === known.current) ? known.current : next.current;
 }
 
 /** An ACP auth method as the extension sees it; a terminal method keeps what the client must add to the agent's command. */

@@ -5,16 +5,11 @@ import type { Notice } from '../../notices.js';
 import type { Logger } from '../../../log/logger.js';
 import type { OpenedSession } from './opened-session.js';
 import { applySessionConfig } from './session-config.js';
+import { askingChoice } from './asking-mode.js';
 
 /** The agent's own mode for the chat's Plan mode, and for its Ask mode: a choice of one of its select options, by id or name. */
 const PLANNING = /^plan$/i;
 const READ_ONLY = /^(read[-_ ]?only|ask)$/i;
-/**
- * The agent's mode in which it asks before it acts, the mode of the chat's Agent mode: its mode `default` (Claude Code's
- * Manual, Gemini CLI's and Qwen Code's Default). Set on every session the bridge opens, since an agent's release may
- * change what its sessions begin in (claude-agent-acp 0.101 begins them in `auto`, whose classifier decides unasked).
- */
-const ASKING = /^default$/;
 /**
  * Modes in which an agent acts without asking the person (Claude Code's Auto, Accept edits, Bypass permissions and
  * Don't ask; Gemini CLI's Auto Edit and YOLO; Qwen Code's; Codex's full access): only the person picks one.
@@ -27,9 +22,9 @@ const UNASKED = /^(auto|accept[-_ ]?edits|bypass[-_ ]?permissions|dont[-_ ]?ask|
  * Gemini CLI's mode, OpenCode's agent, Codex's collaboration mode), Ask mode the one named `read-only` (Codex's) or `ask`;
  * an agent without one keeps its mode (the bridge refuses its actions in Ask and Plan mode all the same). Otherwise the
  * mode is the person's choice (in the picker, else in the agent's own settings: `ownMode`), else the agent's mode that
- * asks (`ASKING`), whatever the session began in; an option with no such choice is put back to the session's first
- * value where Plan or Ask mode changed it. A value is set once per session (session-config.ts): a mode the agent then
- * left by itself stands.
+ * asks (asking-mode.ts), whatever the session began in; an option with no such choice is put back to the session's first
+ * value where Plan or Ask mode changed it, and an option the person chose before and no longer does to that value too.
+ * A value is set once per session (session-config.ts): a mode the agent then left by itself stands.
  */
 export function turnConfig(settings: SessionSettings, wanted: SessionConfig, mode: ConsumerMode): SessionConfig {
   const planning = choiceOf(settings, PLANNING);
@@ -46,6 +41,12 @@ export function turnConfig(settings: SessionSettings, wanted: SessionConfig, mod
     if (settings.current.get(configId) === value) config[configId] = settings.initial.get(configId) ?? value;
   }
   if (asked !== undefined) config[asked.configId] = asked.value;
+  // A choice the person took back (the option's default picked again, which VS Code sends as no choice): the value
+  // the session began with.
+  for (const configId of settings.requested.keys()) {
+    const initial = settings.initial.get(configId);
+    if (config[configId] === undefined && initial !== undefined) config[configId] = initial;
+  }
   return config;
 }
 
@@ -72,7 +73,7 @@ export function unaskedModeNotice(settings: SessionSettings, agentName: string):
   if (value === undefined || settings.current.get(configId) !== value || !UNASKED.test(value)) return undefined;
   settings.toldUnasked = true;
   const choices = settings.choices.get(configId) ?? [];
-  const asking = choices.find((c) => ASKING.test(c.value));
+  const asking = askingChoice(choices);
   const nameOf = (v: string): string => choices.find((c) => c.value === v)?.name ?? v;
   return {
     severity: 'warning',
@@ -84,7 +85,7 @@ export function unaskedModeNotice(settings: SessionSettings, agentName: string):
 /** The session's mode choice that asks before acting, where its mode option has one. */
 function askingChoiceOf(settings: SessionSettings): { configId: string; value: string } | undefined {
   const configId = settings.modeConfigId;
-  const choice = configId === undefined ? undefined : settings.choices.get(configId)?.find((c) => ASKING.test(c.value));
+  const choice = configId === undefined ? undefined : askingChoice(settings.choices.get(configId) ?? []);
   return configId === undefined || choice === undefined ? undefined : { configId, value: choice.value };
 }
 
