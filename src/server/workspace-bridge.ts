@@ -48,6 +48,8 @@ import { chatSessionsOf } from './chat-sessions.js';
 import { firstWordsOf } from '../history/first-words.js';
 import type { ChatRequest, ResponseEvent } from '../events/chat-events.js';
 import { MissedAnswers } from './missed-answers.js';
+import { AgentNews } from './agent-news.js';
+import { canonicalJson } from '../protocol/canonical-json.js';
 
 /** What a workspace's bridge runs with: the settings of the window(s) whose folders it serves. */
 export interface WorkspaceOptions extends Omit<AgentRegistryOptions, 'acp'> {
@@ -85,7 +87,7 @@ interface Served {
  * pipeline under an id of their own (`<connection>:<id>`) and their response events go back to it under the
  * id it gave; a connection that closed gets none (its turns run on). What the bridge asks of the person (an
  * editor's text, questions, a web page) goes to the connection that joined or sent a chat request last, else
- * to the newest one; what it learned of an agent goes to each.
+ * to the newest one; what it learned of an agent goes to each, and to a window that joins later.
  */
 export class WorkspaceBridge {
   private readonly served: Served[] = [];
@@ -95,6 +97,7 @@ export class WorkspaceBridge {
   private readonly routes = new Map<RequestId, { readonly served: Served; readonly id: RequestId; readonly messages: readonly Message[] }>();
   /** What answers whose window went away said meanwhile, for that window's next request in their chat. */
   private readonly missed = new MissedAnswers();
+  private readonly news = new AgentNews();
   private readonly agents: AgentRegistry;
   private readonly subscription;
   private commandPrompts: Promise<CommandPromptsServer> | undefined;
@@ -124,8 +127,8 @@ export class WorkspaceBridge {
         ...(options.clientFiles ? { files: editorFiles(documentTextOf(client, log)) } : {}),
         ...(options.acp.questions === true ? { askPerson: askQuestionsOf(person, log), openUrl: openUrlOf(person, log) } : {}),
       },
-      onAgentInfo: (agent, info) => this.tellEach(Methods.agentInfo, { agent, info } satisfies AgentInfoParams),
-      onAgentCommands: (agent, commands) => this.tellEach(Methods.agentCommands, { agent, commands: [...commands] } satisfies AgentCommandsParams),
+      onAgentInfo: (agent, info) => this.tellEach(Methods.agentInfo, canonicalJson(agent), { agent, info } satisfies AgentInfoParams),
+      onAgentCommands: (agent, commands) => this.tellEach(Methods.agentCommands, canonicalJson(agent), { agent, commands: [...commands] } satisfies AgentCommandsParams),
     });
     const { store } = shared;
     this.subscription = bridge(this.incoming, {
@@ -216,6 +219,7 @@ export class WorkspaceBridge {
     });
     connection.onNotification((method) => log.debug(`ignoring unknown notification ${method}`));
     connection.onError(([error]) => log.error(`protocol error: ${error.message}`));
+    this.news.replay(connection);
   }
 
   /**
@@ -270,8 +274,8 @@ export class WorkspaceBridge {
     else this.missed.end(event.requestId);
   }
 
-  private tellEach(method: string, params: object): void {
-    for (const { connection } of this.served) void connection.sendNotification(method, params);
+  private tellEach(method: string, agentKey: string, params: object): void {
+    this.news.tell(method, agentKey, params, this.served.map((s) => s.connection));
   }
 }
 

@@ -121,6 +121,21 @@ test("a key one window gave reaches the agent of another window's chat, whose se
   }
 });
 
+test("a window that joins after an agent said what it learned (its slash commands, its information) hears it too: a reload's window", async () => {
+  const { mcp_server } = scripted() as Extract<AgentDefinition, { mcp_server: unknown }>;
+  const agent: AgentDefinition = { mcp_server: { ...mcp_server, args: [...mcp_server.args, '--commands', 'squawk,review', '--modes', 'code,plan'] } };
+  const heard = { first: 0, commands: [] as string[][], modes: [] as string[][] };
+  const a = await join({ cwd: home }, 60_000, (client) => client.onAgentCommands(() => heard.first++));
+  expect(await answer(a, ask('say hello', agent))).toBe('hello');
+  expect(await waitUntil(() => heard.first > 0, 3000, 20)).toBe(true);
+  await join({ cwd: home }, 60_000, (client) => {
+    client.onAgentCommands((params) => heard.commands.push(params.commands.map((c) => c.name)));
+    client.onAgentInfo((params) => heard.modes.push((params.info.options ?? []).flatMap((o) => o.choices.map((c) => c.value))));
+  });
+  expect(await waitUntil(() => heard.commands.length > 0 && heard.modes.length > 0, 3000, 20)).toBe(true);
+  expect(heard).toEqual({ first: 1, commands: [['squawk', 'review']], modes: [['code', 'plan']] });
+});
+
 test("junk and a frame over the limit on one connection are that connection's errors; the other window's chat streams on", async () => {
   const a = await join();
   const b = await join();
