@@ -129,8 +129,21 @@ export class ChatView {
     await row.waitFor({ state: 'hidden', timeout: 10_000 });
   }
 
+  /**
+   * The list index of the newest response the chat shows, -1 before any. The Chat view's list renders only the rows
+   * in sight, so a long chat's responses cannot be counted: a new one is told by its row's index.
+   */
+  async newestResponseIndex() {
+    return this.page.evaluate(() => Math.max(-1, ...[...document.querySelectorAll('.monaco-list-row')].filter((row) => row.querySelector('.interactive-response') !== null).map((row) => Number(row.getAttribute('data-index')))));
+  }
+
+  /** From now on, `response` reads only a response after those shown now. */
+  async markResponses() {
+    this.responsesBefore = await this.newestResponseIndex();
+  }
+
   async send(text) {
-    this.responsesBefore = await this.page.locator('.interactive-response').count();
+    await this.markResponses();
     await this.page.locator('.interactive-input-editor').first().click();
     await typeAndSend(this.page, text);
   }
@@ -140,9 +153,13 @@ export class ChatView {
     const deadline = Date.now() + timeoutMs;
     let text = '';
     for (;;) {
-      const responses = this.page.locator('.interactive-response');
-      const count = await responses.count();
-      text = count > (this.responsesBefore ?? 0) ? await responses.last().innerText().catch(() => '') : '';
+      text = await this.page
+        .evaluate((before) => {
+          const rows = [...document.querySelectorAll('.monaco-list-row')].filter((row) => Number(row.getAttribute('data-index')) > before && row.querySelector('.interactive-response') !== null);
+          const newest = rows.sort((a, b) => Number(b.getAttribute('data-index')) - Number(a.getAttribute('data-index')))[0];
+          return newest === undefined ? '' : newest.querySelector('.interactive-response').innerText;
+        }, this.responsesBefore ?? -1)
+        .catch(() => '');
       if (ok(text)) return text;
       if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms; the newest response reads ${JSON.stringify(text)}`);
       await sleep(300);
@@ -1234,7 +1251,7 @@ CHAT_SCENARIOS.push(
       await ui.page.keyboard.press('Enter');
       await sleep(300);
       await ui.screenshot('chat-attach-typed-reference');
-      ui.responsesBefore = await ui.page.locator('.interactive-response').count();
+      await ui.markResponses();
       await ui.page.keyboard.press('Enter');
       c.note('response', await ui.response((t) => t.includes('got the typed file'), "the agent's answer"));
       await ui.idle();
@@ -1344,7 +1361,7 @@ CHAT_SCENARIOS.push(
       await ui.page.keyboard.press('Enter');
       await sleep(300);
       await ui.screenshot('chat-attach-symbol-reference');
-      ui.responsesBefore = await ui.page.locator('.interactive-response').count();
+      await ui.markResponses();
       await ui.page.keyboard.press('Enter');
       c.note('response', await ui.response((t) => t.includes('got the symbol'), "the agent's answer"));
       await ui.idle();

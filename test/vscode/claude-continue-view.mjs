@@ -41,7 +41,7 @@ export function continueScenarios() {
         c.equal(input.trim(), '', 'the input of the new chat');
         await ui.screenshot('claude-continue-shown');
 
-        ui.responsesBefore = await ui.page.locator('.interactive-response').count();
+        await ui.markResponses();
         await ui.send(NEXT);
         await ui.response((t) => t.includes('marigold') && t.includes('Claude Code'), "Claude's answer in the continued chat");
         await ui.idle();

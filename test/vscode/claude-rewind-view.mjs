@@ -154,8 +154,8 @@ export function rewindScenarios(newChat) {
         await ui.screenshot('claude-rewind-editing');
         await ui.page.keyboard.press('Control+A');
         await ui.page.keyboard.type("let's do it another way");
-        // The responses after it go: the answer is found by its words, not by a count.
-        ui.responsesBefore = 0;
+        // The responses after it go: the answer is found by its words, wherever it stands.
+        ui.responsesBefore = -1;
         await ui.page.keyboard.press('Enter');
         c.includes(c.note('dialog', await confirmGoingBack(ui)), 'edited-notes.txt', "VS Code's dialog (the edit it undoes)");
         await ui.response((t) => t.includes("Claude heard: let's do it another way") && t.includes('Claude Code'), "Claude's answer to the edited words");
@@ -177,7 +177,7 @@ export function rewindScenarios(newChat) {
         await threeExchanges(ui, c, ctx, newChat, 'retried-notes.txt');
         const answer = ui.page.locator('.interactive-item-container.interactive-response').last();
         await answer.hover();
-        ui.responsesBefore = await ui.page.locator('.interactive-response').count() - 1;
+        ui.responsesBefore = (await ui.newestResponseIndex()) - 1;
         await answer.locator('a.action-label.codicon-refresh, a.action-label[aria-label^="Retry"]').first().click();
         await confirmGoingBack(ui);
         const requests = await waitForRequests(() => asked(ctx, since, 'and now the tests'), 2, 60_000);

@@ -507,7 +507,8 @@ CLINE_SCENARIOS.push({
     await ui.send(words);
     check(processesRunning(sleeping).length > 0, 'the command had ended before the words were sent');
     await ui.screenshot('cline-message-while-running');
-    const text = note('answer', await ui.answer((t) => t.includes('words sent while Cline ran'), 'the answer to the words'));
+    // Claude's answer, not the words as Cline shows them queued or sent.
+    const text = note('answer', await ui.answer((t) => /completed\s+words sent while Cline ran/i.test(t), 'the answer to the words'));
     await ui.screenshot('cline-message-while-running-answered');
     const results = commandResults(ctx.mock, since);
     note('model got', results.map(({ text: t, isError }) => ({ text: t, isError })));
