@@ -976,6 +976,45 @@ export const CHAT_SCENARIOS = [
     },
   },
   {
+    // Issue 60 on the agent host of issue 58: code-server keeps secret storage in memory, per window.
+    name: "chat: a key set in one window reaches the agent in the person's second window, whose secret storage lacks it",
+    async run(ui, c, ctx) {
+      const secret = `sk-other-window-${createHash('sha256').update(ctx.runDir).digest('hex').slice(0, 16)}`;
+      // A second window of the same workbench: the page's own browser opens it (a context of its own, as run.mjs's page is).
+      const context = await ui.page.context().browser().newContext({ viewport: { width: 1400, height: 900 } });
+      const second = new ChatView(await context.newPage(), ctx.artifacts);
+      try {
+        await second.page.goto(ui.page.url());
+        await second.page.locator('.monaco-workbench').first().waitFor({ timeout: 60_000 });
+        await second.open();
+        await second.newChat();
+        await second.pickListedModel('Key elsewhere');
+        await ui.page.bringToFront();
+        await ui.command('Symposium: Set Agent API Key');
+        await ui.quickInput('Symposium: Set Agent API Key', 'Key elsewhere', { row: 'Key elsewhere' });
+        await ui.quickInput('API key for Key elsewhere', 'Another environment variable', { row: 'Another environment variable' });
+        await ui.quickInput('Environment variable', 'SYMPOSIUM_OTHER_KEY');
+        await ui.page.locator('.quick-input-widget input[type="password"]').first().waitFor({ timeout: 10_000 });
+        await ui.quickInput('API key', secret);
+        c.note('stored', await (await ui.notification("SYMPOSIUM_OTHER_KEY of Key elsewhere is in VS Code's secret storage", 15_000)).innerText());
+        await second.page.bringToFront();
+        await second.send('say keyed in the other window');
+        const text = c.note('response', await second.response((t) => t.includes('keyed in the other window') || t.includes('not signed in'), 'the answer in the second window'));
+        await second.idle();
+        await second.screenshot('chat-key-from-the-other-window');
+        c.excludes(text, 'not signed in', "the second window's answer");
+        // The agent that answered holds the key, and no log does.
+        const agents = processArgv(ctx, /scripted-agent\.js --needs-env SYMPOSIUM_OTHER_KEY/);
+        c.ok(agents.some(({ pid }) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`SYMPOSIUM_OTHER_KEY=${secret}`)), "no process of the agent holds the key");
+        const leaks = c.note('filesWithKey', filesContaining(join(ctx.userData, 'logs'), secret));
+        c.ok(leaks.length === 0, `the key is in ${leaks.join(', ')}`);
+      } finally {
+        await context.close();
+        await ui.page.bringToFront();
+      }
+    },
+  },
+  {
     name: 'chat: an agent of a registry URL, distributed as a download, is installed on first use and answers',
     async run(ui, c, ctx) {
       // symposium.registry is the URL of the harness's registry on 127.0.0.1 (run.mjs, serveRegistry); "packed" is

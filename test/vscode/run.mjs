@@ -147,6 +147,8 @@ function settings(dirs, confirmations) {
       { id: 'needs-key', name: 'Needs key', command: process.execPath, args: [scriptedAgent()], env: { SYMPOSIUM_TEST_AGENT: 'needs-key' } },
       // Opens sessions but refuses prompts with auth_required until SYMPOSIUM_TEST_KEY is set, as Claude Code without its key.
       { id: 'no-key', name: 'No key', command: process.execPath, args: [scriptedAgent(), '--needs-env', 'SYMPOSIUM_TEST_KEY'] },
+      // The same, for the key set in one window and used in another (chat-view.mjs).
+      { id: 'key-elsewhere', name: 'Key elsewhere', command: process.execPath, args: [scriptedAgent(), '--needs-env', 'SYMPOSIUM_OTHER_KEY'] },
       // An agent of the registry served on 127.0.0.1 (serveRegistry), distributed as a download.
       { id: 'packed' },
     ],
