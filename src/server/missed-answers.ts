@@ -1,5 +1,6 @@
 import { sameJson } from '../protocol/canonical-json.js';
 import type { Message, RequestId, ResponsePart } from '../protocol/messages.js';
+import { identityOf } from '../history/normalize.js';
 
 /** Answers kept for a window that went away: a few, each's text bounded. */
 const ORPHANS_KEPT = 16;
@@ -10,15 +11,14 @@ export const MISSED_INTRO = 'While the window was away, the agent went on:\n\n';
 /** Between what was missed and the answer to the person's next message. */
 export const MISSED_END = '\n\n---\n\n';
 
-/** An answer whose window went away while it ran: what the agent said since, and who reads it now. */
-interface Orphan {
-  /** The last message of its request (the person's), and where it stood in that request's history. */
-  readonly asked: Message;
-  readonly at: number;
-  /** Its text since its window went away. */
+/** An answer in flight: its text so far; once its window went away, what it did since and who reads it now. */
+interface Answer {
+  /** Its text, bounded: what its window may have shown before it went away, then what it missed. */
   text: string;
-  /** How many of its parts were not text (tool calls, data): said, not shown. */
-  others: number;
+  /** Where its window went away (its request's last message, the person's, as the history compares it), once it did. */
+  orphaned?: { readonly asked: Message; readonly textAt: number };
+  /** How many tools it called since its window went away: said, not shown (its data parts, bookkeeping, are no step of the person's). */
+  calls: number;
   ended: boolean;
   /** The request that took it over: hears its further text, then its end. */
   adopter?: { readonly part: (text: string) => void; readonly end: () => void };
@@ -26,73 +26,123 @@ interface Orphan {
 
 /**
  * The answers of a workspace whose window went away while they ran (a reload, a close, a crash): they run on, and
- * what they say meanwhile is kept, so that the window's next request in that chat (its history: that request, then
- * the answer as far as it was shown, then new words) begins with it, once, marked as such. A turn still running
- * then is waited for (its further text reaches the new request as it comes), never cancelled: the new request
- * enters the pipeline once it ended. Except a turn that meanwhile called the consumer's tools (a permission, a
- * command): that call went to no window, so the new request goes at once, as a person's who moved on from it.
+ * what they say is kept, so that the window's next request in that chat (its history: that request, then the
+ * answer as far as VS Code saved it, then new words) begins with the rest, once, marked as such. VS Code saves a
+ * chat on a timer, so the window may have been shown more than it kept: the rest is what follows the saved answer
+ * in what the agent said, else what it said since the window went away. A turn still running then is waited for
+ * (its further text reaches the new request as it comes), never cancelled: the new request enters the pipeline once
+ * it ended. Except a turn that meanwhile called the consumer's tools (a permission, a command): that call went to no
+ * window, so the new request goes at once, as a person's who moved on from it.
  */
 export class MissedAnswers {
-  private readonly orphans = new Map<RequestId, Orphan>();
+  private readonly answers = new Map<RequestId, Answer>();
+  private orphans = 0;
 
-  /** Request `id`'s window went away: its further parts are kept. */
-  orphan(id: RequestId, messages: readonly Message[]): void {
-    const asked = messages.at(-1);
-    if (asked === undefined) return;
-    this.orphans.set(id, { asked, at: messages.length - 1, text: '', others: 0, ended: false });
-    for (const old of this.orphans.keys()) {
-      if (this.orphans.size <= ORPHANS_KEPT) break;
-      this.orphans.delete(old);
-    }
+  /** A part of request `id`'s answer, its window there or not. */
+  part(id: RequestId, part: ResponsePart): void {
+    let answer = this.answers.get(id);
+    if (answer === undefined) this.answers.set(id, (answer = { text: '', calls: 0, ended: false }));
+    if (part.type === 'tool_call' && answer.orphaned !== undefined) answer.calls++;
+    if (part.type !== 'text') return;
+    answer.adopter?.part(part.value);
+    if (answer.text.length < TEXT_KEPT) answer.text += part.value.slice(0, TEXT_KEPT - answer.text.length);
   }
 
-  /** A part of request `id`, whose window went away; false when it is no orphan. */
-  part(id: RequestId, part: ResponsePart): boolean {
-    const orphan = this.orphans.get(id);
-    if (orphan === undefined) return false;
-    if (part.type !== 'text') orphan.others++;
-    else if (orphan.adopter !== undefined) orphan.adopter.part(part.value);
-    else if (orphan.text.length < TEXT_KEPT) orphan.text += part.value.slice(0, TEXT_KEPT - orphan.text.length);
-    return true;
+  /** Request `id`'s window went away: its answer is kept for the chat's next request. */
+  orphan(id: RequestId, messages: readonly Message[]): void {
+    const last = messages.at(-1);
+    const asked = last === undefined ? undefined : identityOf(last);
+    if (asked === undefined) return;
+    const answer = this.answers.get(id) ?? { text: '', calls: 0, ended: false };
+    answer.orphaned = { asked, textAt: answer.text.length };
+    this.answers.set(id, answer);
+    this.orphans++;
+    for (const [old, kept] of this.answers) {
+      if (this.orphans <= ORPHANS_KEPT) break;
+      if (kept.orphaned !== undefined) this.forget(old);
+    }
   }
 
   /** Request `id`'s answer ended (completed, failed or cancelled). */
   end(id: RequestId): void {
-    const orphan = this.orphans.get(id);
-    if (orphan === undefined) return;
-    orphan.ended = true;
-    if (orphan.adopter !== undefined) {
-      this.orphans.delete(id);
-      orphan.adopter.end();
+    const answer = this.answers.get(id);
+    if (answer === undefined) return;
+    if (answer.orphaned === undefined) {
+      this.answers.delete(id);
+      return;
+    }
+    answer.ended = true;
+    if (answer.adopter !== undefined) {
+      this.forget(id);
+      answer.adopter.end();
     }
   }
 
   /**
-   * A new request: when it goes on from an orphan's (the same message of the person at the same place, then an
-   * answer), `show` gets what was missed (the intro, the text) and `go` is called once the orphan ended (after the
-   * separator); else `go` at once.
+   * A new request: when it goes on from an orphan's (the person's message of that request, as the history compares
+   * messages, then an answer, the last of the new request's), `show` gets what was missed (the intro, the text) and
+   * `go` is called once the orphan ended (after the separator), with the history the agent holds: the answer whole,
+   * as the agent said it, where VS Code kept it cut; else `go` at once with `messages`. Copilot renders a past message
+   * otherwise than it sent it as the newest (its context blocks), and a reloaded window's request may hold more of
+   * its own messages before it.
    */
-  adopt(messages: readonly Message[], show: (text: string) => void, go: () => void): void {
-    const found = [...this.orphans].find(([, { asked, at }]) => messages.length > at + 1 && messages[at + 1]?.role === 'assistant' && sameJson(messages[at], asked));
-    if (found === undefined) return go();
-    const [id, orphan] = found;
-    if (orphan.text === '' && orphan.others === 0 && orphan.ended) {
-      this.orphans.delete(id);
-      return go();
+  adopt(messages: readonly Message[], show: (text: string) => void, go: (messages: readonly Message[]) => void): void {
+    const at = this.orphans === 0 ? -1 : lastAnswerAt(messages);
+    const asked = at < 1 ? undefined : askedBefore(messages, at);
+    const found = asked === undefined ? undefined : [...this.answers].find(([, answer]) => answer.orphaned !== undefined && sameJson(answer.orphaned.asked, asked));
+    if (found === undefined) return go(messages);
+    const [id, answer] = found;
+    const saved = textOf(messages[at]!);
+    const cut = saved !== '' && answer.text.startsWith(saved);
+    const missed = cut ? answer.text.slice(saved.length) : answer.text.slice(answer.orphaned!.textAt);
+    // The answer whole where VS Code kept it cut, so that the history still reads as the agent's own.
+    const held = () => (cut && answer.text.length < TEXT_KEPT ? withText(messages, at, answer.text) : messages);
+    if (missed === '' && answer.calls === 0 && answer.ended) {
+      this.forget(id);
+      return go(held());
     }
-    show(MISSED_INTRO + orphan.text);
+    show(MISSED_INTRO + missed);
     const finish = () => {
-      const steps = orphan.others === 0 ? '' : `\n\n(and ${orphan.others} other step(s): tool calls or data the window did not see)`;
-      show(`${steps}${MISSED_END}`);
-      go();
+      const calls = answer.calls === 0 ? '' : `\n\n(and ${answer.calls} tool call(s) the window did not see)`;
+      show(`${calls}${MISSED_END}`);
+      go(held());
     };
     // A turn that called the consumer's tools (a permission, a command) since waits on a window that never got the
     // call: the new request goes at once, as when a person moves on from a call left unanswered.
-    if (orphan.ended || orphan.others > 0) {
-      this.orphans.delete(id);
+    if (answer.ended || answer.calls > 0) {
+      this.forget(id);
       return finish();
     }
     // Not from inside that answer's own last event, which the pipeline is still handing on.
-    orphan.adopter = { part: show, end: () => queueMicrotask(finish) };
+    answer.adopter = { part: show, end: () => queueMicrotask(finish) };
   }
+
+  private forget(id: RequestId): void {
+    if (this.answers.get(id)?.orphaned !== undefined) this.orphans--;
+    this.answers.delete(id);
+  }
+}
+
+/** Where the history's last answer is, -1 if it has none. */
+function lastAnswerAt(messages: readonly Message[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === 'assistant') return i;
+  return -1;
+}
+
+/** The person's message the answer at `at` answered (the last user message before it), as the history compares it. */
+function askedBefore(messages: readonly Message[], at: number): Message | undefined {
+  for (let i = at - 1; i >= 0; i--) if (messages[i]!.role === 'user') return identityOf(messages[i]!);
+  return undefined;
+}
+
+/** An answer's text as the consumer kept it. */
+function textOf(message: Message): string {
+  return message.content.map((part) => (part.type === 'text' ? part.value : '')).join('');
+}
+
+/** `messages` with the text of the one at `at` replaced by `text`, its other parts (the marker) kept. */
+function withText(messages: readonly Message[], at: number, text: string): Message[] {
+  const message = messages[at]!;
+  const kept: Message = { ...message, content: [...message.content.filter((part) => part.type !== 'text'), { type: 'text', value: text }] };
+  return messages.map((m, i) => (i === at ? kept : m));
 }

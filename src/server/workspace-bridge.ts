@@ -170,7 +170,7 @@ export class WorkspaceBridge {
       this.routes.set(id, { served, id: request.id, messages });
       this.latest = served;
       const show = (value: string) => served.open && served.chat.respond({ kind: 'part', requestId: request.id, part: { type: 'text', value } });
-      this.missed.adopt(messages, show, () => this.incoming.next({ ...request, id }));
+      this.missed.adopt(messages, show, (held) => this.incoming.next({ ...request, id, params: { ...request.params, messages: [...held] } }));
     });
     connection.onClose(() => {
       served.open = false;
@@ -270,7 +270,7 @@ export class WorkspaceBridge {
     if (route === undefined) return;
     if (event.kind !== 'part') this.routes.delete(event.requestId);
     if (route.served.open) route.served.chat.respond({ ...event, requestId: route.id });
-    else if (event.kind === 'part') this.missed.part(event.requestId, event.part);
+    if (event.kind === 'part') this.missed.part(event.requestId, event.part);
     else this.missed.end(event.requestId);
   }
 

@@ -15,6 +15,7 @@ import { rewindScenarios } from './claude-rewind-view.mjs';
 import { continueScenarios } from './claude-continue-view.mjs';
 import { terminalScenarios } from './claude-terminal-view.mjs';
 import { steerScenarios } from './claude-steer-view.mjs';
+import { reloadScenarios } from './claude-reload-view.mjs';
 import { allowUntilRunning, commandResults, eventually, keepModelRequest, processesRunning, terminalNames } from './command-stops.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -106,6 +107,9 @@ export async function startAnthropicMock(workspace) {
       const turn = request.messages.slice(request.messages.map((message) => message.role).lastIndexOf('assistant') + 1);
       return textReply(JSON.stringify(turn).includes('Plan mode is active') ? 'Claude is planning only.' : 'Claude may act.');
     }
+    // A long answer, streamed slowly enough for the person to reload the window while it runs.
+    const count = /^count (\d+)$/.exec(said);
+    if (count !== null) return { content: [{ type: 'text', text: Array.from({ length: Number(count[1]) }, (_, i) => `c${i + 1} `) }], delayMs: 100 };
     const words = /^say (.+)$/s.exec(said);
     return textReply(...(words ? words[1] : `Claude heard: ${said}`).split(/(?<= )/));
   };
@@ -474,6 +478,7 @@ CLAUDE_SCENARIOS.push({
 
 // A message sent while a command runs, steered (VS Code's default) or queued (issue 59).
 CLAUDE_SCENARIOS.push(...steerScenarios(newClaudeChat));
+CLAUDE_SCENARIOS.push(...reloadScenarios(newClaudeChat));
 
 // Stop while a command runs (issue 46): the person stops the turn while Copilot's run_in_terminal runs a long command
 // for Claude; the turn ends at once, the command ends with it, and Claude's session takes the next message.
