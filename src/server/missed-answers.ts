@@ -4,6 +4,8 @@ import { identityOf } from '../history/normalize.js';
 
 /** Answers kept for a window that went away: a few, each's text bounded. */
 const ORPHANS_KEPT = 16;
+/** What adoptions changed that later histories still show: as many as the orphans, twice. */
+const CHANGES_KEPT = 2 * ORPHANS_KEPT;
 const TEXT_KEPT = 1024 * 1024;
 
 /** What the person reads before what the agent said while their window was away. */
@@ -37,6 +39,12 @@ interface Answer {
 export class MissedAnswers {
   private readonly answers = new Map<RequestId, Answer>();
   private orphans = 0;
+  /**
+   * What the consumer keeps in later histories of a chat whose orphan was adopted, and what the agent holds instead:
+   * the answer VS Code kept cut (`saved`), said whole (`whole`); the missed text shown before the next answer
+   * (`shown`), which is no word of the agent's. Without them, those histories read as another model's.
+   */
+  private readonly changes: ({ readonly saved: string; readonly whole: string } | { readonly shown: string })[] = [];
 
   /** A part of request `id`'s answer, its window there or not. */
   part(id: RequestId, part: ResponsePart): void {
@@ -86,7 +94,8 @@ export class MissedAnswers {
    * otherwise than it sent it as the newest (its context blocks), and a reloaded window's request may hold more of
    * its own messages before it.
    */
-  adopt(messages: readonly Message[], show: (text: string) => void, go: (messages: readonly Message[]) => void): void {
+  adopt(request: readonly Message[], show: (text: string) => void, go: (messages: readonly Message[]) => void): void {
+    const messages = this.changes.length === 0 ? request : this.asAgentHolds(request);
     const at = this.orphans === 0 ? -1 : lastAnswerAt(messages);
     const asked = at < 1 ? undefined : askedBefore(messages, at);
     const found = asked === undefined ? undefined : [...this.answers].find(([, answer]) => answer.orphaned !== undefined && sameJson(answer.orphaned.asked, asked));
@@ -95,16 +104,26 @@ export class MissedAnswers {
     const saved = textOf(messages[at]!);
     const cut = saved !== '' && answer.text.startsWith(saved);
     const missed = cut ? answer.text.slice(saved.length) : answer.text.slice(answer.orphaned!.textAt);
-    // The answer whole where VS Code kept it cut, so that the history still reads as the agent's own.
-    const held = () => (cut && answer.text.length < TEXT_KEPT ? withText(messages, at, answer.text) : messages);
+    // The answer whole where VS Code kept it cut, so that the history still reads as the agent's own, now and later.
+    const whole = cut && answer.text.length < TEXT_KEPT;
+    const held = () => {
+      if (!whole) return messages;
+      this.remember({ saved, whole: answer.text });
+      return withText(messages, at, answer.text);
+    };
     if (missed === '' && answer.calls === 0 && answer.ended) {
       this.forget(id);
       return go(held());
     }
-    show(MISSED_INTRO + missed);
+    let shown = '';
+    const tell = (text: string) => {
+      shown += text;
+      show(text);
+    };
+    tell(MISSED_INTRO + missed);
     const finish = () => {
-      const calls = answer.calls === 0 ? '' : `\n\n(and ${answer.calls} tool call(s) the window did not see)`;
-      show(`${calls}${MISSED_END}`);
+      tell(`${answer.calls === 0 ? '' : `\n\n(and ${answer.calls} tool call(s) the window did not see)`}${MISSED_END}`);
+      this.remember({ shown });
       go(held());
     };
     // A turn that called the consumer's tools (a permission, a command) since waits on a window that never got the
@@ -114,7 +133,28 @@ export class MissedAnswers {
       return finish();
     }
     // Not from inside that answer's own last event, which the pipeline is still handing on.
-    answer.adopter = { part: show, end: () => queueMicrotask(finish) };
+    answer.adopter = { part: tell, end: () => queueMicrotask(finish) };
+  }
+
+  /** `messages` with each answer the agent holds otherwise (`changes`) as it holds it. */
+  private asAgentHolds(messages: readonly Message[]): readonly Message[] {
+    let held = messages;
+    for (let i = 0; i < messages.length; i++) {
+      if (messages[i]!.role !== 'assistant') continue;
+      const text = textOf(messages[i]!);
+      let agents = text;
+      for (const change of this.changes) {
+        if ('shown' in change) agents = agents.startsWith(change.shown) ? agents.slice(change.shown.length) : agents;
+        else if (agents === change.saved) agents = change.whole;
+      }
+      if (agents !== text) held = withText(held, i, agents);
+    }
+    return held;
+  }
+
+  private remember(change: (typeof this.changes)[number]): void {
+    this.changes.push(change);
+    if (this.changes.length > CHANGES_KEPT) this.changes.shift();
   }
 
   private forget(id: RequestId): void {

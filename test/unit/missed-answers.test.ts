@@ -100,3 +100,16 @@ test('an answer whose window stayed is kept no longer than it runs', () => {
   expect(next.shown).toEqual([]);
   expect(next.went()).toBe(true);
 });
+
+test("the chat's later requests carry the cut answer and the shown missed text again: the agent's history holds its own words", () => {
+  const missed = new MissedAnswers();
+  missed.part('1:11', { type: 'text', value: 'c1 c2 c3' });
+  missed.orphan('1:11', [user('count 3')]);
+  missed.end('1:11');
+  const first = adopting(missed, [user('count 3'), answer('c1 '), user('go on')]);
+  const shown = first.shown.join('');
+  expect(shown).toBe(`${MISSED_INTRO}c2 c3${MISSED_END}`);
+  const later = adopting(missed, [user('count 3'), answer('c1 '), user('go on'), answer(`${shown}going on`), user('and then')]);
+  expect(later.shown).toEqual([]);
+  expect(later.held()).toEqual([user('count 3'), answer('c1 c2 c3'), user('go on'), answer('going on'), user('and then')]);
+});

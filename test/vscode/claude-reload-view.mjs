@@ -47,6 +47,12 @@ export function reloadScenarios(newClaudeChat) {
         c.ok(counted.length === 1 && next.length === 1, `Claude's model was asked ${counted.length} times for the count and ${next.length} for the next message`);
         c.ok(next.length === 1 && ctx.mock.sessionIdOf(next[0]) === ctx.mock.sessionIdOf(counted[0]), 'the next message went to another Claude session');
         c.ok(next.length === 1 && JSON.stringify(next[0].body.messages).includes('c200'), "the next message's model request lacks the whole answer");
+        // The message after that goes on in the same session too, told nothing (no transcript of the answers as another model's).
+        await ui.send('say once more');
+        await ui.response((t) => t.includes('once more'), 'the answer after that');
+        await ui.idle();
+        const after = ctx.mock.conversation().slice(since).filter((r) => ctx.mock.lastUserTextOf(r) === 'say once more');
+        c.ok(after.length === 1 && ctx.mock.sessionIdOf(after[0]) === ctx.mock.sessionIdOf(counted[0]), `the message after went ${after.length} times, or to another Claude session`);
         // One agent host: no second claude-agent-acp for the reloaded window.
         c.ok(c.note('claude-agent-acp after', claudeAgents()) <= Math.max(agentsBefore, 1), 'a second claude-agent-acp started for the reloaded window');
       },

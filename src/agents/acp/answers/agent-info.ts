@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentConfigOption, AgentInfo, AgentModelChoice, SignInMethod } from '../../../protocol/messages.js';
-import { askingChoice } from '../session/asking-mode.js';
+import { askingChoice } from './asking-mode.js';
 
 /**
  * What the bridge knows about one agent, learned as it goes: image support from `initialize`, its models

@@ -5,7 +5,7 @@ import type { Notice } from '../../notices.js';
 import type { Logger } from '../../../log/logger.js';
 import type { OpenedSession } from './opened-session.js';
 import { applySessionConfig } from './session-config.js';
-import { askingChoice } from './asking-mode.js';
+import { askingChoice } from '../answers/asking-mode.js';
 
 /** The agent's own mode for the chat's Plan mode, and for its Ask mode: a choice of one of its select options, by id or name. */
 const PLANNING = /^plan$/i;
