@@ -988,7 +988,13 @@ export const CHAT_SCENARIOS = [
         await second.page.locator('.monaco-workbench').first().waitFor({ timeout: 60_000 });
         await second.open();
         await second.newChat();
-        await second.pickListedModel('Key elsewhere');
+        // A window just opened lists our models once its extension host has started ours: tried again until then.
+        for (let tries = 1; ; tries++) {
+          const picked = await second.pickListedModel('Key elsewhere').then(() => true, (error) => (tries < 4 ? false : Promise.reject(error)));
+          if (picked) break;
+          await second.page.keyboard.press('Escape');
+          await sleep(5000);
+        }
         await ui.page.bringToFront();
         await ui.command('Symposium: Set Agent API Key');
         await ui.quickInput('Symposium: Set Agent API Key', 'Key elsewhere', { row: 'Key elsewhere' });
