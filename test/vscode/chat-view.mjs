@@ -242,6 +242,14 @@ export class ChatView {
     await this.page.keyboard.press('Enter');
   }
 
+  /** Set Agent API Key's questions once the agent is chosen: another environment variable, its name, then the key. */
+  async enterApiKey(agentName, variable, secret) {
+    await this.quickInput(`API key for ${agentName}`, 'Another environment variable', { row: 'Another environment variable' });
+    await this.quickInput('Environment variable', variable);
+    await this.page.locator('.quick-input-widget input[type="password"]').first().waitFor({ timeout: 10_000 });
+    await this.quickInput('API key', secret);
+  }
+
   /** The notification toast that says `text`, once it shows. */
   async notification(text, timeoutMs = RESPONSE_TIMEOUT_MS) {
     const toast = this.page.locator('.notification-toast', { hasText: text }).last();
@@ -918,10 +926,7 @@ export const CHAT_SCENARIOS = [
       const toast = await ui.notification('No key needs you to sign in.');
       await ui.screenshot('chat-missing-key-offered');
       await toast.locator('.monaco-button', { hasText: /^Set API Key$/ }).first().click();
-      await ui.quickInput('API key for No key', 'Another environment variable', { row: 'Another environment variable' });
-      await ui.quickInput('Environment variable', 'SYMPOSIUM_TEST_KEY');
-      await ui.page.locator('.quick-input-widget input[type="password"]').first().waitFor({ timeout: 10_000 });
-      await ui.quickInput('API key', secret);
+      await ui.enterApiKey('No key', 'SYMPOSIUM_TEST_KEY', secret);
       await ui.notification('No key is signed in: send your message again.');
       await ui.send('say answered once the key was set');
       const text = c.note('response', await ui.response((t) => t.includes('answered once the key was set') && !t.includes('not signed in'), 'the answer once the key was set'));
@@ -948,10 +953,7 @@ export const CHAT_SCENARIOS = [
         await ui.pickListedModel('Needs key');
         await ui.command('Symposium: Set Agent API Key');
         await ui.quickInput('Symposium: Set Agent API Key', 'Needs key', { row: 'Needs key' });
-        await ui.quickInput('API key for Needs key', 'Another environment variable', { row: 'Another environment variable' });
-        await ui.quickInput('Environment variable', 'SYMPOSIUM_TEST_KEY');
-        await ui.page.locator('.quick-input-widget input[type="password"]').first().waitFor({ timeout: 10_000 });
-        await ui.quickInput('API key', secret);
+        await ui.enterApiKey('Needs key', 'SYMPOSIUM_TEST_KEY', secret);
         c.note('stored', await (await ui.notification("SYMPOSIUM_TEST_KEY of Needs key is in VS Code's secret storage", 15_000)).innerText());
         await ui.screenshot('chat-api-key-stored');
         await ui.send('say keyed');
@@ -998,10 +1000,7 @@ export const CHAT_SCENARIOS = [
         await ui.page.bringToFront();
         await ui.command('Symposium: Set Agent API Key');
         await ui.quickInput('Symposium: Set Agent API Key', 'Key elsewhere', { row: 'Key elsewhere' });
-        await ui.quickInput('API key for Key elsewhere', 'Another environment variable', { row: 'Another environment variable' });
-        await ui.quickInput('Environment variable', 'SYMPOSIUM_OTHER_KEY');
-        await ui.page.locator('.quick-input-widget input[type="password"]').first().waitFor({ timeout: 10_000 });
-        await ui.quickInput('API key', secret);
+        await ui.enterApiKey('Key elsewhere', 'SYMPOSIUM_OTHER_KEY', secret);
         c.note('stored', await (await ui.notification("SYMPOSIUM_OTHER_KEY of Key elsewhere is in VS Code's secret storage", 15_000)).innerText());
         await second.page.bringToFront();
         await second.send('say keyed in the other window');
