@@ -7,6 +7,7 @@ import { RequestIdTracker } from './request-ids.js';
 import { ConversationStore } from '../state/conversation-store.js';
 import { OfferedToolsStore } from '../state/offered-tools.js';
 import { dispatchInMicrotasks } from './dispatch-in-microtasks.js';
+import { AgentProcesses } from '../agents/acp/agent-processes.js';
 import { HeldSecrets } from '../agents/registry/held-secrets.js';
 import { WorkspaceBridge, type SharedState, type WorkspaceOptions } from './workspace-bridge.js';
 
@@ -50,6 +51,7 @@ export function sharedState(stateDir: string | undefined, log: Logger): SharedSt
     store,
     offeredTools: new OfferedToolsStore(stateDir, log),
     secrets: new HeldSecrets(),
+    processes: new AgentProcesses(),
     dispose: () => {
       store.flush();
       process.off('exit', flushAtExit);

@@ -36,6 +36,7 @@ import { ProtocolErrorCodes } from '../protocol/errors.js';
 import { OutputPressure } from '../transport/output-pressure.js';
 import type { ConversationStore } from '../state/conversation-store.js';
 import type { OfferedToolsStore } from '../state/offered-tools.js';
+import type { AgentProcesses } from '../agents/acp/agent-processes.js';
 import type { HeldSecrets } from '../agents/registry/held-secrets.js';
 import { randomUUID } from 'node:crypto';
 import type { ContextPolicy } from '../history/context-policy.js';
@@ -54,7 +55,7 @@ import { canonicalJson } from '../protocol/canonical-json.js';
 /** What a workspace's bridge runs with: the settings of the window(s) whose folders it serves. */
 export interface WorkspaceOptions extends Omit<AgentRegistryOptions, 'acp'> {
   readonly log: Logger;
-  readonly acp: Omit<AcpAgentOptions, 'log' | 'agentSessions' | 'gate' | 'files' | 'askPerson' | 'openUrl' | 'offeredTools'>;
+  readonly acp: Omit<AcpAgentOptions, 'log' | 'agentSessions' | 'gate' | 'files' | 'askPerson' | 'openUrl' | 'offeredTools' | 'processes'>;
   /** How many conversations the history keeps (the index finds the others again). */
   readonly maxConversations: number;
   readonly contextPolicy: ContextPolicy;
@@ -68,6 +69,8 @@ export interface SharedState {
   readonly offeredTools: OfferedToolsStore;
   /** The API keys any window of the person gave, for every workspace's agents (in memory only). */
   readonly secrets: HeldSecrets;
+  /** The agents' processes, each shared by the workspaces whose definition of it is equal, whatever their folders. */
+  readonly processes: AgentProcesses;
 }
 
 /** How much unread output may wait for a consumer before agents are held back. */
@@ -123,6 +126,7 @@ export class WorkspaceBridge {
         log,
         agentSessions: shared.store,
         offeredTools: shared.offeredTools,
+        processes: shared.processes,
         gate: (stdout) => this.pressure.gate(stdout),
         ...(options.clientFiles ? { files: editorFiles(documentTextOf(client, log)) } : {}),
         ...(options.acp.questions === true ? { askPerson: askQuestionsOf(person, log), openUrl: openUrlOf(person, log) } : {}),

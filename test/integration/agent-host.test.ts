@@ -89,7 +89,7 @@ test('two windows on the same folders share one agent process, each chat in its 
   expect(log().match(/opens a session/g)).toHaveLength(2);
 });
 
-test("each window's sessions run in its own folders", async () => {
+test("windows on different folders share one agent process, each window's sessions in its own folders", async () => {
   const other = mkdtempSync(path.join(os.tmpdir(), 'symposium-host-other-'));
   try {
     const a = await join({ cwd: home });
@@ -97,6 +97,9 @@ test("each window's sessions run in its own folders", async () => {
     expect(a.pid).toBe(b.pid);
     expect(await answer(a, ask('cwd'))).toBe(home);
     expect(await answer(b, ask('cwd'))).toBe(other);
+    expect(processesWithHome(home).filter(({ command }) => command.includes(SCRIPTED_AGENT))).toHaveLength(1);
+    // Each window's chat goes on in its own folder on the one process.
+    expect(await answer(a, { ...ask('cwd'), messages: [user('cwd'), { role: 'assistant', content: [{ type: 'text', value: home }] }, user('cwd')] })).toBe(home);
   } finally {
     rmSync(other, { recursive: true, force: true });
   }

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Logger } from '../../log/logger.js';
 import type { AgentSessionIndex } from '../../state/conversation-store.js';
 import type { OfferedToolsStore } from '../../state/offered-tools.js';
+import type { AgentProcesses } from './agent-processes.js';
 import type { ResumeSchedule } from './resume-schedule.js';
 import type { AcpSessionOptions } from './session/acp-session.js';
 import type { SpareRoom } from './spare-session.js';
@@ -25,6 +26,8 @@ export interface AcpAgentOptions extends AcpSessionOptions {
   readonly offeredTools?: OfferedToolsStore;
   /** Agents run commands through the consumer's command tool where a request offers one (default); false: with their own shell. */
   readonly consumerTerminal?: boolean;
+  /** The agents' processes this one may share with other workspaces' (the agent host's); none: processes of its own. */
+  readonly processes?: AgentProcesses;
   /** The workspace's folders besides `cwd`, given to agents that take `additionalDirectories`. */
   readonly additionalDirectories?: readonly string[];
 }

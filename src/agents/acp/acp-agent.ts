@@ -8,7 +8,10 @@ import { BridgedToolsServer, type BridgedCall } from '../../tools/bridged-tools-
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SpareSession, type NewAgentSession, type TakenSpare } from './spare-session.js';
 import { bridgedMcpServer } from './bridged-mcp-server.js';
-import { AgentProcess } from './process/agent-process.js';
+import type { AgentProcess } from './process/agent-process.js';
+import { startupStep } from './process/startup-step.js';
+import { AgentProcesses, type ProcessTenant } from './agent-processes.js';
+import { startAgent } from './start-agent.js';
 import { AcpSession, type SessionHost } from './session/acp-session.js';
 import type { OpenedSession } from './session/opened-session.js';
 import { steeringOf } from './session/steering.js';
@@ -30,9 +33,10 @@ import type { RecentAgentSession } from '../../state/conversation-store.js';
 import { describeElicitation, onUrlElicitation } from './session/client-requests.js';
 import { AgentInfoState, type SessionResponse } from './answers/agent-info.js';
 import { SessionSettings } from './session/session-settings.js';
+import { canonicalJson } from '../../protocol/canonical-json.js';
 import { isAuthFailure } from './answers/auth-failure.js';
 import { AgentCommands } from './answers/agent-commands.js';
-import { MalformedAnswerError, checkInitialize, checkNewSession, checkPermissionRequest, checkReadTextFile, checkResumedSession, checkUpdate, checkWriteTextFile, checkElicitation } from './answers/agent-answers.js';
+import { checkNewSession, checkPermissionRequest, checkReadTextFile, checkResumedSession, checkUpdate, checkWriteTextFile, checkElicitation } from './answers/agent-answers.js';
 
 /** An ACP session the agent opened for a new conversation, and what it runs on. */
 interface NewSession extends NewAgentSession {
@@ -103,6 +107,10 @@ export class AcpAgent implements AgentStream, SessionHost {
   readonly sessions: PastSessions;
   /** Subagents as child sessions, led to their parent's conversation (child-sessions.ts). */
   private readonly children = new ChildSessions();
+  /** Where its process runs, shared with other workspaces' agents of the same definition and capabilities. */
+  private readonly processes: AgentProcesses;
+  private readonly processKey: string;
+  private readonly tenant: ProcessTenant = this.tenantOf();
 
   /**
    * `onInfo` hears what is learned about the agent: its models, image support, context window. `room` gives
@@ -124,6 +132,8 @@ export class AcpAgent implements AgentStream, SessionHost {
       onCommands(commands);
     });
     this.key = agentIndexKey(command);
+    this.processes = options.processes ?? new AgentProcesses();
+    this.processKey = canonicalJson({ command, capabilities: clientCapabilitiesOf(options, command.subagentSessions === true) });
     this.folders = new WorkspaceFolders(options.cwd, options.additionalDirectories ?? [], this.name, this.log);
     this.forking = { name: this.name, log: this.log, agentSessions: options.agentSessions, step: (process, step, request) => this.startupStep(process, step, request) };
     this.sessions = new PastSessions({
@@ -500,13 +510,39 @@ export class AcpAgent implements AgentStream, SessionHost {
     this.commands.dispose();
     this.spare.drop('the agent stops');
     void this.resumedAhead.drop(undefined, 'the agent stops');
-    this.running?.process.kill();
+    this.processes.leave(this.processKey, this.tenant);
     this.running = undefined;
   }
 
   private start(): Running {
     if (this.running !== undefined && this.running.process.alive) return this.running;
-    const process = new AgentProcess(this.command, { cwd: this.options.cwd, log: this.log, gate: this.options.gate }, {
+    const started = this.processes.join(this.processKey, this.tenant, (callbacks) => startAgent(this.command, this.options, callbacks));
+    const { process } = started;
+    void process.ended.then(() => {
+      this.spare.drop('the agent exited');
+      void this.resumedAhead.drop(undefined, 'the agent exited');
+      for (const { holder } of this.live.processEnded(process)) holder.conversation?.onProcessEnded();
+    });
+    const initialized = started.initialized.then((init) => {
+      this.info.learnInitialize(init);
+      return init;
+    });
+    const running: Running = { process, initialized, ready: false };
+    initialized.then(
+      () => {
+        running.ready = true;
+        this.readySignal.next();
+      },
+      () => {},
+    );
+    this.running = running;
+    return running;
+  }
+
+  /** What the agent's process sends for this workspace's sessions (and, as the one that started it, for none). */
+  private tenantOf(): ProcessTenant {
+    return {
+      owns: (sessionId) => this.live.holderOf(this.children.rootOf(sessionId)) !== undefined || this.sessions.replays(sessionId),
       onUpdate: (raw, outsidePrompt) => {
         const { notification, problem } = checkUpdate(raw);
         if (notification === undefined) {
@@ -557,38 +593,7 @@ export class AcpAgent implements AgentStream, SessionHost {
         this.log.info(`agent ${this.name} asked ${describeElicitation(request)} outside its sessions: ${answer.action}`);
         return answer;
       },
-    });
-    void process.ended.then(() => {
-      this.spare.drop('the agent exited');
-      void this.resumedAhead.drop(undefined, 'the agent exited');
-      for (const { holder } of this.live.processEnded(process)) holder.conversation?.onProcessEnded();
-    });
-    const initialize = process.connection.agent.request(acp.methods.agent.initialize, {
-      protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: clientCapabilitiesOf(this.options, this.command.subagentSessions === true),
-      clientInfo: { name: 'symposium-lm', version: '0.1.0' },
-    });
-    const initialized = this.startupStep(process, 'initialize', initialize.then((raw: unknown) => checkInitialize(this.name, raw))).then((init) => {
-      if (init.protocolVersion !== acp.PROTOCOL_VERSION) {
-        throw new Error(`Agent "${this.name}" speaks ACP protocol version ${init.protocolVersion}; this bridge speaks version ${acp.PROTOCOL_VERSION}.`);
-      }
-      this.info.learnInitialize(init);
-      const takes = init.agentCapabilities?.promptCapabilities;
-      this.log.info(`agent ${this.name} takes in a prompt: images ${takes?.image === true ? 'yes' : 'no'}, embedded context ${takes?.embeddedContext === true ? 'yes' : 'no'}`);
-      return init;
-    });
-    // A failed start leaves nothing running; the next request starts the agent again.
-    initialized.catch(() => process.kill());
-    const running: Running = { process, initialized, ready: false };
-    initialized.then(
-      () => {
-        running.ready = true;
-        this.readySignal.next();
-      },
-      () => {},
-    );
-    this.running = running;
-    return running;
+    };
   }
 
   /** A session's folders, and the agent's own tools it is told to leave to the consumer's (`offered`). */
@@ -610,23 +615,8 @@ export class AcpAgent implements AgentStream, SessionHost {
     return route;
   }
 
-  /** A startup request that fails clearly when the agent exits or does not answer in time. */
   private startupStep<T>(process: AgentProcess, step: string, request: Promise<T>): Promise<T> {
-    const { startupTimeoutMs } = this.options;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        process.kill();
-        reject(new Error(`Agent "${this.name}" did not answer ${step} within ${startupTimeoutMs / 1000} s.`));
-      }, startupTimeoutMs);
-    });
-    const answered = request.catch(async (error: unknown): Promise<never> => {
-      throw error instanceof acp.RequestError || error instanceof MalformedAnswerError ? error : await process.explain(error, step);
-    });
-    const exit = process.ended.then((how): never => {
-      throw new Error(`Agent "${this.name}" ${process.describe(how, step)}`);
-    });
-    return Promise.race([answered, timeout, exit]).finally(() => clearTimeout(timer));
+    return startupStep(this.name, this.options.startupTimeoutMs, process, step, request);
   }
 
   private signInSentence(): string {

@@ -58,6 +58,11 @@ export class PastSessions implements AgentSessions {
     return listener !== undefined;
   }
 
+  /** A session being loaded, whose replay this hears. */
+  replays(sessionId: string): boolean {
+    return this.replaying.has(sessionId);
+  }
+
   async list(): Promise<ListAgentSessionsResult> {
     const { host } = this;
     const { process, initialized } = host.start();
