@@ -22,6 +22,8 @@ export class OfferedToolsStore {
   private readonly dir: string | undefined;
   /** The digest of the list last written per file, so that an unchanged list costs nothing. */
   private readonly written = new Map<string, string>();
+  /** The tools last offered each agent in any workspace, since this process started. */
+  private readonly latest = new Map<string, readonly ToolDefinition[]>();
 
   constructor(
     stateDir: string | undefined,
@@ -31,6 +33,7 @@ export class OfferedToolsStore {
   }
 
   remember(agent: string, workspace: string, tools: readonly ToolDefinition[]): void {
+    this.latest.set(agent, tools);
     const file = this.fileOf(agent, workspace);
     if (file === undefined) return;
     const text = JSON.stringify({ tools });
@@ -62,6 +65,11 @@ export class OfferedToolsStore {
     } catch {
       return [];
     }
+  }
+
+  /** The tools last offered `agent` in any workspace of this process (another window's); none before the first. */
+  lastAnywhere(agent: string): readonly ToolDefinition[] | undefined {
+    return this.latest.get(agent);
   }
 
   private fileOf(agent: string, workspace: string): string | undefined {

@@ -15,6 +15,7 @@ import { textOfParts, type LmClient } from '../../src/client/lm-client.js';
 import { frame } from '../fixtures/frames.js';
 import { processesWithHome } from '../fixtures/home-processes.js';
 import { waitUntil } from '../fixtures/wait-until.js';
+import { LOOKUP } from '../fixtures/tools.js';
 import { AGENT_TIMEOUT_MS, CLI, SCRIPTED_AGENT, user } from './agent-bridge.js';
 
 const BUILD = 'test';
@@ -100,6 +101,22 @@ test("windows on different folders share one agent process, each window's sessio
     expect(processesWithHome(home).filter(({ command }) => command.includes(SCRIPTED_AGENT))).toHaveLength(1);
     // Each window's chat goes on in its own folder on the one process.
     expect(await answer(a, { ...ask('cwd'), messages: [user('cwd'), { role: 'assistant', content: [{ type: 'text', value: home }] }, user('cwd')] })).toBe(home);
+  } finally {
+    rmSync(other, { recursive: true, force: true });
+  }
+});
+
+test("a window on another folder, whose person picks an agent their other window runs, finds a spare session ready offering that window's tools", async () => {
+  const other = mkdtempSync(path.join(os.tmpdir(), 'symposium-host-other-'));
+  try {
+    const a = await join({ cwd: home });
+    expect(textOfParts(await a.client.collectChatResponse({ ...ask('say first'), options: { tools: [LOOKUP] } }))).toBe('first');
+    const b = await join({ cwd: other });
+    b.client.prepareAgent({ agent: scripted() });
+    expect(await waitUntil(() => (log().match(/spare session \S+ is ready/g) ?? []).length >= 2, 10_000, 20)).toBe(true);
+    expect(textOfParts(await b.client.collectChatResponse({ ...ask('cwd'), options: { tools: [LOOKUP] } }))).toBe(other);
+    expect(log()).toMatch(/is ACP session \S+, opened ahead as a spare/);
+    expect(processesWithHome(home).filter(({ command }) => command.includes(SCRIPTED_AGENT))).toHaveLength(1);
   } finally {
     rmSync(other, { recursive: true, force: true });
   }

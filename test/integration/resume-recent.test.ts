@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { textOfParts } from '../../src/client/lm-client.js';
-import type { AgentDefinition, Message, ToolDefinition } from '../../src/protocol/messages.js';
+import type { AgentDefinition, Message } from '../../src/protocol/messages.js';
 import { AgentBridge, RUN_IN_TERMINAL, SCRIPTED_AGENT, replied, user } from './agent-bridge.js';
+import { LOOKUP } from '../fixtures/tools.js';
 
-const LOOKUP: ToolDefinition = { name: 'lookup', description: 'Looks a tag up', inputSchema: { type: 'object', properties: {} } };
 const loads = (log: string): string[] => [...log.matchAll(/scripted-agent: session\/load (\S+) \(/g)].map((m) => m[1]!);
 
 let dirs: string[] = [];

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { createLogger } from '../../src/log/logger.js';
 import { OfferedToolsStore } from '../../src/state/offered-tools.js';
 import type { ToolDefinition } from '../../src/protocol/messages.js';
+import { LOOKUP } from '../fixtures/tools.js';
 
-const LOOKUP: ToolDefinition = { name: 'lookup', description: 'Looks a tag up', inputSchema: { type: 'object', properties: {} } };
 const CLOCK: ToolDefinition = { name: 'clock', description: 'Tells the time' };
 
 let dir: string;
@@ -25,6 +25,17 @@ test('the tools last offered an agent in a workspace outlive the bridge; per age
   expect(after.last('agent-1', '/work/b')).toEqual([CLOCK]);
   expect(after.last('agent-2', '/work/a')).toEqual([]);
   expect(files()).toHaveLength(2);
+});
+
+test("the tools last offered an agent in any workspace, another window's, are known in memory to this process only", () => {
+  const log = createLogger('error');
+  const store = new OfferedToolsStore(undefined, log);
+  expect(store.lastAnywhere('agent-1')).toBeUndefined();
+  store.remember('agent-1', '/work/a', [LOOKUP]);
+  store.remember('agent-1', '/work/b', [CLOCK]);
+  expect(store.lastAnywhere('agent-1')).toEqual([CLOCK]);
+  expect(store.lastAnywhere('agent-2')).toBeUndefined();
+  expect(new OfferedToolsStore(undefined, log).lastAnywhere('agent-1')).toBeUndefined();
 });
 
 test('an unreadable file, or none, gives no tools; without a state dir nothing is kept', () => {

@@ -166,9 +166,14 @@ export class AcpAgent implements AgentStream, SessionHost {
     void this.resumedAhead.settled().then(() => this.spare.open());
   }
 
-  /** The agent's model was picked: it starts now, and opens a spare if a conversation on it began before (after the resumes ahead: see `settled`). */
+  /**
+   * The agent's model was picked: it starts now, and opens a spare (after the resumes ahead: see `settled`) if a
+   * conversation on it began before, here or in another of the person's windows, whose tools the spare then offers.
+   */
   prepare(): void {
     if (this.running === undefined || !this.running.process.alive) this.log.info(`agent ${this.name}: starting ahead of its first request (its model was picked)`);
+    const elsewhere = this.options.offeredTools?.lastAnywhere(this.key);
+    if (elsewhere !== undefined) this.spare.expect(elsewhere);
     this.start().initialized.then(
       () => this.resumedAhead.settled().then(() => this.spare.open()),
       () => {},
