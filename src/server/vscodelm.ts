@@ -7,6 +7,7 @@ import { RequestIdTracker } from './request-ids.js';
 import { ConversationStore } from '../state/conversation-store.js';
 import { OfferedToolsStore } from '../state/offered-tools.js';
 import { dispatchInMicrotasks } from './dispatch-in-microtasks.js';
+import { AgentNews } from './agent-news.js';
 import { AgentProcesses } from '../agents/acp/agent-processes.js';
 import { HeldSecrets } from '../agents/registry/held-secrets.js';
 import { WorkspaceBridge, type SharedState, type WorkspaceOptions } from './workspace-bridge.js';
@@ -52,6 +53,7 @@ export function sharedState(stateDir: string | undefined, log: Logger): SharedSt
     offeredTools: new OfferedToolsStore(stateDir, log),
     secrets: new HeldSecrets(),
     processes: new AgentProcesses(),
+    news: new AgentNews(),
     dispose: () => {
       store.flush();
       process.off('exit', flushAtExit);

@@ -71,6 +71,8 @@ export interface SharedState {
   readonly secrets: HeldSecrets;
   /** The agents' processes, each shared by the workspaces whose definition of it is equal, whatever their folders. */
   readonly processes: AgentProcesses;
+  /** What each agent's process said of it (its models, modes, options, sign-in), for every window of the person. */
+  readonly news: AgentNews;
 }
 
 /** How much unread output may wait for a consumer before agents are held back. */
@@ -100,7 +102,8 @@ export class WorkspaceBridge {
   private readonly routes = new Map<RequestId, { readonly served: Served; readonly id: RequestId; readonly messages: readonly Message[] }>();
   /** What answers whose window went away said meanwhile, for that window's next request in their chat. */
   private readonly missed = new MissedAnswers();
-  private readonly news = new AgentNews();
+  /** An agent's slash commands, told to this workspace's windows only: they include its folders' own (`.claude/commands`). */
+  private readonly commandNews = new AgentNews();
   private readonly agents: AgentRegistry;
   private readonly subscription;
   private commandPrompts: Promise<CommandPromptsServer> | undefined;
@@ -131,8 +134,8 @@ export class WorkspaceBridge {
         ...(options.clientFiles ? { files: editorFiles(documentTextOf(client, log)) } : {}),
         ...(options.acp.questions === true ? { askPerson: askQuestionsOf(person, log), openUrl: openUrlOf(person, log) } : {}),
       },
-      onAgentInfo: (agent, info) => this.tellEach(Methods.agentInfo, canonicalJson(agent), { agent, info } satisfies AgentInfoParams),
-      onAgentCommands: (agent, commands) => this.tellEach(Methods.agentCommands, canonicalJson(agent), { agent, commands: [...commands] } satisfies AgentCommandsParams),
+      onAgentInfo: (agent, info) => shared.news.tell(Methods.agentInfo, canonicalJson(agent), { agent, info } satisfies AgentInfoParams),
+      onAgentCommands: (agent, commands) => this.commandNews.tell(Methods.agentCommands, canonicalJson(agent), { agent, commands: [...commands] } satisfies AgentCommandsParams),
     });
     const { store } = shared;
     this.subscription = bridge(this.incoming, {
@@ -223,7 +226,8 @@ export class WorkspaceBridge {
     });
     connection.onNotification((method) => log.debug(`ignoring unknown notification ${method}`));
     connection.onError(([error]) => log.error(`protocol error: ${error.message}`));
-    this.news.replay(connection);
+    this.shared.news.join(connection);
+    this.commandNews.join(connection);
   }
 
   /**
@@ -276,10 +280,6 @@ export class WorkspaceBridge {
     if (route.served.open) route.served.chat.respond({ ...event, requestId: route.id });
     if (event.kind === 'part') this.missed.part(event.requestId, event.part);
     else this.missed.end(event.requestId);
-  }
-
-  private tellEach(method: string, agentKey: string, params: object): void {
-    this.news.tell(method, agentKey, params, this.served.map((s) => s.connection));
   }
 }
 

@@ -156,6 +156,27 @@ test("a window that joins after an agent said what it learned (its slash command
   expect(heard).toEqual({ first: 1, commands: [['squawk', 'review']], modes: [['code', 'plan']] });
 });
 
+test("a window on another folder hears what the agent's shared process said of it (its modes), not the other folder's slash commands", async () => {
+  const other = mkdtempSync(path.join(os.tmpdir(), 'symposium-host-other-'));
+  try {
+    const { mcp_server } = scripted() as Extract<AgentDefinition, { mcp_server: unknown }>;
+    const agent: AgentDefinition = { mcp_server: { ...mcp_server, args: [...mcp_server.args, '--commands', 'squawk,review', '--modes', 'code,plan'] } };
+    let told = 0;
+    const a = await join({ cwd: home }, 60_000, (client) => client.onAgentInfo(() => told++));
+    expect(await answer(a, ask('say hello', agent))).toBe('hello');
+    expect(await waitUntil(() => told > 0, 3000, 20)).toBe(true);
+    const heard = { commands: 0, modes: [] as string[][] };
+    await join({ cwd: other }, 60_000, (client) => {
+      client.onAgentCommands(() => heard.commands++);
+      client.onAgentInfo((params) => heard.modes.push((params.info.options ?? []).flatMap((o) => o.choices.map((c) => c.value))));
+    });
+    expect(await waitUntil(() => heard.modes.length > 0, 3000, 20)).toBe(true);
+    expect(heard).toEqual({ commands: 0, modes: [['code', 'plan']] });
+  } finally {
+    rmSync(other, { recursive: true, force: true });
+  }
+});
+
 test("junk and a frame over the limit on one connection are that connection's errors; the other window's chat streams on", async () => {
   const a = await join();
   const b = await join();
