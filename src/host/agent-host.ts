@@ -22,6 +22,7 @@ import { WorkspaceBridge, type WorkspaceOptions } from '../server/workspace-brid
 import { ensurePrivateFolder, hostEndpoint, isToken, withStartLock, writeToken, type HostEndpoint } from './endpoint.js';
 import { peekFirstMessage } from './first-message.js';
 import { IdleEnd } from './idle-end.js';
+import { StalledWindow, WINDOW_STALL_LIMITS } from './stalled-window.js';
 
 export interface AgentHostOptions {
   /** The extension's build: part of the endpoint's name. */
@@ -84,9 +85,13 @@ export async function runAgentHost(options: AgentHostOptions): Promise<boolean> 
         if (connections.size === 0) idle.arm();
       });
       const ids = new RequestIdTracker();
-      const connection = messageConnection(socket, socket, options.maxMessageBytes, ids, log);
+      const stall = new StalledWindow(socket, WINDOW_STALL_LIMITS, (why) => {
+        log.warn(`a window stopped reading (${why}): its connection is closed; its turns run on, and it finds what they said when it comes back`);
+        socket.destroy();
+      });
+      const connection = messageConnection(socket, socket, options.maxMessageBytes, ids, log, () => stall.written());
       connection.onRequest(Methods.joinHost, (): JoinHostResult => ({ pid: process.pid }));
-      workspaceOf(hello.right.window).serve(connection, ids, socket);
+      workspaceOf(hello.right.window).serve(connection, ids);
       connection.listen();
       socket.resume();
       idle.disarm();

@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../log/logger.js';
 import { FrameReader } from '../transport/frame-reader.js';
 import { FrameWriter } from '../transport/frame-writer.js';
+import { OUTPUT_HIGH_WATER_BYTES, OutputPressure } from '../transport/output-pressure.js';
 import { RequestIdTracker } from './request-ids.js';
 import { ConversationStore } from '../state/conversation-store.js';
 import { OfferedToolsStore } from '../state/offered-tools.js';
@@ -28,10 +29,13 @@ export interface VscodeLmOptions extends WorkspaceOptions {
 export function serveVscodeLm(options: VscodeLmOptions): Promise<void> {
   dispatchInMicrotasks();
   const shared = sharedState(options.stateDir, options.log);
-  const workspace = new WorkspaceBridge(options, shared);
+  // One consumer: while it does not read, its agents are held back (in the agent host a window that stops reading is closed instead).
+  const pressure = new OutputPressure(OUTPUT_HIGH_WATER_BYTES);
+  pressure.watch(options.output);
+  const workspace = new WorkspaceBridge({ ...options, acp: { ...options.acp, gate: (stdout) => pressure.gate(stdout) } }, shared);
   const ids = new RequestIdTracker();
   const connection = messageConnection(options.input, options.output, options.maxMessageBytes, ids, options.log);
-  workspace.serve(connection, ids, options.output);
+  workspace.serve(connection, ids);
   return new Promise((resolve) => {
     connection.onClose(() => {
       workspace.dispose();
@@ -62,8 +66,8 @@ export function sharedState(stateDir: string | undefined, log: Logger): SharedSt
 }
 
 /** A connection on a pair of streams, with the bridge's own framing (bounded, resynchronising) and request ids. */
-export function messageConnection(input: Readable, output: Writable, maxMessageBytes: number, ids: RequestIdTracker, log: Logger): MessageConnection {
-  return createMessageConnection(new FrameReader(input, maxMessageBytes), new FrameWriter(output), connectionLogger(log), { messageStrategy: ids.strategy });
+export function messageConnection(input: Readable, output: Writable, maxMessageBytes: number, ids: RequestIdTracker, log: Logger, written?: () => void): MessageConnection {
+  return createMessageConnection(new FrameReader(input, maxMessageBytes), new FrameWriter(output, written), connectionLogger(log), { messageStrategy: ids.strategy });
 }
 
 function connectionLogger(log: Logger) {

@@ -1,5 +1,4 @@
 import { ResponseError, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc/node.js';
-import type { Writable } from 'node:stream';
 import type * as t from 'io-ts';
 import { Subject } from 'rxjs';
 import type { AcpAgentOptions } from '../agents/acp/acp-agent-options.js';
@@ -33,7 +32,6 @@ import { invalidParams } from '../streams/invalid-params.js';
 import { countTokens } from '../tokens/count.js';
 import type { RequestIdTracker } from './request-ids.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
-import { OutputPressure } from '../transport/output-pressure.js';
 import type { ConversationStore } from '../state/conversation-store.js';
 import type { OfferedToolsStore } from '../state/offered-tools.js';
 import type { AgentProcesses } from '../agents/acp/agent-processes.js';
@@ -55,7 +53,7 @@ import { canonicalJson } from '../protocol/canonical-json.js';
 /** What a workspace's bridge runs with: the settings of the window(s) whose folders it serves. */
 export interface WorkspaceOptions extends Omit<AgentRegistryOptions, 'acp'> {
   readonly log: Logger;
-  readonly acp: Omit<AcpAgentOptions, 'log' | 'agentSessions' | 'gate' | 'files' | 'askPerson' | 'openUrl' | 'offeredTools' | 'processes'>;
+  readonly acp: Omit<AcpAgentOptions, 'log' | 'agentSessions' | 'files' | 'askPerson' | 'openUrl' | 'offeredTools' | 'processes'>;
   /** How many conversations the history keeps (the index finds the others again). */
   readonly maxConversations: number;
   readonly contextPolicy: ContextPolicy;
@@ -75,9 +73,6 @@ export interface SharedState {
   readonly news: AgentNews;
 }
 
-/** How much unread output may wait for a consumer before agents are held back. */
-const OUTPUT_HIGH_WATER_BYTES = 4 * 1024 * 1024;
-
 /** A connection served, and where its requests go back to. */
 interface Served {
   readonly connection: MessageConnection;
@@ -96,7 +91,6 @@ interface Served {
  */
 export class WorkspaceBridge {
   private readonly served: Served[] = [];
-  private readonly pressure = new OutputPressure(OUTPUT_HIGH_WATER_BYTES);
   private readonly incoming = new Subject<ChatRequest>();
   /** A request in the pipeline → the connection it came on and the id it gave it. */
   private readonly routes = new Map<RequestId, { readonly served: Served; readonly id: RequestId; readonly messages: readonly Message[] }>();
@@ -130,7 +124,6 @@ export class WorkspaceBridge {
         agentSessions: shared.store,
         offeredTools: shared.offeredTools,
         processes: shared.processes,
-        gate: (stdout) => this.pressure.gate(stdout),
         ...(options.clientFiles ? { files: editorFiles(documentTextOf(client, log)) } : {}),
         ...(options.acp.questions === true ? { askPerson: askQuestionsOf(person, log), openUrl: openUrlOf(person, log) } : {}),
       },
@@ -159,13 +152,12 @@ export class WorkspaceBridge {
     return this.routes.size;
   }
 
-  /** Serves the protocol on `connection` (not listening yet), whose frames go out on `output`, until it closes. */
-  serve(connection: MessageConnection, ids: RequestIdTracker, output: Writable): void {
+  /** Serves the protocol on `connection` (not listening yet) until it closes. */
+  serve(connection: MessageConnection, ids: RequestIdTracker): void {
     const { log } = this.options;
     const { store } = this.shared;
     const agents = this.agents;
     const number = ++this.connections;
-    this.pressure.watch(output);
     const served: Served = { connection, chat: new ChatRequestStream(connection, ids.currentId), open: true };
     this.served.push(served);
     // A window that joins is the one the person looks at (a reload's: the old extension host may linger, unseen).

@@ -11,7 +11,11 @@ import { AbstractMessageWriter, type Message, type MessageWriter } from 'vscode-
 export class FrameWriter extends AbstractMessageWriter implements MessageWriter {
   private errors = 0;
 
-  constructor(private readonly output: Writable) {
+  /** `written`, if given, is called after each frame is handed to the stream (the agent host watches what a window leaves unread). */
+  constructor(
+    private readonly output: Writable,
+    private readonly written?: () => void,
+  ) {
     super();
     output.on('error', (error: Error) => this.fireError(error));
     output.on('close', () => this.fireClose());
@@ -37,6 +41,7 @@ export class FrameWriter extends AbstractMessageWriter implements MessageWriter 
     this.output.write(frame, (error) => {
       if (error !== null && error !== undefined) this.failed(error, message);
     });
+    this.written?.();
     return Promise.resolve();
   }
 

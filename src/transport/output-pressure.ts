@@ -1,11 +1,15 @@
 import type { Readable, Writable } from 'node:stream';
 
+/** How much unread output may wait for a consumer before it counts as not keeping up. */
+export const OUTPUT_HIGH_WATER_BYTES = 4 * 1024 * 1024;
+
 /**
  * Backpressure from the consumers to the agents. When a consumer does not read the bridge's output,
  * what the bridge writes piles up; once more than `highWaterBytes` wait in an output's buffer, every
  * gated agent stream is paused as its next chunk arrives, so the agent's own writes block (its stdout
  * pipe fills) instead of the bridge's memory growing; they resume when the outputs have drained. The
- * bridge on stdio has one output; the agent host one per window connected to a workspace (`watch`).
+ * bridge on stdio has one output. (The agent host's agents serve every window, so none may hold them back: a
+ * window that stops reading is closed instead, host/stalled-window.ts.)
  *
  * The streams are paused rather than piped through a gate: a Transform in the way cost each chunk an
  * agent sends two more streams' worth of work, on the path of every part (issue 16).

@@ -70,6 +70,13 @@ async function answer(connection: HostConnection, params: ProvideChatResponsePar
   return textOfParts(await connection.client.collectChatResponse(params));
 }
 
+/** `say <said>`'s answer, or a line saying none came in 10 s: a window held back by another's would hang. */
+async function answerWithin(connection: HostConnection, said: string): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const none = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('(no answer in 10 s)'), 10_000)));
+  return Promise.race([answer(connection, ask(`say ${said}`)), none]).finally(() => clearTimeout(timer));
+}
+
 test('two windows starting at once end with one host, which answers both', async () => {
   const [a, b] = await Promise.all([join(), join({ cwd: os.tmpdir() })]);
   expect(a.pid).toBe(b.pid);
@@ -193,6 +200,31 @@ test("junk and a frame over the limit on one connection are that connection's er
   expect(await answer(a, ask('say still here'))).toBe('still here');
   expect(log()).toMatch(/Unreadable frame/);
 });
+
+test("a window that stops reading holds back only itself: other windows' chats with the same agent, on its folder and on another, stream on", async () => {
+  const other = mkdtempSync(path.join(os.tmpdir(), 'symposium-host-other-'));
+  try {
+    const stalled = await join({ cwd: home });
+    const sameFolder = await join({ cwd: home });
+    const otherFolder = await join({ cwd: other });
+    expect(await answer(stalled, ask('say warm'))).toBe('warm');
+    // The window stops reading while the agent answers it 80 MB, past what a window may leave unread (64 MB).
+    stalled.socket.pause();
+    const cut = stalled.client.collectChatResponse(ask('big-text 80 1024')).then(() => 'answered', (error: Error) => error.message);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(await answerWithin(sameFolder, 'on the same folder')).toBe('on the same folder');
+    expect(await answerWithin(otherFolder, 'on another folder')).toBe('on another folder');
+    // The host closed the window's connection; the window, reading again, learns so, joins again and is answered.
+    expect(await waitUntil(() => /a window stopped reading \(\d+(\.\d)? MB unread, over the limit of 64 MB\)/.test(log()), 10_000, 50)).toBe(true);
+    stalled.socket.resume();
+    expect(await cut).toMatch(/closed|disposed|ended/i);
+    const back = await join({ cwd: home });
+    expect(back.pid).toBe(stalled.pid);
+    expect(await answer(back, ask('say back again'))).toBe('back again');
+  } finally {
+    rmSync(other, { recursive: true, force: true });
+  }
+}, 60_000);
 
 test('a connection without the token is closed unread, and one that says nothing is closed too', async () => {
   const a = await join();
