@@ -13,7 +13,7 @@ export const ENABLE_SETTING = 'enableExperimentalLM';
 /** An agent that takes this long to start (npx downloading it) says so in the response. */
 const START_NOTICE_MS = 3000;
 /** Settings the bridge takes as arguments: a change applies from its next start. */
-const BRIDGE_START_SETTINGS = ['agentHost', 'logLevel', 'contextPolicy', 'reviewAgentEdits', 'askAgentQuestionsInChat', 'runAgentCommandsInTerminal', 'agentToolCallTimeoutMinutes', 'silenceNoticeSeconds'];
+const BRIDGE_START_SETTINGS = ['agentHost', 'agentHostIdleMinutes', 'logLevel', 'contextPolicy', 'reviewAgentEdits', 'askAgentQuestionsInChat', 'runAgentCommandsInTerminal', 'agentToolCallTimeoutMinutes', 'silenceNoticeSeconds'];
 
 export const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration(SECTION);
 
@@ -63,7 +63,7 @@ export function bridgeLaunch(stateDir: string, build: () => string): BridgeLaunc
     ...(config().get<boolean>('startNotice', true) ? { startNoticeMs: START_NOTICE_MS } : {}),
     ...silenceNotice(config().get<number>('silenceNoticeSeconds', 30)),
     toolCallTimeoutMs: Math.max(0, config().get<number>('agentToolCallTimeoutMinutes', 30)) * 60_000,
-    ...(config().get<string>('agentHost', 'shared') === 'window' ? {} : { host: { build: build() } }),
+    ...(config().get<string>('agentHost', 'shared') === 'window' ? {} : { host: { build: build(), idleMs: Math.max(0, config().get<number>('agentHostIdleMinutes', 10)) * 60_000 } }),
   };
 }
 

@@ -50,9 +50,9 @@ function window(cwd: string, options: { paceMs?: number; idleMs?: number } = {})
   const channel = { error: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), info: (m: string) => lines.push(m) };
   const bridge = new BridgeProcess({
     bridgePath: CLI,
-    launch: () => ({ cwd, logLevel: 'info', host: { build: 'test', dir } }),
+    launch: () => ({ cwd, logLevel: 'info', host: { build: 'test', dir, idleMs: options.idleMs ?? 60_000 } }),
     log: createExtensionLog(channel, () => 'debug'),
-    extraArgs: ['--eliza-pace-ms', String(options.paceMs ?? 0), '--idle-ms', String(options.idleMs ?? 60_000)],
+    extraArgs: ['--eliza-pace-ms', String(options.paceMs ?? 0)],
   });
   bridges.push(bridge);
   return { bridge, lines };

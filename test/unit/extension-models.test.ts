@@ -402,6 +402,7 @@ describe('package.json, the extension manifest', () => {
     const settings = pkg.contributes.configuration.properties;
     expect(Object.keys(settings).sort()).toEqual([
       'symposium.agentHost',
+      'symposium.agentHostIdleMinutes',
       'symposium.agentToolCallTimeoutMinutes',
       'symposium.agents',
       'symposium.askAgentQuestionsInChat',

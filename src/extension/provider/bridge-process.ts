@@ -43,7 +43,13 @@ export interface BridgeLaunch {
   /** How long an agent's call of the chat's tools waits for its result (`vscodelm --tool-call-timeout-ms`); none: the bridge's default. */
   readonly toolCallTimeoutMs?: number;
   /** Join the person's agent host of this build (`symposium.agentHost: shared`); none: a bridge of this window's own. */
-  readonly host?: { readonly build: string; /** its folder (default: the user's; tests: their own) */ readonly dir?: string };
+  readonly host?: {
+    readonly build: string;
+    /** its folder (default: the user's; tests: their own) */
+    readonly dir?: string;
+    /** How long a host started now waits after its last window before it ends (`vscodelm --idle-ms`); none: its default. */
+    readonly idleMs?: number;
+  };
 }
 
 export interface BridgeProcessOptions {
@@ -235,7 +241,12 @@ export class BridgeProcess {
   private joinHost(launch: BridgeLaunch, host: NonNullable<BridgeLaunch['host']>): Running {
     const { bridgePath, log } = this.options;
     const { cwd, additionalDirs, logLevel, stateDir, contextPolicy, startNoticeMs, silenceNoticeMs, clientFiles, agentQuestions, consumerTerminal, toolCallTimeoutMs } = launch;
-    const args = [...['--log-level', logLevel, '--eliza-pace-ms', '40'], ...(stateDir === undefined ? [] : ['--state-dir', stateDir]), ...(this.options.extraArgs ?? [])];
+    const args = [
+      ...['--log-level', logLevel, '--eliza-pace-ms', '40'],
+      ...(stateDir === undefined ? [] : ['--state-dir', stateDir]),
+      ...(host.idleMs === undefined ? [] : ['--idle-ms', String(Math.round(host.idleMs))]),
+      ...(this.options.extraArgs ?? []),
+    ];
     const window = {
       cwd,
       additionalDirs: [...(additionalDirs ?? [])],
