@@ -208,8 +208,13 @@ export class WorkspaceBridge {
     onNotification(connection, log, Methods.agentSecrets, AgentSecretsParams, ({ agent, names, removed }) => agents.holdSecrets(agent, names, removed));
     onNotification(connection, log, Methods.resumeRecent, ResumeRecentParams, ({ agents: definitions, sessions, withinHours }) => {
       const { cwd } = this.options.acp;
-      const resumed = agents.resumeRecent(definitions, store.recentAgentSessions(cwd, Date.now() - withinHours * 3_600_000), sessions);
+      const since = Date.now() - withinHours * 3_600_000;
+      const resumed = agents.resumeRecent(definitions, store.recentAgentSessions(cwd, since), sessions);
       log.info(`the window started: ${resumed} conversation(s) of the last ${withinHours} h in ${cwd} resume ahead of their next message (at most ${sessions})`);
+      // A window with no chat of its own to go on in (a new folder) gets ready the agent its person used last, anywhere.
+      const used = resumed === 0 && sessions > 0 ? store.lastUsedAgent(since) : undefined;
+      const prepared = used === undefined ? undefined : agents.prepareIndexed(definitions, used);
+      if (prepared !== undefined) log.info(`the window started with no chat of its own: the agent used last in another window starts ahead, with a spare session here`);
     });
     connection.onRequest(Methods.chatSessions, (raw: unknown): ChatSessionsResult => {
       const params = invalidParams(() => decodeOrThrow(ChatSessionsParams, raw));

@@ -179,6 +179,15 @@ export class ConversationStore implements ConversationIndex, AgentSessionIndex {
     return this.byId.get(conversationId)?.forkPoints?.find((p) => p.turn === turn);
   }
 
+  /** The agent (its index key) of the conversation used last with a session of its own, in any workspace, since `since`. */
+  lastUsedAgent(since: number): string | undefined {
+    for (const entry of [...this.byId.values()].reverse()) {
+      if (entry.at < since) return undefined;
+      if (entry.agent !== undefined && entry.agentSession !== undefined) return entry.agent;
+    }
+    return undefined;
+  }
+
   recentAgentSessions(workspace: string, since: number): RecentAgentSession[] {
     const recent: RecentAgentSession[] = [];
     // byId runs from the least recently used to the most.

@@ -129,6 +129,23 @@ test("a window on another folder, whose person picks an agent their other window
   }
 });
 
+test("a window on another folder that starts, with no chat of its own, gets ready the agent its person used last in their other window: a spare session before any pick", async () => {
+  const other = mkdtempSync(path.join(os.tmpdir(), 'symposium-host-other-'));
+  try {
+    const a = await join({ cwd: home });
+    expect(textOfParts(await a.client.collectChatResponse({ ...ask('say first'), options: { tools: [LOOKUP] } }))).toBe('first');
+    expect(await waitUntil(() => (log().match(/spare session \S+ is ready/g) ?? []).length >= 1, 10_000, 20)).toBe(true);
+    const b = await join({ cwd: other });
+    b.client.resumeRecent({ agents: [{ eliza: { deterministic: true } }, scripted()], sessions: 3, withinHours: 72 });
+    expect(await waitUntil(() => (log().match(/spare session \S+ is ready/g) ?? []).length >= 2, 10_000, 20)).toBe(true);
+    expect(log()).toMatch(/the window started with no chat of its own: the agent used last in another window starts ahead/);
+    expect(textOfParts(await b.client.collectChatResponse({ ...ask('cwd'), options: { tools: [LOOKUP] } }))).toBe(other);
+    expect(log()).toMatch(/is ACP session \S+, opened ahead as a spare/);
+  } finally {
+    rmSync(other, { recursive: true, force: true });
+  }
+});
+
 test("a key one window gave reaches the agent of another window's chat, whose secret storage lacks it (VS Code web keeps secrets per window)", async () => {
   const other = mkdtempSync(path.join(os.tmpdir(), 'symposium-host-other-'));
   try {

@@ -48,6 +48,18 @@ describe('ConversationStore', () => {
     expect(second.recentAgentSessions('/work', 0).map((r) => r.conversationId)).toEqual(['d', 'c', 'b', 'old']);
   });
 
+  test('the agent used last in any folder, within the time asked, across a restart', () => {
+    const first = new ConversationStore(dir, log);
+    expect(first.lastUsedAgent(0)).toBeUndefined();
+    first.rememberAgentSession('a', 'claude', 's1', '/work');
+    first.rememberAgentSession('b', 'codex', 's2', '/elsewhere');
+    first.rememberTitle('c', 'no session yet');
+    first.flush();
+    const second = new ConversationStore(dir, log);
+    expect(second.lastUsedAgent(0)).toBe('codex');
+    expect(second.lastUsedAgent(Date.now() + 1000)).toBeUndefined();
+  });
+
   test("a conversation's title is its first words, kept once, across a restart, with when it was used", () => {
     const first = new ConversationStore(dir, log);
     first.rememberTitle('a', 'fix the parser');

@@ -97,6 +97,13 @@ export class AgentRegistry {
     this.streamOf(definition).stream.prepare?.();
   }
 
+  /** Of `agents`, the one whose conversations the index keeps under `indexKey` starts ahead (as `prepare`); its definition, if one is. */
+  prepareIndexed(agents: readonly AgentDefinition[], indexKey: string): AgentDefinition | undefined {
+    const definition = agents.find((agent) => this.indexKeysOf(agent).includes(indexKey));
+    if (definition !== undefined) this.prepare(definition);
+    return definition;
+  }
+
   /**
    * Of `recent` (conversations used lately, latest first), the latest `count` with one of `agents` will likely go
    * on soon: their agents start and resume their sessions ahead. Returns how many were chosen.
