@@ -16,6 +16,7 @@ import { continueScenarios } from './claude-continue-view.mjs';
 import { terminalScenarios } from './claude-terminal-view.mjs';
 import { steerScenarios } from './claude-steer-view.mjs';
 import { reloadScenarios } from './claude-reload-view.mjs';
+import { lastWindowScenario, windowsScenarios } from './claude-windows-view.mjs';
 import { allowUntilRunning, commandResults, eventually, keepModelRequest, processesRunning, terminalNames } from './command-stops.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -479,6 +480,7 @@ CLAUDE_SCENARIOS.push({
 // A message sent while a command runs, steered (VS Code's default) or queued (issue 59).
 CLAUDE_SCENARIOS.push(...steerScenarios(newClaudeChat));
 CLAUDE_SCENARIOS.push(...reloadScenarios(newClaudeChat));
+CLAUDE_SCENARIOS.push(...windowsScenarios(newClaudeChat, CLAUDE_MODEL));
 
 // Stop while a command runs (issue 46): the person stops the turn while Copilot's run_in_terminal runs a long command
 // for Claude; the turn ends at once, the command ends with it, and Claude's session takes the next message.
@@ -670,6 +672,9 @@ CLAUDE_SCENARIOS.push(...continueScenarios());
 
 // Continue Chat in Terminal (issue 52).
 CLAUDE_SCENARIOS.push(...terminalScenarios(newClaudeChat));
+
+// Closes the workbench: last.
+CLAUDE_SCENARIOS.push(lastWindowScenario());
 
 /**
  * Opens the Chat view and sends a first message, answered by the first model listed (Claude Code): a fresh profile

@@ -548,8 +548,10 @@ function runClaudeWorkbench(vsixPath) {
     // Claude Code's CLI route as the catalogue has it (Continue Chat in Terminal); the terminal's rows in the DOM.
     const { CATALOG_OVERLAY } = await import(join(REPO, 'dist', 'src', 'extension', 'agents', 'registry-snapshot.js'));
     const agents = claudeAgents(dirs.runDir, mock, { workspace: dirs.workspace, cli: CATALOG_OVERLAY['claude-code'].cli });
-    const userSettings = { ...consumerSettings(agents), ...CHAT_VIEW_SETTINGS, 'terminal.integrated.gpuAcceleration': 'off' };
-    const ctx = { workspace: dirs.workspace, runDir: dirs.runDir, mock, requests: dirs.requests, artifacts: join(ARTIFACTS, 'claude') };
+    // The agent host ends 30 s after the last window closed (the last scenario waits for it).
+    const hostIdleMs = 30_000;
+    const userSettings = { ...consumerSettings(agents), ...CHAT_VIEW_SETTINGS, 'terminal.integrated.gpuAcceleration': 'off', 'symposium.agentHostIdleMinutes': hostIdleMs / 60_000 };
+    const ctx = { workspace: dirs.workspace, runDir: dirs.runDir, userData: dirs.userData, hostIdleMs, mock, requests: dirs.requests, artifacts: join(ARTIFACTS, 'claude') };
     return { userSettings, ctx, run: runClaude, close: () => mock.close() };
   });
 }
@@ -667,6 +669,9 @@ for (;;) {
 function printResults(report) {
   const scenarios = report?.scenarios ?? [];
   const planned = report?.planned ?? [];
+  // What each scenario measured and noted, passed or not.
+  mkdirSync(ARTIFACTS, { recursive: true });
+  writeFileSync(join(ARTIFACTS, 'results.json'), JSON.stringify(scenarios, null, 2));
   let passed = 0;
   let failed = 0;
   console.log('');
