@@ -10,7 +10,7 @@ export interface StallLimits {
   readonly limitBytes: number;
 }
 
-/** What a window may leave unread: the bridge on stdio's high water, for 30 s; never more than two of the largest frames. */
+/** What a window may leave unread: the bridge on stdio's high water, for 30 s; at most twice the largest message an agent may send (32 MB). */
 export const WINDOW_STALL_LIMITS: StallLimits = { highWaterBytes: OUTPUT_HIGH_WATER_BYTES, graceMs: 30_000, limitBytes: 64 * 1024 * 1024 };
 
 /**
