@@ -1,7 +1,8 @@
 /**
  * Row 15: the agent host shared by a person's windows (issue 58), scripted agent. (a) A second window's first answer
- * against a follow-up in it, its agent already running in the host (a spare session waiting), beyond the agent's own
- * first prompt in a session opened ahead (direct ACP, as row 9). (b) The host's and its agents' RSS with three windows
+ * against a follow-up in it, its window on a folder of its own, its agent already running in the host for the other
+ * windows (the window started, `resumeRecent`, as the extension tells it: the agent used last opens a spare session
+ * there), beyond the agent's own first prompt in a session opened ahead (direct ACP, as row 9). (b) The host's and its agents' RSS with three windows
  * each holding one chat against one window, per extra window. (c) After a window's reload (its connection closed,
  * the window joins again) the chat's next answer against a follow-up: the session is still open, nothing to resume.
  */
@@ -29,8 +30,8 @@ export async function agentHost(): Promise<Row[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-host-'));
   const workspace = mkdtempSync(path.join(tmpdir(), 'bench-host-ws-'));
   const windows: HostConnection[] = [];
-  const join = async () => {
-    const window = await connectToHost({ bridgePath: CLI, build: 'bench', dir, args: ['--log-level', 'warn', '--idle-ms', '1000'] }, { cwd: workspace });
+  const join = async (cwd = workspace) => {
+    const window = await connectToHost({ bridgePath: CLI, build: 'bench', dir, args: ['--log-level', 'warn', '--idle-ms', '1000'] }, { cwd });
     windows.push(window);
     return window;
   };
@@ -42,13 +43,14 @@ export async function agentHost(): Promise<Row[]> {
     await turn(first, [user('say warm')]);
     const rssOne = treeRss(first.pid);
 
-    // (a) Each new window, a spare's opening after the last, asks once, then follows up.
+    // (a) Each new window, on a folder of its own, starts, and once its spare opened asks once, then follows up.
     const opened: number[] = [];
     const followed: number[] = [];
     let rssThree = rssOne;
     for (let i = 0; i < WARMUP + WINDOWS; i++) {
+      const window = await join(mkdtempSync(path.join(workspace, 'folder-')));
+      window.client.resumeRecent({ agents: [agent], sessions: 3, withinHours: 72 });
       await sleep(SCRIPTED.settleMs);
-      const window = await join();
       const asked = [user(`say window ${i}`)];
       const fresh = await turn(window, asked);
       await sleep(GAP_MS);
@@ -59,7 +61,7 @@ export async function agentHost(): Promise<Row[]> {
       opened.push(fresh.firstAt - fresh.startAt);
       followed.push(next.firstAt - next.startAt);
     }
-    const secondWindow = againstFollowUp('15', "a second window's first answer, its agent running in the host, scripted agent (ms); baseline a follow-up's first part", opened, followed, `${WINDOWS} windows (+${WARMUP} warm-up) on one folder joining the host a spare's opening apart, each asking once and following up ${GAP_MS} ms later`);
+    const secondWindow = againstFollowUp('15', "a second window's first answer, its agent running in the host, scripted agent (ms); baseline a follow-up's first part", opened, followed, `${WINDOWS} windows (+${WARMUP} warm-up), each on a folder of its own, starting and asking a spare's opening later, then following up ${GAP_MS} ms later`);
     const rows = beyondAgentsOwn(secondWindow, await direct(SCRIPTED, mcpServers), "what a second window adds beyond the agent's own first prompt", BAR_MS);
 
     // (b) One window holding a chat against three (measured above, as the third window's chat was answered).
