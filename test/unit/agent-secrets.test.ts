@@ -137,6 +137,15 @@ describe('the command Set Agent API Key', () => {
     expect(shown.join('\n')).not.toContain(SECRET);
   });
 
+  test("with the person's agent host, the confirmation says the host keeps the key for every window while it runs", async () => {
+    const secrets = new AgentSecrets(memoryStore().store);
+    const { ui, shown } = scriptedUi({ pick: byLabel('ANTHROPIC_API_KEY'), secret: SECRET });
+    await setAgentApiKey(ui, keyedAgents(settings), secrets, 'claude-code', 'unknown-web', true);
+    expect(shown.at(-1)).toBe(
+      "info ANTHROPIC_API_KEY of Claude Code is in VS Code's secret storage: the agent gets it from its next request. This VS Code may keep secrets for this window only (VS Code for the web without an encryption service): your agent host gives the key to your agents in every window while it runs; once it has ended (after your last window closed), set it again.",
+    );
+  });
+
   test('with no agent configured it says how to add one', async () => {
     const { ui, shown } = scriptedUi({});
     await setAgentApiKey(ui, [], new AgentSecrets(memoryStore().store));

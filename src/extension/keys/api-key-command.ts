@@ -47,9 +47,10 @@ export function keyedAgents(raw: unknown, catalog: readonly CatalogEntry[] = BUI
 
 /**
  * Runs the command; `agentId` skips the choice of agent (from *Manage Agents*). `persistence`: whether this VS Code
- * keeps secrets beyond this window, which the confirmation says where it may not.
+ * keeps secrets beyond this window, which the confirmation says where it may not, and what the agent host
+ * (`sharedHost`) keeps of them meanwhile.
  */
-export async function setAgentApiKey(ui: ApiKeyUi, agents: readonly KeyedAgent[], secrets: AgentSecrets, agentId?: string, persistence: SecretPersistence = 'persisted'): Promise<void> {
+export async function setAgentApiKey(ui: ApiKeyUi, agents: readonly KeyedAgent[], secrets: AgentSecrets, agentId?: string, persistence: SecretPersistence = 'persisted', sharedHost = false): Promise<void> {
   if (agents.length === 0) {
     ui.info('No agent is configured yet: add one with "Symposium: Manage Agents", then set its API key.');
     return;
@@ -78,7 +79,7 @@ export async function setAgentApiKey(ui: ApiKeyUi, agents: readonly KeyedAgent[]
       return;
     }
     await secrets.set(agent.id, name, value);
-    ui.info(`${name} of ${agent.name} is in VS Code's secret storage: the agent gets it from its next request.${persistenceWarning(persistence)}`);
+    ui.info(`${name} of ${agent.name} is in VS Code's secret storage: the agent gets it from its next request.${persistenceWarning(persistence, sharedHost)}`);
   } catch (error) {
     ui.error(`Could not store ${name} of ${agent.name}: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -106,5 +107,6 @@ export function runSetAgentApiKey(vs: typeof vscode, secrets: AgentSecrets, cata
     info: (message) => void vs.window.showInformationMessage(message),
     error: (message) => void vs.window.showErrorMessage(message),
   };
-  return setAgentApiKey(ui, keyedAgents(vs.workspace.getConfiguration('symposium').get('agents'), catalog), secrets, agentId, persistence);
+  const settings = vs.workspace.getConfiguration('symposium');
+  return setAgentApiKey(ui, keyedAgents(settings.get('agents'), catalog), secrets, agentId, persistence, settings.get<string>('agentHost', 'shared') !== 'window');
 }

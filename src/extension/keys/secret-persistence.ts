@@ -29,9 +29,16 @@ export async function secretPersistence(secrets: SecretStore, marks: MarkStore, 
   return web ? 'unknown-web' : 'unknown';
 }
 
-/** What a key just set adds to its confirmation where VS Code may forget it (nothing where it keeps it). */
-export function persistenceWarning(persistence: SecretPersistence): string {
-  if (persistence === 'window') return ' This VS Code keeps secrets for this window only (it has no encryption service): another window, or this one after a reload, does not have it.';
-  if (persistence === 'unknown-web') return ' This VS Code may keep secrets for this window only (VS Code for the web without an encryption service): another window, or this one after a reload, may not have it.';
-  return '';
+/**
+ * What a key just set adds to its confirmation where VS Code may forget it (nothing where it keeps it). With the
+ * person's agent host (`sharedHost`), which holds the key for the agents of every window while it runs, what is lost
+ * is only VS Code's copy: the key is needed again once the host has ended.
+ */
+export function persistenceWarning(persistence: SecretPersistence, sharedHost: boolean): string {
+  if (persistence === 'persisted' || persistence === 'unknown') return '';
+  const keeps = persistence === 'window' ? 'keeps secrets for this window only (it has no encryption service)' : 'may keep secrets for this window only (VS Code for the web without an encryption service)';
+  const lost = sharedHost
+    ? 'your agent host gives the key to your agents in every window while it runs; once it has ended (after your last window closed), set it again.'
+    : `another window, or this one after a reload, ${persistence === 'window' ? 'does' : 'may'} not have it.`;
+  return ` This VS Code ${keeps}: ${lost}`;
 }
