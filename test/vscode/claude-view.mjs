@@ -365,7 +365,10 @@ export const CLAUDE_SCENARIOS = [
       c.note('answer', await ui.response((t) => t.includes('Created it:'), "Claude's answer after create_file"));
       await ui.idle();
       c.includes(c.note('changed files', await ui.changedFiles()), '1 file changed', 'the list of changed files above the input');
-      c.equal(readFileSync(file, 'utf8'), 'written by Claude into claude-notes.txt\n', 'the created file');
+      // Copilot creates the file empty, then edits and saves it: once on a loaded machine the list showed before the save.
+      const written = 'written by Claude into claude-notes.txt\n';
+      await eventually(() => existsSync(file) && readFileSync(file, 'utf8') === written, 5000);
+      c.equal(readFileSync(file, 'utf8'), written, 'the created file');
       await ui.screenshot('claude-create-file-keep-undo');
       c.note('undo asked', await ui.review('Undo'));
       c.ok(!existsSync(file) || readFileSync(file, 'utf8') === '', 'Undo left the created file');
