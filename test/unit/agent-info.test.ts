@@ -1,6 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { AgentInfoState, modelsOf, SET_MODEL_CONFIG_ID, sessionModelsOf } from '../../src/agents/acp/answers/agent-info.js';
 import type { AgentInfo } from '../../src/protocol/messages.js';
+import { selectOption } from '../fixtures/config-options.js';
 
 const modelOption = (currentValue: string, options: acp.SessionConfigSelectOptions): acp.SessionConfigOption => ({
   id: 'model',
@@ -84,18 +85,10 @@ describe('AgentInfoState', () => {
 });
 
 describe("an agent's defaults, as VS Code sends them with every request whose person chose nothing", () => {
-  const select = (id: string, values: string[], current: string, category?: string): acp.SessionConfigOption => ({
-    id,
-    name: id,
-    type: 'select',
-    currentValue: current,
-    ...(category === undefined ? {} : { category }),
-    options: values.map((value) => ({ value, name: value })),
-  });
   const claudeOptions = (mode: string, model: string, effort = 'low'): acp.SessionConfigOption[] => [
-    select('model', ['default', 'opus'], model, 'model'),
-    select('mode', ['default', 'plan', 'auto'], mode, 'mode'),
-    select('effort', ['low', 'high'], effort),
+    selectOption('model', ['default', 'opus'], model, 'model'),
+    selectOption('mode', ['default', 'plan', 'auto'], mode, 'mode'),
+    selectOption('effort', ['low', 'high'], effort),
   ];
 
   test("the mode's is the one that asks, whatever sessions begin in (claude-agent-acp 0.101: auto)", () => {
@@ -117,7 +110,7 @@ describe("an agent's defaults, as VS Code sends them with every request whose pe
     state.learnSession({ configOptions: claudeOptions('auto', 'opus') });
     expect(reports.at(-1)).toEqual(before);
     // A default no longer offered gives way to what the agent says now.
-    state.learnConfigOptions([select('effort', ['max'], 'max')]);
+    state.learnConfigOptions([selectOption('effort', ['max'], 'max')]);
     expect(reports.at(-1)?.options).toEqual([{ configId: 'effort', name: 'effort', current: 'max', choices: [{ value: 'max', name: 'max' }] }]);
   });
 });

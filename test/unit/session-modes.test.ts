@@ -10,6 +10,7 @@ import { applySessionConfig } from '../../src/agents/acp/session/session-config.
 import type { OpenedSession } from '../../src/agents/acp/session/opened-session.js';
 import type { Logger } from '../../src/log/logger.js';
 import type { Message } from '../../src/protocol/messages.js';
+import { selectOption } from '../fixtures/config-options.js';
 
 const fixture = (name: string): Message[] => (JSON.parse(readFileSync(`test/fixtures/copilot/${name}.json`, 'utf8')) as { messages: Message[] }).messages;
 const system = (text: string): Message => ({ role: 'system', content: [{ type: 'text', value: text }] });
@@ -29,14 +30,8 @@ describe("the chat's mode", () => {
 });
 
 /** A select option of category mode (Claude Code's `mode`), another one (Codex's collaboration mode), and a model. */
-const option = (id: string, values: string[], current: string, category?: string): acp.SessionConfigOption => ({
-  id,
-  name: id,
-  type: 'select',
-  currentValue: current,
-  ...(category === undefined ? {} : { category }),
-  options: values.map((value) => ({ value, name: value === 'default' ? 'Manual' : value })),
-});
+const option = (id: string, values: string[], current: string, category?: string): acp.SessionConfigOption =>
+  selectOption(id, values, current, category, (value) => (value === 'default' ? 'Manual' : value));
 
 describe('turnConfig: the chat’s mode as the agent’s own', () => {
   const claude = () => new SessionSettings({ configOptions: [option('mode', ['default', 'acceptEdits', 'plan', 'auto'], 'default', 'mode'), option('model', ['opus', 'sonnet'], 'opus', 'model')] });
