@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { OUTPUT_HIGH_WATER_BYTES } from '../transport/output-pressure.js';
+import { OUTPUT_HIGH_WATER_BYTES, megabytes } from '../transport/output-pressure.js';
 
 export interface StallLimits {
   /** Unread output above this is a window not keeping up. */
@@ -41,11 +41,11 @@ export class StalledWindow {
       if (this.timer !== undefined) this.kept();
       return;
     }
-    if (unread > this.limits.limitBytes) return this.stalled(`${mb(unread)} unread, over the limit of ${mb(this.limits.limitBytes)}`);
+    if (unread > this.limits.limitBytes) return this.stalled(`${megabytes(unread)} unread, over the limit of ${megabytes(this.limits.limitBytes)}`);
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       const left = this.output.writableLength;
-      if (left > this.limits.highWaterBytes) this.stalled(`${mb(left)} unread after ${this.limits.graceMs / 1000} s`);
+      if (left > this.limits.highWaterBytes) this.stalled(`${megabytes(left)} unread after ${this.limits.graceMs / 1000} s`);
     }, this.limits.graceMs);
   }
 
@@ -59,5 +59,3 @@ export class StalledWindow {
     if (!this.output.destroyed) this.close(why);
   }
 }
-
-const mb = (bytes: number) => `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;

@@ -32,6 +32,7 @@ import { invalidParams } from '../streams/invalid-params.js';
 import { countTokens } from '../tokens/count.js';
 import type { RequestIdTracker } from './request-ids.js';
 import { ProtocolErrorCodes } from '../protocol/errors.js';
+import { megabytes } from '../transport/output-pressure.js';
 import type { ConversationStore } from '../state/conversation-store.js';
 import type { OfferedToolsStore } from '../state/offered-tools.js';
 import type { AgentProcesses } from '../agents/acp/agent-processes.js';
@@ -286,10 +287,9 @@ export class WorkspaceBridge {
  * what made it so large.
  */
 function tooLargeMessage({ bytes, limit }: TooLargeParams): string {
-  const mb = (n: number) => `${Number((n / (1024 * 1024)).toFixed(1))} MB`;
   return (
-    `The request is too large: ${bytes} bytes, over the limit of ${limit} bytes (${mb(limit)}). ` +
-    `A chat sends its whole history with every request, so its next message would be too: start a new chat, or edit an earlier message to leave out what made it ${mb(bytes)}.`
+    `The request is too large: ${bytes} bytes, over the limit of ${limit} bytes (${megabytes(limit)}). ` +
+    `A chat sends its whole history with every request, so its next message would be too: start a new chat, or edit an earlier message to leave out what made it ${megabytes(bytes)}.`
   );
 }
 

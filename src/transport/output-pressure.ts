@@ -3,6 +3,9 @@ import type { Readable, Writable } from 'node:stream';
 /** How much unread output may wait for a consumer before it counts as not keeping up. */
 export const OUTPUT_HIGH_WATER_BYTES = 4 * 1024 * 1024;
 
+/** A number of bytes as a person reads it: `4 MB`, `63.2 MB`. */
+export const megabytes = (bytes: number): string => `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;
+
 /**
  * Backpressure from the consumers to the agents. When a consumer does not read the bridge's output,
  * what the bridge writes piles up; once more than `highWaterBytes` wait in an output's buffer, every
