@@ -274,6 +274,24 @@ export class ChatView {
     await this.page.locator(`.model-picker-item [aria-label="Models, ${name}"]`).first().waitFor({ timeout: 10_000 });
   }
 
+  /**
+   * Picks `name` in a window just opened, whose picker lists our models once its extension host has started ours:
+   * tried again until then. A picker that closes as the models come leaves the rest of the typed name in the chat's
+   * input, which is emptied before the next try (else the person's first message would start with it).
+   */
+  async pickOnceListed(name, tries = 4) {
+    for (let tried = 1; ; tried++) {
+      const error = await this.pickListedModel(name).then(() => undefined, (e) => e);
+      if (error === undefined) break;
+      if (tried === tries) throw error;
+      await this.page.keyboard.press('Escape');
+      await this.page.locator('.interactive-input-editor').first().click();
+      await this.page.keyboard.press('ControlOrMeta+A');
+      await this.page.keyboard.press('Delete');
+      await sleep(5000);
+    }
+  }
+
   /** The rows the model picker lists for `filter`, as their text (name and detail); the picker is closed again. */
   async pickerRows(filter) {
     await this.openModelList();
@@ -990,13 +1008,7 @@ export const CHAT_SCENARIOS = [
         await second.page.locator('.monaco-workbench').first().waitFor({ timeout: 60_000 });
         await second.open();
         await second.newChat();
-        // A window just opened lists our models once its extension host has started ours: tried again until then.
-        for (let tries = 1; ; tries++) {
-          const picked = await second.pickListedModel('Key elsewhere').then(() => true, (error) => (tries < 4 ? false : Promise.reject(error)));
-          if (picked) break;
-          await second.page.keyboard.press('Escape');
-          await sleep(5000);
-        }
+        await second.pickOnceListed('Key elsewhere');
         await ui.page.bringToFront();
         await ui.command('Symposium: Set Agent API Key');
         await ui.quickInput('Symposium: Set Agent API Key', 'Key elsewhere', { row: 'Key elsewhere' });

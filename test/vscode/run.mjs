@@ -674,6 +674,7 @@ function printResults(report) {
   writeFileSync(join(ARTIFACTS, 'results.json'), JSON.stringify(scenarios, null, 2));
   let passed = 0;
   let failed = 0;
+  const failures = [];
   console.log('');
   console.log(`VS Code ${report?.vscodeVersion ?? '?'} (${report?.appName ?? 'no report'})`);
   for (const s of scenarios) {
@@ -682,19 +683,22 @@ function printResults(report) {
       console.log(`  ✓ ${s.name} (${s.ms} ms)`);
     } else {
       failed++;
+      failures.push(`${s.name}: ${String(s.error).slice(0, 300)}`);
       console.log(`  ✗ ${s.name} (${s.ms} ms): ${s.error}`);
       console.log(`      ${JSON.stringify(s.details).slice(0, 2000)}`);
     }
   }
   for (const name of planned.filter((n) => !scenarios.some((s) => s.name === n))) {
     failed++;
+    failures.push(`${name}: did not run`);
     console.log(`  ✗ ${name}: did not run (the driver did not finish)`);
   }
   if (!report) {
     failed++;
+    failures.push('the driver wrote no report');
     console.log('  ✗ the driver wrote no report');
   }
-  return { passed, failed };
+  return { passed, failed, failures };
 }
 
 function tail(file, lines) {
@@ -769,7 +773,7 @@ async function main() {
   if (report?.done && codeServer && wanted('claude:')) report.scenarios.push(...(await runClaudeWorkbench(extensionVsix(dirs.runDir))));
   if (report?.done && codeServer && wanted('folders:')) report.scenarios.push(...(await runFoldersWorkbench(extensionVsix(dirs.runDir))));
   if (report?.done && codeServer && wanted('walkthrough')) report.scenarios.push(...(await runWalkthrough(extensionVsix(dirs.runDir), log)));
-  const { passed, failed } = printResults(report);
+  const { passed, failed, failures } = printResults(report);
   const ok = !error && failed === 0 && passed > 0 && left.length === 0;
   if (left.length > 0) console.log(`  ✗ processes left running after the run:\n    ${left.join('\n    ')}`);
   if (!ok) {
@@ -777,6 +781,8 @@ async function main() {
     tail(join(dirs.runDir, 'code-server.log'), 30);
     if (state.browserLog.length > 0) console.log(`--- browser errors ---\n${state.browserLog.slice(-20).join('\n')}`);
     console.log(`(kept ${dirs.runDir}: settings, logs${existsSync(join(dirs.runDir, 'screenshot.png')) ? ', screenshot.png' : ''}, report.json)`);
+    // Again after the logs, whose length would push them out of a CI log's last lines.
+    for (const f of failures) console.log(`failed: ${f}`);
   } else if (process.env.SYMPOSIUM_VSCODE_KEEP === '1') {
     console.log(`(kept ${dirs.runDir})`);
   } else {
