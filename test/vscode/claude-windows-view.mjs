@@ -93,7 +93,7 @@ export function windowsScenarios(newClaudeChat, claudeModel) {
           c.note('first message: extension to model, ms', first.ms);
           c.note('follow-up: extension to model, ms', followUp.ms);
           // The bar is what the second window adds: beyond what a session's first prompt costs Claude itself, which
-          // varies from run to run on 2 loaded cores (37 to 259 ms measured in the first window): the larger of the two
+          // varies from run to run on 2 loaded cores (6 to 259 ms measured in the first window): the larger of the two
           // windows' measures, the second's from a new chat in its folder.
           await second.newChat();
           const laterFirstMs = c.note("second window: a later new chat's first message beyond its follow-up, ms", await firstPromptCost(second, ctx, 'in a later chat of the second folder'));

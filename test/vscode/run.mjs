@@ -783,6 +783,7 @@ async function main() {
     console.log(`(kept ${dirs.runDir}: settings, logs${existsSync(join(dirs.runDir, 'screenshot.png')) ? ', screenshot.png' : ''}, report.json)`);
     // Again after the logs, whose length would push them out of a CI log's last lines.
     for (const f of failures) console.log(`failed: ${f}`);
+    if (left.length > 0) console.log(`failed: ${left.length} processes left running after the run`);
   } else if (process.env.SYMPOSIUM_VSCODE_KEEP === '1') {
     console.log(`(kept ${dirs.runDir})`);
   } else {
