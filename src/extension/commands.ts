@@ -7,7 +7,7 @@ import { runContinueAgentSession } from './agents/continue-session.js';
 import { prefetchAgent } from './agents/prefetch.js';
 import { runSetAgentApiKey } from './keys/api-key-command.js';
 import type { LanguageModels } from './language-models.js';
-import { modelsEnabled } from './settings.js';
+import { modelsEnabled, sharedAgentHost } from './settings.js';
 import { pickAgentCommand } from './slash-commands/pick-agent-command.js';
 import { continueChatInTerminal } from './terminal/continue-chat-in-terminal.js';
 
@@ -18,13 +18,13 @@ export function registerCommands(models: LanguageModels, channel: vscode.OutputC
       runManageAgents(
         vscode,
         agents.catalog(),
-        () => runSetAgentApiKey(vscode, agents.secrets, agents.catalog(), agents.secretPersistence),
+        () => runSetAgentApiKey(vscode, agents.secrets, agents.catalog(), agents.secretPersistence, sharedAgentHost()),
         (entry, command) => prefetchAgent(vscode, log, entry, command),
         agents.archiveDir,
       ),
     ),
     vscode.commands.registerCommand('symposium.setAgentApiKey', async (agentId?: unknown) => {
-      await runSetAgentApiKey(vscode, agents.secrets, agents.catalog(), agents.secretPersistence, typeof agentId === 'string' ? agentId : undefined);
+      await runSetAgentApiKey(vscode, agents.secrets, agents.catalog(), agents.secretPersistence, sharedAgentHost(), typeof agentId === 'string' ? agentId : undefined);
       models.secretsChanged();
       models.refresh();
     }),

@@ -45,6 +45,11 @@ function workspaceDirs(): string[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 }
 
+/** `symposium.agentHost`: whether the bridge is the person's agent host (`shared`, the default) or the window's own (`window`). */
+export function sharedAgentHost(): boolean {
+  return config().get<string>('agentHost', 'shared') !== 'window';
+}
+
 /**
  * How the bridge starts next, from the settings; `stateDir` keeps its index of conversations; `build` names the
  * agent host this build joins (`symposium.agentHost`: `shared`, the default; `window`: a bridge of its own).
@@ -63,7 +68,7 @@ export function bridgeLaunch(stateDir: string, build: () => string): BridgeLaunc
     ...(config().get<boolean>('startNotice', true) ? { startNoticeMs: START_NOTICE_MS } : {}),
     ...silenceNotice(config().get<number>('silenceNoticeSeconds', 30)),
     toolCallTimeoutMs: Math.max(0, config().get<number>('agentToolCallTimeoutMinutes', 30)) * 60_000,
-    ...(config().get<string>('agentHost', 'shared') === 'window' ? {} : { host: { build: build(), idleMs: Math.max(0, config().get<number>('agentHostIdleMinutes', 10)) * 60_000 } }),
+    ...(sharedAgentHost() ? { host: { build: build(), idleMs: Math.max(0, config().get<number>('agentHostIdleMinutes', 10)) * 60_000 } } : {}),
   };
 }
 

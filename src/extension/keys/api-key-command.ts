@@ -94,8 +94,8 @@ async function pickAgent(ui: ApiKeyUi, agents: readonly KeyedAgent[], secrets: A
   return agents.find((agent) => agent.id === chosen?.value);
 }
 
-/** The command, bound to VS Code's API. */
-export function runSetAgentApiKey(vs: typeof vscode, secrets: AgentSecrets, catalog: readonly CatalogEntry[], persistence: SecretPersistence, agentId?: string): Promise<void> {
+/** The command, bound to VS Code's API; `sharedHost`: whether the bridge is the person's agent host. */
+export function runSetAgentApiKey(vs: typeof vscode, secrets: AgentSecrets, catalog: readonly CatalogEntry[], persistence: SecretPersistence, sharedHost: boolean, agentId?: string): Promise<void> {
   type Pickable = vscode.QuickPickItem & { readonly choice: ApiKeyChoice };
   const ui: ApiKeyUi = {
     async pick(title, placeHolder, items) {
@@ -107,6 +107,5 @@ export function runSetAgentApiKey(vs: typeof vscode, secrets: AgentSecrets, cata
     info: (message) => void vs.window.showInformationMessage(message),
     error: (message) => void vs.window.showErrorMessage(message),
   };
-  const settings = vs.workspace.getConfiguration('symposium');
-  return setAgentApiKey(ui, keyedAgents(settings.get('agents'), catalog), secrets, agentId, persistence, settings.get<string>('agentHost', 'shared') !== 'window');
+  return setAgentApiKey(ui, keyedAgents(vs.workspace.getConfiguration('symposium').get('agents'), catalog), secrets, agentId, persistence, sharedHost);
 }
